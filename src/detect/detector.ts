@@ -1,0 +1,65 @@
+/**
+ * The shape of a detector module, after ESLint's rule layout: `meta` says what it is and which
+ * settings it takes (a zod object whose defaults are the reference's numbers); `detect` is a pure
+ * function of one trace and its context.
+ */
+import type { z } from 'zod';
+import type { Pricer } from '../pricing/pricer.js';
+import type { Trace } from '../trace/schema.js';
+import type { Severity, Signal } from './signal.js';
+
+export type DetectorKind = 'structural' | 'state' | 'waste';
+
+/** Metrics the per-agent baselines keep (P75 over recent successful runs). */
+export type BaselineMetric = 'stepCount' | 'stepDurationMs' | 'promptTokens' | 'llmToolRatio' | 'totalTokens' | 'durationMs';
+
+export interface DetectorMeta<C extends z.ZodObject = z.ZodObject> {
+  /** Stable id, e.g. TOOL_LOOP. */
+  id: string;
+  /** Key of the detector's section in tracejury.yml, e.g. tool_loop. */
+  configKey: string;
+  tier: 1 | 2;
+  kind: DetectorKind;
+  severity: Severity;
+  /** Short name of the failure mode it catches, for grouping in reports. */
+  failureMode: string;
+  description: string;
+  /** Settings with the reference's defaults. `enabled` and `shadow` are added by the config layer. */
+  config: C;
+  /** For waste detectors: lower runs first and claims the trace. */
+  priority?: number;
+  /** For waste detectors: ids of higher-priority detectors whose claim on a trace suppresses this one. */
+  suppressedBy?: readonly string[];
+  /** For baseline detectors: which metric's P75 they compare against. */
+  baseline?: BaselineMetric;
+}
+
+/** P75 baseline for one agent+version and metric, when at least `minRuns` successful runs exist. */
+export interface BaselineValue {
+  p75: number;
+  runs: number;
+}
+
+export interface DetectContext<C = Record<string, unknown>> {
+  config: C;
+  pricer: Pricer;
+  /** Present only when the agent has enough runs for an adaptive baseline of this detector's metric. */
+  baseline?: BaselineValue;
+  /** Multiplier per agent for baseline comparisons (inflation_factor in config). */
+  inflationFactor?: number;
+}
+
+/** What a detector returns; the runner fills in detector, traceId, tier, shadow and file. */
+export type SignalDraft = Omit<Signal, 'detector' | 'traceId' | 'tier' | 'shadow' | 'file' | 'severity'> & {
+  severity?: Severity;
+};
+
+export interface Detector<C extends z.ZodObject = z.ZodObject> {
+  meta: DetectorMeta<C>;
+  detect(trace: Trace, ctx: DetectContext<z.infer<C>>): SignalDraft[];
+}
+
+/** Identity helper that keeps a detector's config type flowing into `detect`. */
+export function defineDetector<C extends z.ZodObject>(d: Detector<C>): Detector<C> {
+  return d;
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+export const JudgeProviderSchema = z.enum(['openai', 'anthropic']);
+
+export const JudgeEvalSchema = z.object({
+  provider: JudgeProviderSchema,
+  model: z.string(),
+  /** HTTP status of the judge's last answer; 0 when no HTTP answer arrived (timeout, network, cassette miss). */
+  httpStatus: z.number().int(),
+  usedStructuredOutput: z.boolean(),
+  score: z.number().min(0).max(1).optional(),
+  confidence: z.number().min(0).max(1).optional(),
+  passed: z.boolean().optional(),
+  reasoning: z.string().optional(),
+  error: z.string().optional(),
+  latencyMs: z.number().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  /** True when the answer came from the cassette or the in-memory cache rather than the network. */
+  cached: z.boolean().optional(),
+});
+export type JudgeEval = z.infer<typeof JudgeEvalSchema>;
+
+export const VerdictSchema = z.object({
+  traceId: z.string(),
+  passed: z.boolean(),
+  indeterminate: z.boolean(),
+  reason: z.string().optional(),
+  score: z.number().min(0).max(1),
+  confidence: z.number().min(0).max(1),
+  disagreement: z.number().min(0).max(1),
+  highDisagreement: z.boolean(),
+  modelsUsed: z.array(z.string()),
+  latencyMs: z.number().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  judges: z.array(JudgeEvalSchema),
+  /** Which stages ran: 0 consistency, 1 schema, 2 tribunal. */
+  stages: z.array(z.number().int().min(0).max(2)).optional(),
+  /** Stage 0/1 findings that decided or informed the verdict. */
+  findings: z.array(z.object({ stage: z.number().int(), kind: z.string(), message: z.string() })).optional(),
+  /** Set when the circuit breaker had tripped and only stages 0–1 ran. */
+  circuitOpen: z.boolean().optional(),
+  /** Test or rubric name, when the verdict came from a suite rather than a trace. */
+  name: z.string().optional(),
+});
+export type Verdict = z.infer<typeof VerdictSchema>;

@@ -1,0 +1,99 @@
+/**
+ * Report v1: what `tracejury analyze --format json` prints, what the Vitest reporter writes and
+ * what the Action diffs against the base branch. Changing it is a contract change.
+ */
+import { z } from 'zod';
+import { SignalSchema } from '../detect/signal.js';
+import { VerdictSchema } from '../judge/verdict.js';
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export const InputErrorSchema = z.object({
+  file: z.string(),
+  /** 1-based line for line-oriented input; absent for whole-file problems. */
+  line: z.number().int().positive().optional(),
+  /** The field or JSON path at fault, when known. */
+  field: z.string().optional(),
+  message: z.string(),
+});
+export type InputError = z.infer<typeof InputErrorSchema>;
+
+export const TraceSummarySchema = z.object({
+  id: z.string(),
+  file: z.string(),
+  format: z.string(),
+  agentId: z.string(),
+  agentVersion: z.string().optional(),
+  sessionId: z.string().optional(),
+  status: z.enum(['ok', 'error', 'running']),
+  steps: z.number().int().nonnegative(),
+  llmCalls: z.number().int().nonnegative(),
+  toolCalls: z.number().int().nonnegative(),
+  tokens: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }),
+  costUsd: z.number().nonnegative(),
+  /** LLM steps whose model could not be priced (not counted in costUsd). */
+  unpricedLlmCalls: z.number().int().nonnegative(),
+  durationMs: z.number().nonnegative().optional(),
+  signals: z.number().int().nonnegative(),
+});
+export type TraceSummary = z.infer<typeof TraceSummarySchema>;
+
+export const WasteSchema = z.object({
+  totalUsd: z.number().nonnegative(),
+  totalTokens: z.number().nonnegative(),
+  byDetector: z.record(
+    z.string(),
+    z.object({ usd: z.number().nonnegative(), tokens: z.number().nonnegative(), signals: z.number().int() }),
+  ),
+});
+
+export const SessionScoreSchema = z.object({
+  sessionId: z.string(),
+  metric: z.enum(['agent_reliability', 'agent_consistency']),
+  score: z.number().min(0).max(1),
+  passed: z.boolean(),
+  reason: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+export const ReviewItemSchema = z.object({
+  traceId: z.string(),
+  detector: z.string().optional(),
+  reason: z.string(),
+  file: z.string().optional(),
+});
+
+export const ReportSchema = z.object({
+  schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+  tool: z.object({ name: z.literal('tracejury'), version: z.string() }),
+  generatedAt: z.string(),
+  inputs: z.object({
+    files: z.number().int().nonnegative(),
+    traces: z.number().int().nonnegative(),
+    records: z.number().int().nonnegative(),
+    errors: z.array(InputErrorSchema),
+    /** Error count, which may exceed errors.length when the list was capped. */
+    errorCount: z.number().int().nonnegative(),
+    formats: z.record(z.string(), z.number().int()),
+  }),
+  totals: z.object({
+    steps: z.number().int().nonnegative(),
+    llmCalls: z.number().int().nonnegative(),
+    toolCalls: z.number().int().nonnegative(),
+    inputTokens: z.number().nonnegative(),
+    outputTokens: z.number().nonnegative(),
+    costUsd: z.number().nonnegative(),
+    /** Models with no recorded cost and no price: their calls are not in costUsd. */
+    unknownModels: z.array(z.object({ model: z.string(), calls: z.number().int() })),
+  }),
+  traces: z.array(TraceSummarySchema),
+  signals: z.array(SignalSchema),
+  waste: WasteSchema,
+  verdicts: z.array(VerdictSchema),
+  sessions: z.array(SessionScoreSchema),
+  review: z.array(ReviewItemSchema),
+  cost: z.object({ judgeUsd: z.number().nonnegative(), byTier: z.record(z.string(), z.number().nonnegative()) }),
+  gate: z.object({ passed: z.boolean(), reasons: z.array(z.string()) }),
+  notes: z.array(z.string()).default([]),
+});
+export type Report = z.infer<typeof ReportSchema>;

@@ -1,0 +1,36 @@
+/** tracejury's own format: JSONL of Trace objects, or a JSON array of them. */
+import { isRecord, type Importer } from '../importer.js';
+import type { TraceInput } from '../schema.js';
+
+function looksLikeTrace(value: unknown): boolean {
+  return isRecord(value) && typeof value.id === 'string' && Array.isArray(value.steps);
+}
+
+export const nativeImporter: Importer = {
+  format: 'native',
+  sniff(value) {
+    return Array.isArray(value) ? value.length > 0 && looksLikeTrace(value[0]) : looksLikeTrace(value);
+  },
+  createReader(sink) {
+    return {
+      push(value, line) {
+        // Validation against TraceSchema happens in the loader, for every format alike.
+        if (Array.isArray(value)) {
+          return value.flatMap((v, i) => {
+            if (!isRecord(v)) {
+              sink.problem({ line, field: `[${i}]`, message: 'expected a trace object' });
+              return [];
+            }
+            return [{ trace: v as TraceInput, line }];
+          });
+        }
+        if (!isRecord(value)) {
+          sink.problem({ line, message: 'expected a trace object' });
+          return [];
+        }
+        return [{ trace: value as TraceInput, line }];
+      },
+      end: () => [],
+    };
+  },
+};

@@ -1,0 +1,50 @@
+/**
+ * The contract every input format implements. The loader does the I/O (streaming lines or
+ * parsing a whole document) and hands parsed JSON values to a format's reader; the reader turns
+ * them into traces and reports what it cannot read through the sink. Readers are pure: no I/O.
+ */
+import type { TraceInput } from './schema.js';
+
+export const INPUT_FORMATS = ['native', 'otel', 'openinference', 'langfuse', 'records', 'openai-messages'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+export interface ImportProblem {
+  /** 1-based line of the record at fault, for line-oriented input. */
+  line?: number;
+  /** The field or JSON path at fault, e.g. `usage.prompt_tokens` or `[3].traj[7].tool_calls`. */
+  field?: string;
+  message: string;
+}
+
+export interface ImportSink {
+  /** Report a record (or part of one) that could not be read; the reader goes on with the rest. */
+  problem(p: ImportProblem): void;
+}
+
+/** A trace as an importer emits it, with the line it started on when the input is line-oriented. */
+export interface ImportedTrace {
+  trace: TraceInput;
+  line?: number;
+}
+
+export interface TraceReader {
+  /**
+   * One parsed value: a JSONL line (with its line number) or a whole JSON document (line 1 or
+   * undefined). Returns the traces that are complete now; a format that groups records by id
+   * holds them until end().
+   */
+  push(value: unknown, line?: number): ImportedTrace[];
+  /** End of input: every trace still held. */
+  end(): ImportedTrace[];
+}
+
+export interface Importer {
+  format: InputFormat;
+  /** True when a parsed value (a JSONL line or a whole JSON document) looks like this format. */
+  sniff(value: unknown): boolean;
+  createReader(sink: ImportSink): TraceReader;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

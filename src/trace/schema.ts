@@ -1,0 +1,138 @@
+/**
+ * The normalised trace: the single source of truth for every importer, detector and report.
+ * Types are inferred from these schemas; the published JSON Schema is generated from them.
+ */
+import { z } from 'zod';
+
+export const TIMESTAMP = z.string().describe('ISO 8601 timestamp');
+
+export const ChatMessageSchema = z
+  .object({
+    role: z.string(),
+    name: z.string().optional(),
+    content: z.unknown().optional(),
+    toolCalls: z
+      .array(z.object({ id: z.string().optional(), name: z.string(), arguments: z.unknown().optional() }))
+      .optional(),
+    toolCallId: z.string().optional(),
+  })
+  .describe('One chat message of an LLM prompt or completion');
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number().nonnegative().default(0),
+  outputTokens: z.number().nonnegative().default(0),
+  cachedInputTokens: z.number().nonnegative().optional(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+const stepTiming = {
+  startedAt: TIMESTAMP.optional(),
+  durationMs: z.number().nonnegative().optional(),
+};
+
+export const LlmStepSchema = z.object({
+  type: z.literal('llm'),
+  model: z.string(),
+  provider: z.string().optional(),
+  /** Prompt text or chat messages. */
+  input: z.union([z.string(), z.array(ChatMessageSchema)]).optional(),
+  /** Completion text, or an assistant message (which may carry only tool calls). */
+  output: z.union([z.string(), ChatMessageSchema]).optional(),
+  finishReason: z.string().optional(),
+  usage: UsageSchema.default({ inputTokens: 0, outputTokens: 0 }),
+  costUsd: z.number().nonnegative().optional(),
+  /** Where costUsd came from: recorded in the trace, computed from the price table, or unknown. */
+  costSource: z.enum(['recorded', 'price-table', 'config', 'unknown']).optional(),
+  error: z.string().optional(),
+  name: z.string().optional(),
+  ...stepTiming,
+});
+
+export const ToolStepSchema = z.object({
+  type: z.literal('tool'),
+  name: z.string(),
+  args: z.unknown().optional(),
+  result: z.unknown().optional(),
+  status: z.enum(['ok', 'error']).default('ok'),
+  error: z.string().optional(),
+  callId: z.string().optional(),
+  ...stepTiming,
+});
+
+export const RetrievalStepSchema = z.object({
+  type: z.literal('retrieval'),
+  query: z.string().optional(),
+  results: z
+    .array(z.object({ id: z.string().optional(), score: z.number().optional(), content: z.string().optional() }))
+    .default([]),
+  ...stepTiming,
+});
+
+export const StateStepSchema = z.object({
+  type: z.literal('state'),
+  agentId: z.string(),
+  state: z.record(z.string(), z.unknown()),
+  ...stepTiming,
+});
+
+export const MessageStepSchema = z.object({
+  type: z.literal('message'),
+  from: z.string(),
+  to: z.string().optional(),
+  content: z.unknown(),
+  ...stepTiming,
+});
+
+export const StepSchema = z.discriminatedUnion('type', [
+  LlmStepSchema,
+  ToolStepSchema,
+  RetrievalStepSchema,
+  StateStepSchema,
+  MessageStepSchema,
+]);
+export type Step = z.infer<typeof StepSchema>;
+export type LlmStep = z.infer<typeof LlmStepSchema>;
+export type ToolStep = z.infer<typeof ToolStepSchema>;
+export type RetrievalStep = z.infer<typeof RetrievalStepSchema>;
+export type StateStep = z.infer<typeof StateStepSchema>;
+export type MessageStep = z.infer<typeof MessageStepSchema>;
+
+export const TraceStatusSchema = z.enum(['ok', 'error', 'running']);
+
+export const TraceSchema = z.object({
+  id: z.string().min(1),
+  sessionId: z.string().optional(),
+  agentId: z.string().default('default'),
+  agentVersion: z.string().optional(),
+  status: TraceStatusSchema.default('ok'),
+  startedAt: TIMESTAMP.optional(),
+  endedAt: TIMESTAMP.optional(),
+  input: z.unknown().optional(),
+  output: z.unknown().optional(),
+  /** Names of the tools the agent was offered. */
+  availableTools: z.array(z.string()).optional(),
+  steps: z.array(StepSchema).default([]),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+/** A normalised trace after parsing (defaults applied). */
+export type Trace = z.infer<typeof TraceSchema>;
+/** What an importer or a user may write: defaults not yet applied. */
+export type TraceInput = z.input<typeof TraceSchema>;
+
+/** Where a trace came from, kept beside it so reports can name the file. */
+export interface TraceSource {
+  file: string;
+  format: string;
+  /** First line of the file the trace was read from (1-based), when line-oriented. */
+  line?: number;
+}
+
+export interface LoadedTrace {
+  trace: Trace;
+  source: TraceSource;
+}
+
+export function traceJsonSchema(): unknown {
+  return z.toJSONSchema(TraceSchema, { io: 'input', unrepresentable: 'any' });
+}
