@@ -10,8 +10,19 @@ import type { Severity, Signal } from './signal.js';
 
 export type DetectorKind = 'structural' | 'state' | 'waste';
 
-/** Metrics the per-agent baselines keep (P75 over recent successful runs). */
-export type BaselineMetric = 'stepCount' | 'stepDurationMs' | 'promptTokens' | 'llmToolRatio' | 'totalTokens' | 'durationMs';
+/**
+ * Metrics the per-agent baselines keep: P75 over recent successful runs of one run-level value,
+ * measured by `measureTrace` (src/trace/measure.ts): stepCount; maxStepDurationMs (a run's
+ * longest step); maxPromptTokens (its largest prompt); llmToolRatio; totalTokens (input + output);
+ * durationMs (wall clock).
+ */
+export type BaselineMetric =
+  | 'stepCount'
+  | 'maxStepDurationMs'
+  | 'maxPromptTokens'
+  | 'llmToolRatio'
+  | 'totalTokens'
+  | 'durationMs';
 
 export interface DetectorMeta<C extends z.ZodObject = z.ZodObject> {
   /** Stable id, e.g. TOOL_LOOP. */
