@@ -1,0 +1,166 @@
+// Benchmark: loader + report, and the full detector set, against the JSON.parse floor.
+// Not a test: prints ratios measured inside one run on this machine. Usage:
+//   npm run build && node bench/analyze.mjs [sizeMB=320]
+// Each phase runs in its own process so its peak RSS is its own.
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const outDir = path.join(here, 'out');
+const phase = process.env.TRACEJURY_BENCH_PHASE;
+
+/** Deterministic PRNG (mulberry32) so every run benches the same bytes. */
+function rng(seed) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-3-5-sonnet-20240620', 'claude-3-haiku', 'gpt-4'];
+const TOOLS = ['search_docs', 'lookup_order', 'send_email', 'fetch_url', 'run_sql'];
+const WORDS = 'the agent looked up the order and found that the customer wanted a refund for the damaged item'.split(' ');
+
+function sentence(r, n) {
+  let s = '';
+  for (let i = 0; i < n; i++) s += WORDS[Math.floor(r() * WORDS.length)] + ' ';
+  return s.trim();
+}
+
+function makeTrace(i, r) {
+  const t0 = Date.UTC(2026, 10, 1) + i * 60_000;
+  const steps = [];
+  const n = 6 + Math.floor(r() * 10);
+  let t = t0;
+  for (let s = 0; s < n; s++) {
+    const kind = r();
+    if (kind < 0.45) {
+      const model = MODELS[Math.floor(r() * MODELS.length)];
+      const toolCall = r() < 0.4;
+      steps.push({
+        type: 'llm',
+        model,
+        input: [{ role: 'user', content: sentence(r, 30 + Math.floor(r() * 60)) }],
+        output: toolCall
+          ? { role: 'assistant', toolCalls: [{ name: TOOLS[Math.floor(r() * TOOLS.length)], arguments: { q: sentence(r, 4) } }] }
+          : sentence(r, 20 + Math.floor(r() * 40)),
+        finishReason: r() < 0.03 ? 'length' : toolCall ? 'tool_calls' : 'stop',
+        usage: { inputTokens: 200 + Math.floor(r() * 4000), outputTokens: 10 + Math.floor(r() * 400) },
+        startedAt: new Date(t).toISOString(),
+        durationMs: 300 + Math.floor(r() * 3000),
+      });
+    } else if (kind < 0.9) {
+      const failed = r() < 0.1;
+      steps.push({
+        type: 'tool',
+        name: TOOLS[Math.floor(r() * (r() < 0.3 ? 2 : TOOLS.length))],
+        args: { q: sentence(r, 5) },
+        result: failed ? undefined : sentence(r, 25 + Math.floor(r() * 50)),
+        status: failed ? 'error' : 'ok',
+        ...(failed ? { error: 'timeout' } : {}),
+        startedAt: new Date(t).toISOString(),
+        durationMs: 50 + Math.floor(r() * 2000),
+      });
+    } else {
+      steps.push({
+        type: 'retrieval',
+        query: sentence(r, 6),
+        results: Array.from({ length: Math.floor(r() * 4) }, (_, k) => ({ id: `doc-${k}`, score: r(), content: sentence(r, 20) })),
+        startedAt: new Date(t).toISOString(),
+        durationMs: 80,
+      });
+    }
+    t += 4000;
+  }
+  return {
+    id: `bench-${i}`,
+    agentId: `agent-${i % 7}`,
+    agentVersion: '1.0.0',
+    sessionId: `session-${Math.floor(i / 5)}`,
+    status: r() < 0.9 ? 'ok' : 'error',
+    startedAt: new Date(t0).toISOString(),
+    endedAt: new Date(t).toISOString(),
+    input: sentence(r, 20),
+    output: r() < 0.9 ? sentence(r, 20) : undefined,
+    availableTools: TOOLS,
+    steps,
+  };
+}
+
+async function generate(file, bytes) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const out = createWriteStream(file);
+  const r = rng(42);
+  let written = 0;
+  for (let i = 0; written < bytes; i++) {
+    const line = JSON.stringify(makeTrace(i, r)) + '\n';
+    written += Buffer.byteLength(line);
+    if (!out.write(line)) await new Promise((res) => out.once('drain', res));
+  }
+  await new Promise((res) => out.end(res));
+}
+
+async function runPhase(name, file) {
+  const start = performance.now();
+  let traces = 0;
+  if (name === 'floor') {
+    const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+    for await (const line of rl) {
+      if (line.trim() === '') continue;
+      JSON.parse(line);
+      traces++;
+    }
+  } else {
+    const { analyze } = await import('../build/index.js');
+    const report = await analyze([file], { baselines: false, ...(name === 'load+report' ? { detectors: [] } : {}), config: undefined });
+    traces = report.inputs.traces;
+    if (report.inputs.errorCount > 0) throw new Error(`bench input had ${report.inputs.errorCount} errors`);
+  }
+  const ms = performance.now() - start;
+  const rssMb = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify({ name, ms, traces, rssMb }) + '\n');
+}
+
+if (phase) {
+  await runPhase(phase, process.argv[2]);
+} else {
+  const sizeMb = Number(process.argv[2] ?? 320);
+  const file = path.join(outDir, `synthetic-${sizeMb}mb.jsonl`);
+  if (!existsSync(file) || statSync(file).size < sizeMb * 1024 * 1024) {
+    process.stdout.write(`generating ${sizeMb} MB of synthetic traces → ${path.relative(process.cwd(), file)}\n`);
+    await generate(file, sizeMb * 1024 * 1024);
+  }
+  const results = {};
+  for (const name of ['floor', 'load+report', 'analyze']) {
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), file], {
+      env: { ...process.env, TRACEJURY_BENCH_PHASE: name },
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
+    if (child.status !== 0) {
+      process.stderr.write(child.stderr);
+      process.exit(1);
+    }
+    results[name] = JSON.parse(child.stdout.trim().split('\n').pop());
+  }
+  const floor = results.floor.ms;
+  const mb = statSync(file).size / 1024 / 1024;
+  process.stdout.write(`input: ${mb.toFixed(0)} MB, ${results.floor.traces} traces\n`);
+  for (const [name, r] of Object.entries(results)) {
+    process.stdout.write(
+      `${name.padEnd(12)} ${(r.ms / 1000).toFixed(2).padStart(7)} s  ${(r.ms / floor).toFixed(2)}× floor  peak RSS ${r.rssMb.toFixed(0)} MB\n`,
+    );
+  }
+  const detectorsOverhead = (results.analyze.ms - results['load+report'].ms) / floor;
+  process.stdout.write(`detectors add ${detectorsOverhead.toFixed(2)}× floor on top of loading\n`);
+  process.stdout.write(
+    `targets: load+report ≤ 1.5× floor, analyze ≤ 2× floor, detectors ≤ 0.5× floor, peak RSS < 300 MB\n`,
+  );
+}

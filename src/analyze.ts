@@ -1,0 +1,84 @@
+/**
+ * analyze(): the main job. Loads traces (streaming), runs the detectors with per-agent config
+ * and baselines, and accumulates a Report v1. The CLI, the Vitest reporter and the Action call
+ * this; it does no printing.
+ */
+import path from 'node:path';
+import { baselineLookup, DEFAULT_BASELINE_FILE, emptyBaselines, readBaselineFile, type BaselineFile } from './baseline/store.js';
+import { loadConfig, type Config } from './detect/config.js';
+import type { Detector } from './detect/detector.js';
+import { createDetectorRunner } from './detect/runner.js';
+import { createPricer } from './pricing/pricer.js';
+import { createReportAccumulator } from './report/build.js';
+import type { Report } from './report/schema.js';
+import type { InputFormat } from './trace/importer.js';
+import { emptyStats, priceTrace, streamTraces, type LoadProgress } from './trace/load.js';
+import { TraceSchema, type LoadedTrace, type TraceInput } from './trace/schema.js';
+
+export const DEFAULT_STATE_DIR = '.tracejury';
+
+export interface AnalyzeOptions {
+  /** A parsed config; otherwise `configFile`, otherwise tracejury.yml / detectors.yml in cwd. */
+  config?: Config;
+  configFile?: string;
+  inputFormat?: InputFormat;
+  /** Where baselines.json and the cassette live (default `.tracejury` under cwd). */
+  stateDir?: string;
+  /** Baselines to use instead of `<stateDir>/baselines.json`; `false` for static thresholds only. */
+  baselines?: BaselineFile | false;
+  detectors?: readonly Detector[];
+  onProgress?: (p: LoadProgress) => void;
+  cwd?: string;
+}
+
+/** Traces given directly (library use) rather than as files. */
+async function* fromObjects(traces: TraceInput[]): AsyncGenerator<LoadedTrace> {
+  for (const [i, t] of traces.entries()) {
+    yield { trace: TraceSchema.parse(t), source: { file: `<input>[${i}]`, format: 'native' } };
+  }
+}
+
+export async function analyze(
+  input: string | string[] | TraceInput[],
+  options: AnalyzeOptions = {},
+): Promise<Report> {
+  const cwd = options.cwd ?? process.cwd();
+  const config = options.config ?? loadConfig(options.configFile, cwd);
+  const pricer = createPricer(config.prices);
+  const stateDir = options.stateDir ?? path.join(cwd, DEFAULT_STATE_DIR);
+  const store =
+    options.baselines === false
+      ? emptyBaselines()
+      : (options.baselines ?? readBaselineFile(path.join(stateDir, DEFAULT_BASELINE_FILE)));
+  const runner = createDetectorRunner({
+    config,
+    pricer,
+    baselines: baselineLookup(store, config.baselines.minRuns, config.baselines.window),
+    detectors: options.detectors,
+  });
+  const report = createReportAccumulator();
+
+  const asPaths = typeof input === 'string' ? [input] : input.every((i) => typeof i === 'string') ? (input as string[]) : undefined;
+  let stats = emptyStats();
+  let traces: AsyncIterable<LoadedTrace>;
+  if (asPaths) {
+    const stream = streamTraces(asPaths, { inputFormat: options.inputFormat, pricer, onProgress: options.onProgress });
+    traces = stream.traces;
+    stats = stream.stats;
+  } else {
+    const objects = input as TraceInput[];
+    traces = fromObjects(objects);
+    stats = { ...stats, files: 0, records: objects.length, traces: objects.length };
+  }
+
+  for await (const loaded of traces) {
+    if (!asPaths) priceTrace(loaded.trace, pricer);
+    report.add(loaded, runner.run(loaded));
+  }
+
+  const notes = [...config.warnings];
+  for (const f of runner.failures.slice(0, 20)) {
+    notes.push(`detector ${f.detector} failed on trace ${f.traceId}: ${f.message} (please report this)`);
+  }
+  return report.finish({ stats, pricer, failOn: config.failOn, notes });
+}

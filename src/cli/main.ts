@@ -1,0 +1,210 @@
+/**
+ * The `tracejury` command. `runCli` takes its streams and returns the exit code, so tests drive
+ * it in-process; bin.ts is the only place that touches process.exit.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { analyze, DEFAULT_STATE_DIR } from '../analyze.js';
+import { DEFAULT_BASELINE_FILE, readBaselineFile, updateBaselines, writeBaselineFile } from '../baseline/store.js';
+import { configSchema, loadConfig } from '../detect/config.js';
+import { createPricer } from '../pricing/pricer.js';
+import { renderMarkdown } from '../report/renderMarkdown.js';
+import { renderText } from '../report/renderText.js';
+import { ReportSchema, type Report } from '../report/schema.js';
+import { formatUsd, plural } from '../report/summarise.js';
+import { INPUT_FORMATS, type InputFormat } from '../trace/importer.js';
+import { streamTraces, type LoadProgress } from '../trace/load.js';
+import { UsageError } from '../trace/paths.js';
+import { traceJsonSchema } from '../trace/schema.js';
+import { VERSION } from '../version.js';
+import { z } from 'zod';
+
+export interface CliIO {
+  stdout: { write(s: string): unknown; isTTY?: boolean };
+  stderr: { write(s: string): unknown; isTTY?: boolean };
+  cwd: string;
+  env: Record<string, string | undefined>;
+}
+
+export const EXIT = { ok: 0, gateFailed: 1, usage: 2 } as const;
+
+const HELP = `tracejury ${VERSION} — evals for LLM agents in CI
+
+Usage:
+  tracejury analyze <paths or globs…> [options]   detectors, waste and the gate over recorded traces
+  tracejury baseline update <paths…> [options]    add successful runs to the per-agent P75 baselines
+  tracejury schema trace|config|report            print a JSON Schema (for editors and validators)
+  tracejury --version | --help
+
+Options for analyze:
+  --config FILE          tracejury.yml / detectors.yml (default: found in the working directory)
+  --input-format F       ${INPUT_FORMATS.join(' | ')} (default: detected per file)
+  --format F             text | json | markdown (default: text)
+  --out FILE             write the report to FILE; stdout gets a one-line summary
+  --state-dir DIR        baselines and cassette (default: .tracejury)
+  --no-progress          no progress line on a terminal
+
+Exit status: 0 the gate passed, 1 it failed, 2 usage error or no usable input.
+`;
+
+function formatOf(value: string | undefined): 'text' | 'json' | 'markdown' {
+  if (value === undefined) return 'text';
+  if (value === 'text' || value === 'json' || value === 'markdown') return value;
+  throw new UsageError(`--format ${value}: expected text, json or markdown`);
+}
+
+function inputFormatOf(value: string | undefined): InputFormat | undefined {
+  if (value === undefined) return undefined;
+  if ((INPUT_FORMATS as readonly string[]).includes(value)) return value as InputFormat;
+  throw new UsageError(`--input-format ${value}: expected one of ${INPUT_FORMATS.join(', ')}`);
+}
+
+function progressPrinter(io: CliIO, enabled: boolean) {
+  if (!enabled || !io.stderr.isTTY || io.env.CI) return { onProgress: undefined, done: () => {} };
+  let shown = false;
+  return {
+    onProgress: (p: LoadProgress) => {
+      shown = true;
+      const pct = p.bytesTotal > 0 ? Math.floor((100 * p.bytesRead) / p.bytesTotal) : 100;
+      io.stderr.write(`\r\x1b[2Kreading ${p.filesDone}/${p.files} files, ${p.traces} traces, ${pct}% — ${path.basename(p.file)}`);
+    },
+    done: () => {
+      if (shown) io.stderr.write('\r\x1b[2K');
+    },
+  };
+}
+
+function render(report: Report, format: 'text' | 'json' | 'markdown', color: boolean): string {
+  if (format === 'json') return JSON.stringify(report, null, 2) + '\n';
+  if (format === 'markdown') return renderMarkdown(report);
+  return renderText(report, { color });
+}
+
+function oneLine(report: Report, out: string): string {
+  return (
+    `tracejury: ${plural(report.inputs.traces, 'trace')}, ${plural(report.signals.filter((s) => !s.suppressedBy).length, 'signal')}, ` +
+    `waste ${formatUsd(report.waste.totalUsd)}, ${report.inputs.errorCount} input errors, gate ${report.gate.passed ? 'passed' : 'FAILED'} → ${out}\n`
+  );
+}
+
+async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      config: { type: 'string' },
+      'input-format': { type: 'string' },
+      format: { type: 'string' },
+      out: { type: 'string' },
+      'state-dir': { type: 'string' },
+      'no-progress': { type: 'boolean' },
+    },
+  });
+  if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
+  const format = formatOf(values.format);
+  const progress = progressPrinter(io, !values['no-progress']);
+  const report = await analyze(
+    positionals.map((p) => path.resolve(io.cwd, p)).map((p) => path.relative(io.cwd, p) || '.'),
+    {
+      configFile: values.config ? path.resolve(io.cwd, values.config) : undefined,
+      inputFormat: inputFormatOf(values['input-format']),
+      stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
+      onProgress: progress.onProgress,
+      cwd: io.cwd,
+    },
+  );
+  progress.done();
+  const text = render(report, format, Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out);
+  if (values.out) {
+    const outFile = path.resolve(io.cwd, values.out);
+    mkdirSync(path.dirname(outFile), { recursive: true });
+    writeFileSync(outFile, text);
+    io.stdout.write(oneLine(report, values.out));
+  } else {
+    io.stdout.write(text);
+  }
+  if (report.inputs.traces === 0) {
+    io.stderr.write(
+      `tracejury: no usable trace in the input (${plural(report.inputs.errorCount, 'error')}); see the errors above or in inputs.errors\n`,
+    );
+    return EXIT.usage;
+  }
+  return report.gate.passed ? EXIT.ok : EXIT.gateFailed;
+}
+
+async function baselineCommand(args: string[], io: CliIO): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'update') throw new UsageError('usage: tracejury baseline update <paths…> [--state-dir DIR] [--input-format F]');
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { 'state-dir': { type: 'string' }, 'input-format': { type: 'string' }, config: { type: 'string' } },
+  });
+  if (positionals.length === 0) throw new UsageError('baseline update needs at least one path, directory or glob');
+  const config = loadConfig(values.config ? path.resolve(io.cwd, values.config) : undefined, io.cwd);
+  const file = path.join(path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR), DEFAULT_BASELINE_FILE);
+  let store = readBaselineFile(file);
+  const { traces, stats } = streamTraces(
+    positionals.map((p) => path.resolve(io.cwd, p)),
+    { inputFormat: inputFormatOf(values['input-format']), pricer: createPricer(config.prices) },
+  );
+  const batch = [];
+  for await (const t of traces) {
+    batch.push(t.trace);
+    if (batch.length >= 1000) store = updateBaselines(store, batch.splice(0), config.baselines.window);
+  }
+  store = updateBaselines(store, batch, config.baselines.window);
+  writeBaselineFile(file, store);
+  for (const e of stats.errors.slice(0, 10)) io.stderr.write(`${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${e.message}\n`);
+  const agents = Object.entries(store.agents).map(([k, v]) => `${k} (${v.runs.length} runs)`);
+  io.stdout.write(`baselines: ${agents.join(', ') || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`);
+  return stats.traces === 0 ? EXIT.usage : EXIT.ok;
+}
+
+function schemaCommand(args: string[], io: CliIO): number {
+  const which = args[0];
+  const schemas: Record<string, () => unknown> = {
+    trace: traceJsonSchema,
+    config: () => z.toJSONSchema(configSchema(), { io: 'input', unrepresentable: 'any' }),
+    report: () => z.toJSONSchema(ReportSchema, { unrepresentable: 'any' }),
+  };
+  const make = which ? schemas[which] : undefined;
+  if (!make) throw new UsageError('usage: tracejury schema trace|config|report');
+  io.stdout.write(JSON.stringify(make(), null, 2) + '\n');
+  return EXIT.ok;
+}
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'analyze':
+        return await analyzeCommand(rest, io);
+      case 'baseline':
+        return await baselineCommand(rest, io);
+      case 'schema':
+        return schemaCommand(rest, io);
+      case '--version':
+      case '-v':
+        io.stdout.write(`${VERSION}\n`);
+        return EXIT.ok;
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        io.stdout.write(HELP);
+        return command === undefined ? EXIT.usage : EXIT.ok;
+      default:
+        throw new UsageError(`unknown command "${command}"; run tracejury --help`);
+    }
+  } catch (err) {
+    // User errors get a message, never a stack trace; anything else is a bug worth a trace.
+    const isUser = err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'));
+    if (isUser) {
+      io.stderr.write(`tracejury: ${(err as Error).message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,32 @@
+/** The public library API: re-exports only. */
+export { analyze, type AnalyzeOptions } from './analyze.js';
+export { loadTraces, streamTraces, type LoadOptions, type LoadStats } from './trace/load.js';
+export {
+  TraceSchema,
+  StepSchema,
+  LlmStepSchema,
+  ToolStepSchema,
+  RetrievalStepSchema,
+  StateStepSchema,
+  MessageStepSchema,
+  traceJsonSchema,
+  type Trace,
+  type TraceInput,
+  type Step,
+  type LoadedTrace,
+} from './trace/schema.js';
+export { INPUT_FORMATS, type InputFormat, type Importer } from './trace/importer.js';
+export { SignalSchema, SeveritySchema, type Signal, type Severity } from './detect/signal.js';
+export { defineDetector, type Detector, type DetectorMeta, type DetectContext } from './detect/detector.js';
+export { detectors } from './detect/registry.js';
+export { parseConfig, loadConfig, configSchema, type Config } from './detect/config.js';
+export { ReportSchema, type Report } from './report/schema.js';
+export { renderMarkdown } from './report/renderMarkdown.js';
+export { renderText } from './report/renderText.js';
+export { redact } from './report/redact.js';
+export { createPricer, type Pricer } from './pricing/pricer.js';
+export { VerdictSchema, JudgeEvalSchema, type Verdict, type JudgeEval } from './judge/verdict.js';
+export { VERSION } from './version.js';
+export { agentReliability } from './session/agentReliability.js';
+export { agentConsistency } from './session/agentConsistency.js';
+export { TraceSignalsSchema, type TraceSignals, type SessionMetricResult } from './session/signals.js';

@@ -1,0 +1,122 @@
+/**
+ * Accumulates per-trace results into a Report v1. Traces stream through `add` and are dropped;
+ * only their summaries and signals stay, so memory grows with findings, not with input size.
+ */
+import { isConfirmed, isGrayZone } from '../detect/grayZone.js';
+import type { Severity, Signal } from '../detect/signal.js';
+import type { Verdict } from '../judge/verdict.js';
+import type { Pricer } from '../pricing/pricer.js';
+import type { LoadStats } from '../trace/load.js';
+import { measureTrace } from '../trace/measure.js';
+import type { LoadedTrace } from '../trace/schema.js';
+import { VERSION } from '../version.js';
+import { evaluateGate } from './gate.js';
+import { REPORT_SCHEMA_VERSION, type Report, type TraceSummary } from './schema.js';
+
+export interface ReportAccumulator {
+  add(loaded: LoadedTrace, signals: Signal[]): void;
+  finish(input: FinishInput): Report;
+}
+
+export interface FinishInput {
+  stats: LoadStats;
+  pricer: Pricer;
+  failOn: readonly Severity[];
+  verdicts?: Verdict[];
+  notes?: string[];
+  now?: Date;
+}
+
+export function createReportAccumulator(): ReportAccumulator {
+  const traces: TraceSummary[] = [];
+  const signals: Signal[] = [];
+  const totals = { steps: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+
+  return {
+    add({ trace, source }, traceSignals) {
+      const m = measureTrace(trace);
+      const unpriced = trace.steps.filter((s) => s.type === 'llm' && s.costUsd === undefined).length;
+      traces.push({
+        id: trace.id,
+        file: source.file,
+        format: source.format,
+        agentId: trace.agentId,
+        ...(trace.agentVersion ? { agentVersion: trace.agentVersion } : {}),
+        ...(trace.sessionId ? { sessionId: trace.sessionId } : {}),
+        status: trace.status,
+        steps: m.stepCount,
+        llmCalls: m.llmCalls,
+        toolCalls: m.toolCalls,
+        tokens: { input: m.inputTokens, output: m.outputTokens },
+        costUsd: m.costUsd,
+        unpricedLlmCalls: unpriced,
+        ...(m.durationMs !== undefined ? { durationMs: m.durationMs } : {}),
+        signals: traceSignals.filter((s) => !s.suppressedBy).length,
+      });
+      signals.push(...traceSignals);
+      totals.steps += m.stepCount;
+      totals.llmCalls += m.llmCalls;
+      totals.toolCalls += m.toolCalls;
+      totals.inputTokens += m.inputTokens;
+      totals.outputTokens += m.outputTokens;
+      totals.costUsd += m.costUsd;
+    },
+
+    finish({ stats, pricer, failOn, verdicts = [], notes = [], now = new Date() }) {
+      const byDetector: Report['waste']['byDetector'] = {};
+      let wasteUsd = 0;
+      let wasteTokens = 0;
+      for (const s of signals) {
+        if (s.wasteUsd === undefined || s.shadow || !isConfirmed(s)) continue;
+        const entry = (byDetector[s.detector] ??= { usd: 0, tokens: 0, signals: 0 });
+        entry.usd += s.wasteUsd;
+        entry.tokens += s.wasteTokens ?? 0;
+        entry.signals++;
+        wasteUsd += s.wasteUsd;
+        wasteTokens += s.wasteTokens ?? 0;
+      }
+      const review = signals.filter(isGrayZone).map((s) => ({
+        traceId: s.traceId,
+        detector: s.detector,
+        file: s.file,
+        reason: `confidence ${s.confidence.toFixed(2)} is in the gray zone (0.35–0.65) and no higher tier decided it: ${s.message}`,
+      }));
+      const unknownModels = [...pricer.unknownModels()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([model, calls]) => ({ model, calls }));
+      const allNotes = [...notes];
+      if (unknownModels.length > 0) {
+        allNotes.push(
+          `${unknownModels.length} model(s) have no recorded cost and no price (${unknownModels
+            .slice(0, 5)
+            .map((u) => u.model)
+            .join(', ')}${unknownModels.length > 5 ? ', …' : ''}): their calls are not in the cost totals; add them under prices: in tracejury.yml`,
+        );
+      }
+      const gate = evaluateGate(signals, failOn);
+      return {
+        schemaVersion: REPORT_SCHEMA_VERSION,
+        tool: { name: 'tracejury', version: VERSION },
+        generatedAt: now.toISOString(),
+        inputs: {
+          files: stats.files,
+          traces: stats.traces,
+          records: stats.records,
+          errors: stats.errors,
+          errorCount: stats.errorCount,
+          formats: stats.formats,
+        },
+        totals: { ...totals, unknownModels },
+        traces,
+        signals,
+        waste: { totalUsd: wasteUsd, totalTokens: wasteTokens, byDetector },
+        verdicts,
+        sessions: [],
+        review,
+        cost: { judgeUsd: verdicts.reduce((a, v) => a + v.costUsd, 0), byTier: {} },
+        gate,
+        notes: allNotes,
+      };
+    },
+  };
+}

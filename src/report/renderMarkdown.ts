@@ -1,0 +1,58 @@
+/**
+ * Markdown for PR comments and job summaries. Everything from traces is redacted and escaped;
+ * the result stays under GitHub's comment limit, saying what was cut.
+ */
+import { escapeMarkdown } from './markdownEscape.js';
+import { redact } from './redact.js';
+import type { Report } from './schema.js';
+import { formatInt, formatUsd, groupSignals, plural } from './summarise.js';
+
+/** GitHub rejects comments over 65,536 characters; keep a margin for the marker and note. */
+export const MARKDOWN_LIMIT = 60_000;
+
+const safe = (s: string, max?: number) => escapeMarkdown(redact(s), max);
+
+export function renderMarkdown(report: Report, options: { limit?: number; title?: string } = {}): string {
+  const limit = options.limit ?? MARKDOWN_LIMIT;
+  const out: string[] = [];
+  const { inputs, totals, waste } = report;
+  out.push(`### ${options.title ?? 'tracejury'} ${report.gate.passed ? '✅ passed' : '❌ failed'}`, '');
+  out.push(
+    `${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatUsd(totals.costUsd)}** · waste **${formatUsd(waste.totalUsd)}** (${formatInt(waste.totalTokens)} tokens)`,
+  );
+  if (!report.gate.passed) out.push('', ...report.gate.reasons.map((r) => `- ${safe(r)}`));
+  if (inputs.errorCount > 0) out.push('', `> ⚠️ ${plural(inputs.errorCount, 'input record')} could not be read; the rest were analysed.`);
+
+  const groups = groupSignals(report);
+  if (groups.length > 0) {
+    out.push('', '| detector | severity | signals | traces | waste |', '|---|---|---:|---:|---:|');
+    for (const g of groups) {
+      const extra = [g.shadow ? `${g.shadow} shadow` : '', g.grayZone ? `${g.grayZone} review` : ''].filter(Boolean).join(', ');
+      out.push(
+        `| \`${g.detector}\` | ${g.severity} | ${g.count}${extra ? ` (${extra})` : ''} | ${g.traces} | ${g.wasteUsd > 0 ? formatUsd(g.wasteUsd) : '–'} |`,
+      );
+    }
+    const details: string[] = ['', '<details><summary>Examples</summary>', ''];
+    for (const g of groups) {
+      for (const s of g.examples) details.push(`- \`${g.detector}\` ${safe(s.traceId, 80)}: ${safe(s.message)}`);
+    }
+    details.push('', '</details>');
+    out.push(...details);
+  } else {
+    out.push('', 'No signals.');
+  }
+  if (report.review.length > 0) {
+    out.push('', `<details><summary>For review (${report.review.length})</summary>`, '');
+    for (const r of report.review.slice(0, 50)) out.push(`- ${safe(r.traceId, 80)}: ${safe(r.reason)}`);
+    out.push('', '</details>');
+  }
+  if (totals.unknownModels.length > 0) {
+    out.push('', `Unpriced models: ${totals.unknownModels.map((u) => `\`${safe(u.model, 60)}\``).join(', ')}`);
+  }
+  let text = out.join('\n') + '\n';
+  if (text.length > limit) {
+    const note = `\n\n_…cut to ${formatInt(limit)} characters; the full report is in the JSON output._\n`;
+    text = text.slice(0, limit - note.length) + note;
+  }
+  return text;
+}

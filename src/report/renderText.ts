@@ -1,0 +1,77 @@
+/** The terminal summary of a report: what a person at a prompt wants to read first. */
+import { redact } from './redact.js';
+import type { Report } from './schema.js';
+import { formatInt, formatUsd, groupSignals, plural } from './summarise.js';
+
+export interface TextOptions {
+  color?: boolean;
+  /** How many input errors to list. */
+  maxErrors?: number;
+}
+
+export function renderText(report: Report, options: TextOptions = {}): string {
+  const c = options.color
+    ? { b: (s: string) => `\x1b[1m${s}\x1b[22m`, red: (s: string) => `\x1b[31m${s}\x1b[39m`, green: (s: string) => `\x1b[32m${s}\x1b[39m`, dim: (s: string) => `\x1b[2m${s}\x1b[22m`, yellow: (s: string) => `\x1b[33m${s}\x1b[39m` }
+    : { b: (s: string) => s, red: (s: string) => s, green: (s: string) => s, dim: (s: string) => s, yellow: (s: string) => s };
+  const lines: string[] = [];
+  const { inputs, totals } = report;
+  const formats = Object.entries(inputs.formats)
+    .map(([f, n]) => `${f} ${n}`)
+    .join(', ');
+  lines.push(
+    c.b(`tracejury ${report.tool.version}`) +
+      ` — ${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')}` +
+      (formats ? c.dim(` (${formats})`) : ''),
+  );
+  if (inputs.errorCount > 0) {
+    const max = options.maxErrors ?? 10;
+    lines.push('', c.yellow(`Input errors: ${formatInt(inputs.errorCount)}`) + c.dim(' (records that could not be read; the rest were analysed)'));
+    for (const e of inputs.errors.slice(0, max)) {
+      lines.push(`  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${redact(e.message)}`);
+    }
+    if (inputs.errorCount > max) lines.push(c.dim(`  … and ${formatInt(inputs.errorCount - max)} more (see --format json)`));
+  }
+  lines.push(
+    '',
+    `Cost: ${formatUsd(totals.costUsd)} over ${plural(totals.llmCalls, 'LLM call')}, ${plural(totals.toolCalls, 'tool call')}` +
+      c.dim(` (${formatInt(totals.inputTokens)} input + ${formatInt(totals.outputTokens)} output tokens)`),
+  );
+  if (totals.unknownModels.length > 0) {
+    lines.push(
+      c.yellow(`Unpriced models: `) +
+        totals.unknownModels.map((u) => `${u.model} (${plural(u.calls, 'call')})`).join(', ') +
+        c.dim(' — add them under prices: in tracejury.yml'),
+    );
+  }
+  const waste = report.waste;
+  lines.push(`Waste: ${formatUsd(waste.totalUsd)}` + c.dim(` (${formatInt(waste.totalTokens)} tokens)`));
+
+  const groups = groupSignals(report);
+  if (groups.length === 0) {
+    lines.push('', 'Signals: none');
+  } else {
+    lines.push('', c.b('Signals by detector'));
+    for (const g of groups) {
+      const extra = [
+        g.shadow ? `${g.shadow} shadow` : '',
+        g.grayZone ? `${g.grayZone} for review` : '',
+        g.suppressed ? `${g.suppressed} suppressed` : '',
+      ].filter(Boolean);
+      lines.push(
+        `  ${g.detector.padEnd(26)} ${g.severity.padEnd(8)} ${String(g.count).padStart(5)} in ${plural(g.traces, 'trace')}` +
+          (g.wasteUsd > 0 ? `  ${formatUsd(g.wasteUsd)}` : '') +
+          (extra.length ? c.dim(`  (${extra.join(', ')})`) : ''),
+      );
+      for (const s of g.examples) {
+        lines.push(c.dim(`      ${s.traceId}${s.file ? ` (${s.file})` : ''}: `) + redact(s.message));
+      }
+    }
+  }
+  if (report.review.length > 0) lines.push('', `For review: ${plural(report.review.length, 'case')} no automatic tier could decide`);
+  for (const n of report.notes) lines.push(c.yellow(`Note: ${redact(n)}`));
+  lines.push(
+    '',
+    report.gate.passed ? c.green('Gate: passed') : c.red(`Gate: FAILED — ${report.gate.reasons.join('; ')}`),
+  );
+  return lines.join('\n') + '\n';
+}

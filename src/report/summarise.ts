@@ -1,0 +1,83 @@
+/** What both renderers show: signals grouped by detector, worst first, with their waste. */
+import { isConfirmed } from '../detect/grayZone.js';
+import { severityRank, type Severity, type Signal } from '../detect/signal.js';
+import type { Report } from './schema.js';
+
+export interface DetectorGroup {
+  detector: string;
+  severity: Severity;
+  /** Confirmed, non-suppressed signals. */
+  count: number;
+  shadow: number;
+  suppressed: number;
+  grayZone: number;
+  traces: number;
+  wasteUsd: number;
+  wasteTokens: number;
+  examples: Signal[];
+}
+
+export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup = 3): DetectorGroup[] {
+  const groups = new Map<string, DetectorGroup & { traceIds: Set<string> }>();
+  for (const s of report.signals) {
+    let g = groups.get(s.detector);
+    if (!g) {
+      g = {
+        detector: s.detector,
+        severity: s.severity,
+        count: 0,
+        shadow: 0,
+        suppressed: 0,
+        grayZone: 0,
+        traces: 0,
+        wasteUsd: 0,
+        wasteTokens: 0,
+        examples: [],
+        traceIds: new Set(),
+      };
+      groups.set(s.detector, g);
+    }
+    if (s.suppressedBy) {
+      g.suppressed++;
+      continue;
+    }
+    if (!isConfirmed(s)) {
+      g.grayZone++;
+      continue;
+    }
+    if (s.shadow) g.shadow++;
+    else g.count++;
+    if (severityRank(s.severity) > severityRank(g.severity)) g.severity = s.severity;
+    g.traceIds.add(`${s.file ?? ''}\u0000${s.traceId}`);
+    if (!s.shadow) {
+      g.wasteUsd += s.wasteUsd ?? 0;
+      g.wasteTokens += s.wasteTokens ?? 0;
+    }
+    if (g.examples.length < examplesPerGroup) g.examples.push(s);
+  }
+  return [...groups.values()]
+    .map(({ traceIds, ...g }) => ({ ...g, traces: traceIds.size }))
+    .filter((g) => g.count + g.shadow + g.grayZone + g.suppressed > 0)
+    .sort(
+      (a, b) =>
+        Number(a.count === 0) - Number(b.count === 0) ||
+        severityRank(b.severity) - severityRank(a.severity) ||
+        b.wasteUsd - a.wasteUsd ||
+        b.count - a.count ||
+        a.detector.localeCompare(b.detector),
+    );
+}
+
+export function formatUsd(usd: number): string {
+  if (usd === 0) return '$0.00';
+  if (usd < 0.01) return `$${usd.toFixed(6).replace(/0+$/, '')}`;
+  return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+}
+
+export function formatInt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${formatInt(n)} ${n === 1 ? word : many}`;
+}

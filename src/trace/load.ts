@@ -1,0 +1,350 @@
+/**
+ * The streaming loader: files, directories and globs in; validated, priced traces out, one at a
+ * time, as soon as each is complete. JSONL is read line by line so a multi-gigabyte file never sits
+ * in memory whole; a pretty-printed JSON document is parsed whole (it cannot be split safely).
+ * Every record that cannot be read becomes an InputError (file, line, field, message) and the
+ * loader goes on with the rest.
+ */
+import { open, readFile, stat } from 'node:fs/promises';
+import type { ZodError } from 'zod';
+import { createPricer, type Pricer } from '../pricing/pricer.js';
+import type { InputError } from '../report/schema.js';
+import { importerFor, importers } from './formats/index.js';
+import { INPUT_FORMATS, type ImportedTrace, type Importer, type InputFormat, type TraceReader } from './importer.js';
+import { readLines } from './lines.js';
+import { expandPaths } from './paths.js';
+import { TraceSchema, type LoadedTrace, type Trace } from './schema.js';
+
+export interface LoadOptions {
+  /** Skip detection and read every file as this format. */
+  inputFormat?: InputFormat;
+  pricer?: Pricer;
+  /** Called now and then with progress, for a TTY progress line. */
+  onProgress?: (p: LoadProgress) => void;
+  /** At most this many errors are kept in the list (all are counted). */
+  maxErrors?: number;
+}
+
+export interface LoadProgress {
+  file: string;
+  filesDone: number;
+  files: number;
+  traces: number;
+  bytesRead: number;
+  bytesTotal: number;
+}
+
+export interface LoadStats {
+  files: number;
+  traces: number;
+  /** Parsed input records: JSONL lines, or top-level documents. */
+  records: number;
+  errors: InputError[];
+  errorCount: number;
+  formats: Record<string, number>;
+}
+
+/** How many JSON values a file may start with before we give up recognising its format. */
+const SNIFF_LIMIT = 20;
+/** A pretty-printed JSON document larger than this is not parsed whole. */
+const MAX_DOCUMENT_BYTES = 512 * 1024 * 1024;
+
+export function emptyStats(): LoadStats {
+  return { files: 0, traces: 0, records: 0, errors: [], errorCount: 0, formats: {} };
+}
+
+/** Turns a zod error into a path like `steps[2].usage.inputTokens`. */
+function zodField(error: ZodError): { field?: string; message: string } {
+  const issue = error.issues[0];
+  if (!issue) return { message: 'invalid trace' };
+  const field = issue.path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
+  return { field: field || undefined, message: issue.message };
+}
+
+function describeJsonError(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return `not valid JSON (${msg.replace(/^JSON\.parse: /, '')})`;
+}
+
+/** Fills costUsd of every LLM step: recorded cost wins, else tokens × price; unknown models stay unpriced. */
+export function priceTrace(trace: Trace, pricer: Pricer): void {
+  for (const step of trace.steps) {
+    if (step.type !== 'llm') continue;
+    if (step.costUsd !== undefined) {
+      step.costSource ??= 'recorded';
+      continue;
+    }
+    const priced = pricer.cost(step.model, step.usage, step.provider);
+    if (priced) {
+      step.costUsd = priced.usd;
+      step.costSource = priced.source;
+    } else {
+      step.costSource = 'unknown';
+    }
+  }
+}
+
+async function looksBinary(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(8192);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).includes(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+class FileReader {
+  private importer: Importer | undefined;
+  private reader: TraceReader | undefined;
+  private pending: { value: unknown; line: number | undefined }[] = [];
+  private sniffed = 0;
+  private gaveUp = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly stats: LoadStats,
+    private readonly addError: (e: InputError) => void,
+    private readonly pricer: Pricer,
+    forced: InputFormat | undefined,
+  ) {
+    if (forced) this.use(importerFor(forced));
+  }
+
+  get format(): string | undefined {
+    return this.importer?.format;
+  }
+
+  private use(importer: Importer): void {
+    this.importer = importer;
+    this.reader = importer.createReader({
+      problem: (p) => this.addError({ file: this.file, ...p }),
+    });
+  }
+
+  /** One parsed JSON value; returns the traces it completed. */
+  push(value: unknown, line: number | undefined): LoadedTrace[] {
+    this.stats.records++;
+    if (this.gaveUp) return [];
+    if (!this.reader) {
+      const found = importers.find((i) => i.sniff(value));
+      if (!found) {
+        this.pending.push({ value, line });
+        if (++this.sniffed >= SNIFF_LIMIT) this.giveUp();
+        return [];
+      }
+      this.use(found);
+      const held = this.pending;
+      this.pending = [];
+      const out = held.flatMap((p) => this.accept(this.reader!.push(p.value, p.line)));
+      return out.concat(this.accept(this.reader!.push(value, line)));
+    }
+    return this.accept(this.reader.push(value, line));
+  }
+
+  end(): LoadedTrace[] {
+    if (!this.reader && this.pending.length > 0) this.giveUp();
+    return this.reader ? this.accept(this.reader.end()) : [];
+  }
+
+  private giveUp(): void {
+    this.gaveUp = true;
+    const first = this.pending[0];
+    this.pending = [];
+    this.addError({
+      file: this.file,
+      line: first?.line,
+      message: `not a trace file: the first records match none of the formats tried (${INPUT_FORMATS.join(', ')}); force one with --input-format if you know it`,
+    });
+  }
+
+  private accept(imported: ImportedTrace[]): LoadedTrace[] {
+    const out: LoadedTrace[] = [];
+    for (const item of imported) {
+      const parsed = TraceSchema.safeParse(item.trace);
+      if (!parsed.success) {
+        const { field, message } = zodField(parsed.error);
+        const id = (item.trace as { id?: unknown }).id;
+        this.addError({
+          file: this.file,
+          line: item.line,
+          field,
+          message: `${typeof id === 'string' ? `trace ${id}: ` : ''}${message}`,
+        });
+        continue;
+      }
+      priceTrace(parsed.data, this.pricer);
+      out.push({
+        trace: parsed.data,
+        source: { file: this.file, format: this.importer!.format, ...(item.line ? { line: item.line } : {}) },
+      });
+    }
+    this.stats.traces += out.length;
+    return out;
+  }
+}
+
+/**
+ * Streams the traces of every file under `paths`. `stats` fills in as the stream is consumed and
+ * is complete once iteration ends.
+ */
+export function streamTraces(
+  paths: string[],
+  options: LoadOptions = {},
+): { traces: AsyncIterable<LoadedTrace>; stats: LoadStats } {
+  const stats = emptyStats();
+  const pricer = options.pricer ?? createPricer();
+  const maxErrors = options.maxErrors ?? 1000;
+  const addError = (e: InputError) => {
+    stats.errorCount++;
+    if (stats.errors.length < maxErrors) stats.errors.push(e);
+  };
+
+  async function* generate(): AsyncGenerator<LoadedTrace> {
+    const files = await expandPaths(paths);
+    let bytesTotal = 0;
+    const sizes = new Map<string, number>();
+    for (const f of files) {
+      const size = (await stat(f)).size;
+      sizes.set(f, size);
+      bytesTotal += size;
+    }
+    let bytesRead = 0;
+    let lastProgress = 0;
+    const progress = (file: string, force = false) => {
+      if (!options.onProgress) return;
+      const now = Date.now();
+      if (!force && now - lastProgress < 200) return;
+      lastProgress = now;
+      options.onProgress({ file, filesDone: stats.files, files: files.length, traces: stats.traces, bytesRead, bytesTotal });
+    };
+
+    for (const file of files) {
+      const size = sizes.get(file) ?? 0;
+      if (size === 0) {
+        addError({ file, message: 'empty file: no records to read' });
+        stats.files++;
+        continue;
+      }
+      if (await looksBinary(file)) {
+        addError({ file, message: 'binary file, not a trace file (expected JSON or JSONL text)' });
+        stats.files++;
+        bytesRead += size;
+        continue;
+      }
+      const reader = new FileReader(file, stats, addError, pricer, options.inputFormat);
+      yield* readFile_(file, size, reader, addError, (n) => {
+        bytesRead += n;
+        progress(file);
+      });
+      stats.files++;
+      if (reader.format) stats.formats[reader.format] = (stats.formats[reader.format] ?? 0) + 1;
+      progress(file, true);
+    }
+  }
+
+  return { traces: generate(), stats };
+}
+
+/**
+ * Reads one file as JSONL when its first non-blank line is a whole JSON value, otherwise as one
+ * JSON document; a document that does not parse is read again as JSONL so that its good lines
+ * survive and each bad one is named.
+ */
+async function* readFile_(
+  file: string,
+  size: number,
+  reader: FileReader,
+  addError: (e: InputError) => void,
+  onBytes: (n: number) => void,
+): AsyncGenerator<LoadedTrace> {
+  let mode: 'unknown' | 'jsonl' | 'document' = 'unknown';
+  for await (const line of readLines(file, onBytes)) {
+    const text = line.text.trim();
+    if (text === '') continue;
+    if (mode === 'unknown') {
+      try {
+        const value: unknown = JSON.parse(text);
+        mode = 'jsonl';
+        yield* reader.push(value, line.number);
+        continue;
+      } catch {
+        if ((text.startsWith('{') || text.startsWith('[')) && size <= MAX_DOCUMENT_BYTES) {
+          mode = 'document';
+          break;
+        }
+        mode = 'jsonl';
+      }
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      addError({ file, line: line.number, message: describeJsonError(err) });
+      continue;
+    }
+    yield* reader.push(value, line.number);
+  }
+  if (mode === 'document') {
+    const text = await readFile(file, 'utf8');
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      const lines = text.split('\n');
+      const anyLineParses = lines.some((l) => {
+        const t = l.trim();
+        if (!t.startsWith('{')) return false;
+        try {
+          JSON.parse(t);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      if (!anyLineParses) {
+        addError({ file, line: lineOfPosition(text, err), message: describeJsonError(err) });
+        yield* reader.end();
+        return;
+      }
+      // JSONL whose first record is broken: read it line by line after all.
+      for (let i = 0; i < lines.length; i++) {
+        const t = lines[i]!.trim();
+        if (t === '') continue;
+        try {
+          yield* reader.push(JSON.parse(t), i + 1);
+        } catch (lineErr) {
+          addError({ file, line: i + 1, message: describeJsonError(lineErr) });
+        }
+      }
+      yield* reader.end();
+      return;
+    }
+    yield* reader.push(doc, 1);
+  }
+  yield* reader.end();
+}
+
+/** Line number of a JSON.parse error position, when the engine reports one. */
+function lineOfPosition(text: string, err: unknown): number | undefined {
+  const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
+  if (!m) return undefined;
+  const pos = Number(m[1]);
+  let line = 1;
+  for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** Loads everything into memory: convenient for small inputs and the library API. */
+export async function loadTraces(
+  paths: string | string[],
+  options: LoadOptions = {},
+): Promise<{ traces: LoadedTrace[]; stats: LoadStats }> {
+  const { traces, stats } = streamTraces(Array.isArray(paths) ? paths : [paths], options);
+  const all: LoadedTrace[] = [];
+  for await (const t of traces) all.push(t);
+  return { traces: all, stats };
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { ReportSchema } from '../../src/report/schema.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+async function cli(args: string[], cwd = root) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    cwd,
+    env: {},
+  });
+  return { code, stdout, stderr };
+}
+
+function tmp(files: Record<string, string>): string {
+  const d = mkdtempSync(path.join(tmpdir(), 'tj-cli-'));
+  for (const [name, body] of Object.entries(files)) writeFileSync(path.join(d, name), body);
+  return d;
+}
+
+const cleanTrace = JSON.stringify({
+  id: 'clean',
+  status: 'ok',
+  output: 'done',
+  steps: [{ type: 'llm', model: 'gpt-4o-mini', output: 'done', finishReason: 'stop', usage: { inputTokens: 10, outputTokens: 5 } }],
+});
+
+describe('tracejury analyze', () => {
+  it('prints only a Report v1 on stdout with --format json', async () => {
+    const d = tmp({ 'a.jsonl': cleanTrace });
+    const { code, stdout } = await cli(['analyze', 'a.jsonl', '--format', 'json'], d);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    expect(code).toBe(0);
+    expect(report.inputs).toMatchObject({ files: 1, traces: 1, errorCount: 0 });
+    expect(report.traces[0]).toMatchObject({ id: 'clean', file: 'a.jsonl', llmCalls: 1 });
+    expect(report.gate.passed).toBe(true);
+  });
+
+  it('writes the report to --out and prints a one-line summary', async () => {
+    const d = tmp({ 'a.jsonl': cleanTrace });
+    const { code, stdout } = await cli(['analyze', '.', '--format', 'json', '--out', 'out/report.json'], d);
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    expect(stdout).toMatch(/1 trace, .* gate passed → out\/report\.json/);
+    expect(ReportSchema.parse(JSON.parse(readFileSync(path.join(d, 'out/report.json'), 'utf8'))).inputs.traces).toBe(1);
+  });
+
+  it('exits 2 with a report when nothing usable was read', async () => {
+    const d = tmp({ 'bad.jsonl': '{"id": 1\nnot json\n' });
+    const { code, stdout, stderr } = await cli(['analyze', 'bad.jsonl', '--format', 'json'], d);
+    expect(code).toBe(2);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    expect(report.inputs.errors.map((e) => `${e.file}:${e.line}`)).toEqual(['bad.jsonl:1', 'bad.jsonl:2']);
+    expect(stderr).toMatch(/no usable trace/);
+  });
+
+  it('exits 2 on empty input', async () => {
+    const d = tmp({ 'empty.jsonl': '' });
+    const { code, stdout } = await cli(['analyze', 'empty.jsonl'], d);
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/empty\.jsonl: empty file/);
+  });
+
+  it('reads good records beside bad ones and exits by the gate, not 2', async () => {
+    const d = tmp({ 'mixed.jsonl': `${cleanTrace}\n{broken\n` });
+    const { code, stdout } = await cli(['analyze', 'mixed.jsonl'], d);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Input errors: 1/);
+    expect(stdout).toMatch(/mixed\.jsonl:2: not valid JSON/);
+  });
+
+  it('exits 1 when the gate fails, and says why', async () => {
+    const d = tmp({
+      'loop.jsonl': JSON.stringify({
+        id: 'loopy',
+        steps: [1, 2, 3, 4].map(() => ({ type: 'tool', name: 'search_docs', status: 'ok' })),
+      }),
+    });
+    const { code, stdout } = await cli(['analyze', 'loop.jsonl'], d);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/Gate: FAILED — TOOL_LOOP: 1 high signal/);
+  });
+
+  it('explains usage errors without a stack trace', async () => {
+    for (const args of [['analyze'], ['analyze', 'x', '--format', 'yaml'], ['analyze', 'missing.jsonl'], ['frobnicate']]) {
+      const { code, stderr } = await cli(args, tmp({}));
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/^tracejury: /);
+      expect(stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('names the config file and line of a bad setting', async () => {
+    const d = tmp({ 'a.jsonl': cleanTrace, 'tracejury.yml': 'default:\n  tool_loop:\n    treshold: 2\n' });
+    const { code, stderr } = await cli(['analyze', 'a.jsonl'], d);
+    expect(code).toBe(2);
+    expect(stderr).toContain('tracejury.yml:3: unknown key "default.tool_loop.treshold" — did you mean "threshold"?');
+  });
+
+  it('analyses the bundled examples with no API key', async () => {
+    const { stdout, code } = await cli(['analyze', 'examples/traces', '--format', 'json']);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    expect([0, 1]).toContain(code);
+    expect(report.inputs.errorCount).toBe(0);
+    expect(Object.keys(report.inputs.formats).sort()).toEqual(
+      ['langfuse', 'native', 'openai-messages', 'openinference', 'otel', 'records'].sort(),
+    );
+  });
+});
+
+describe('tracejury baseline update', () => {
+  it('builds .tracejury/baselines.json from successful runs', async () => {
+    const lines = Array.from({ length: 3 }, (_, i) => JSON.stringify({ id: `r${i}`, agentId: 'bot', steps: [] }));
+    const d = tmp({ 'runs.jsonl': lines.join('\n') });
+    const { code, stdout } = await cli(['baseline', 'update', 'runs.jsonl'], d);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/bot \(3 runs\)/);
+    const store = JSON.parse(readFileSync(path.join(d, '.tracejury/baselines.json'), 'utf8'));
+    expect(store.agents.bot.runs).toHaveLength(3);
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { Signal } from '../../src/detect/signal.js';
+import { evaluateGate } from '../../src/report/gate.js';
+
+const sig = (fields: Partial<Signal>): Signal => ({
+  detector: 'TOOL_LOOP',
+  traceId: 't',
+  severity: 'high',
+  confidence: 0.9,
+  tier: 1,
+  shadow: false,
+  steps: [1],
+  message: 'm',
+  ...fields,
+});
+
+describe('gate', () => {
+  it('fails on a confirmed high or critical signal by default, naming the detector', () => {
+    expect(evaluateGate([sig({}), sig({})], ['critical', 'high'])).toEqual({
+      passed: false,
+      reasons: ['TOOL_LOOP: 2 high signals'],
+    });
+  });
+
+  it('passes on medium signals by default and fails when failOn includes medium', () => {
+    const s = [sig({ severity: 'medium', detector: 'SLOW_STEP' })];
+    expect(evaluateGate(s, ['critical', 'high']).passed).toBe(true);
+    expect(evaluateGate(s, ['critical', 'high', 'medium']).reasons).toEqual(['SLOW_STEP: 1 medium signal']);
+  });
+
+  it('never fails on shadow, suppressed or gray-zone signals', () => {
+    const s = [sig({ shadow: true }), sig({ suppressedBy: 'RETRY_LOOP' }), sig({ confidence: 0.5 })];
+    expect(evaluateGate(s, ['critical', 'high'])).toEqual({ passed: true, reasons: [] });
+  });
+});
