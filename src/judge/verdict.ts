@@ -36,7 +36,19 @@ export const VerdictSchema = z.object({
   /** Which stages ran: 0 consistency, 1 schema, 2 tribunal. */
   stages: z.array(z.number().int().min(0).max(2)).optional(),
   /** Stage 0/1 findings that decided or informed the verdict. */
-  findings: z.array(z.object({ stage: z.number().int(), kind: z.string(), message: z.string() })).optional(),
+  findings: z
+    .array(
+      z.object({
+        stage: z.number().int(),
+        kind: z.string(),
+        message: z.string(),
+        /** Where in the response text a stage 0 finding is (character offsets, end exclusive). */
+        spans: z
+          .array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string() }))
+          .optional(),
+      }),
+    )
+    .optional(),
   /** Set when the circuit breaker had tripped and only stages 0–1 ran. */
   circuitOpen: z.boolean().optional(),
   /** Test or rubric name, when the verdict came from a suite rather than a trace. */

@@ -60,7 +60,7 @@ describe('agent_consistency', () => {
     const rms = Math.sqrt((wuA ** 2 + wuB ** 2) / 2);
     expect(r.score).toBeCloseTo(1 - rms, 10);
     expect(r.metadata).toMatchObject({ total_traces_in_session: 3, traces_evaluated: 2, aggregation: { method: 'weighted_rms' } });
-    expect((r.metadata.per_trace_signals as Record<string, { situational_penalty: number }>).a.situational_penalty).toBeCloseTo(0.144, 4);
+    expect((r.metadata.per_trace_signals as Record<string, { situational_penalty: number }>).a!.situational_penalty).toBeCloseTo(0.144, 4);
   });
 
   it('needs a confidence signal: without any it has no evaluable traces', () => {

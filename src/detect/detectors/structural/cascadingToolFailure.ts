@@ -1,0 +1,57 @@
+/**
+ * CASCADING_TOOL_FAILURE: `min_failures` or more consecutive tool calls fail, across at least
+ * `min_tools` distinct tools. Only tool steps count (LLM steps in between do not break the chain);
+ * any successful tool call does. A chain of one tool failing is RETRY_STORM's, not this one's.
+ */
+import { z } from 'zod';
+import { defineDetector, type SignalDraft } from '../../detector.js';
+import type { ToolStep } from '../../../trace/schema.js';
+import { stepNo, stepSpan } from './shared.js';
+
+export const cascadingToolFailure = defineDetector({
+  meta: {
+    id: 'CASCADING_TOOL_FAILURE',
+    configKey: 'cascading_tool_failure',
+    tier: 1,
+    kind: 'structural',
+    severity: 'high',
+    failureMode: 'tool-failure',
+    description: '3+ consecutive tool failures across 2+ distinct tools',
+    config: z.object({
+      min_failures: z.number().int().min(2).default(3).describe('Consecutive failed tool calls that fire'),
+      min_tools: z.number().int().min(2).default(2).describe('Distinct tools that must be among them'),
+    }),
+  },
+  detect(trace, ctx) {
+    const { min_failures, min_tools } = ctx.config;
+    const out: SignalDraft[] = [];
+    let chain: { step: ToolStep; no: number }[] = [];
+    const close = () => {
+      const tools = [...new Set(chain.map((c) => c.step.name))];
+      if (chain.length >= min_failures && tools.length >= min_tools) {
+        const steps = chain.map((c) => c.no);
+        out.push({
+          severity: 'high',
+          confidence: chain.length > min_failures || tools.length > min_tools ? 0.9 : 0.85,
+          steps,
+          message: `${chain.length} consecutive tool failures across ${tools.length} tools (${tools.join(', ')}) (${stepSpan(steps)})`,
+          evidence: {
+            failures: chain.length,
+            tools,
+            minFailures: min_failures,
+            minTools: min_tools,
+            errors: chain.map((c) => c.step.error ?? null),
+          },
+        });
+      }
+      chain = [];
+    };
+    trace.steps.forEach((s, i) => {
+      if (s.type !== 'tool') return;
+      if (s.status === 'error') chain.push({ step: s, no: stepNo(i) });
+      else close();
+    });
+    close();
+    return out;
+  },
+});

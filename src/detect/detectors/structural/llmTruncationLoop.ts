@@ -1,0 +1,69 @@
+/**
+ * LLM_TRUNCATION_LOOP: LLM calls cut off at the token limit (finish reason `length`, or the
+ * provider's spelling: `max_tokens`, `MAX_TOKENS`, `max_output_tokens`, `model_length`) at least
+ * `threshold` times in one run. The rule counts over the whole run, so a run yields at most one
+ * signal, naming every truncated call.
+ */
+import { z } from 'zod';
+import { defineDetector } from '../../detector.js';
+import { isLlm } from '../../../trace/measure.js';
+import { isTruncation, stepNo, stepSpan } from './shared.js';
+
+export const llmTruncationLoop = defineDetector({
+  meta: {
+    id: 'LLM_TRUNCATION_LOOP',
+    configKey: 'llm_truncation_loop',
+    tier: 1,
+    kind: 'structural',
+    severity: 'high',
+    failureMode: 'truncation',
+    description: 'finish_reason=length fires ≥2 times',
+    config: z.object({
+      threshold: z
+        .number()
+        .int()
+        .min(1)
+        .default(2)
+        .describe('Truncated LLM calls (finish reason length / max_tokens) in one run that fire'),
+    }),
+  },
+  detect(trace, ctx) {
+    const { threshold } = ctx.config;
+    const truncated: number[] = [];
+    const reasons = new Set<string>();
+    trace.steps.forEach((s, i) => {
+      if (isLlm(s) && isTruncation(s.finishReason)) {
+        truncated.push(stepNo(i));
+        reasons.add(s.finishReason!);
+      }
+    });
+    if (truncated.length < threshold) return [];
+    // Truncated calls with no other LLM call between them: the agent retried into the same limit.
+    const llmNos = trace.steps.flatMap((s, i) => (isLlm(s) ? [stepNo(i)] : []));
+    let consecutive = 1;
+    let run = 1;
+    for (let k = 1; k < truncated.length; k++) {
+      const adjacent = llmNos.indexOf(truncated[k]!) === llmNos.indexOf(truncated[k - 1]!) + 1;
+      run = adjacent ? run + 1 : 1;
+      consecutive = Math.max(consecutive, run);
+    }
+    const count = truncated.length;
+    return [
+      {
+        severity: 'high',
+        confidence: count > threshold || consecutive > 1 ? 0.92 : 0.85,
+        steps: truncated,
+        message:
+          `${count} LLM calls hit the output token limit (finish reason ${[...reasons].join(', ')}) ` +
+          `(${stepSpan(truncated)})` +
+          (consecutive > 1 ? `, ${consecutive} of them back to back` : ''),
+        evidence: {
+          truncatedCalls: count,
+          threshold,
+          finishReasons: [...reasons],
+          maxConsecutive: consecutive,
+        },
+      },
+    ];
+  },
+});

@@ -1,0 +1,77 @@
+/**
+ * RETRY_STORM: the same tool fails `threshold` or more times in a row without recovery. "In a row"
+ * is counted over that tool's own calls: LLM steps and calls of other tools in between do not
+ * break the streak (agents usually think between retries); a successful call of the same tool
+ * does. Each unbroken streak is one signal.
+ */
+import { z } from 'zod';
+import { defineDetector, type SignalDraft } from '../../detector.js';
+import type { ToolStep } from '../../../trace/schema.js';
+import { allIdentical, stepNo, stepSpan } from './shared.js';
+
+export const retryStorm = defineDetector({
+  meta: {
+    id: 'RETRY_STORM',
+    configKey: 'retry_storm',
+    tier: 1,
+    kind: 'structural',
+    severity: 'high',
+    failureMode: 'retry',
+    description: 'Same tool fails 3+ times in a row without recovery',
+    config: z.object({
+      threshold: z
+        .number()
+        .int()
+        .min(2)
+        .default(3)
+        .describe('Consecutive failures of one tool, with no success of it in between, that fire'),
+    }),
+  },
+  detect(trace, ctx) {
+    const { threshold } = ctx.config;
+    const streaks = new Map<string, { step: ToolStep; no: number }[]>();
+    const found: (SignalDraft & { first: number })[] = [];
+
+    const close = (name: string, recoveredLater: boolean) => {
+      const streak = streaks.get(name);
+      streaks.delete(name);
+      if (!streak || streak.length < threshold) return;
+      const steps = streak.map((c) => c.no);
+      const sameArgs = allIdentical(streak.map((c) => c.step.args));
+      const lastError = streak[streak.length - 1]!.step.error;
+      found.push({
+        first: steps[0]!,
+        severity: 'high',
+        // Retrying the identical call, or more often than the threshold, is unambiguous.
+        confidence: sameArgs || streak.length > threshold ? 0.92 : 0.86,
+        steps,
+        message:
+          `${name} failed ${streak.length}× in a row with no successful call in between (${stepSpan(steps)})` +
+          (sameArgs ? ', retried with identical arguments' : '') +
+          (recoveredLater ? '' : ', never recovered') +
+          (lastError ? `; last error: ${lastError.slice(0, 120)}` : ''),
+        evidence: {
+          tool: name,
+          failures: streak.length,
+          threshold,
+          identicalArgs: sameArgs,
+          lastError,
+          recoveredLater,
+        },
+      });
+    };
+
+    trace.steps.forEach((s, i) => {
+      if (s.type !== 'tool') return;
+      if (s.status === 'error') {
+        const streak = streaks.get(s.name) ?? [];
+        streak.push({ step: s, no: stepNo(i) });
+        streaks.set(s.name, streak);
+      } else {
+        close(s.name, true);
+      }
+    });
+    for (const name of [...streaks.keys()]) close(name, false);
+    return found.sort((a, b) => a.first - b.first).map(({ first: _first, ...s }) => s);
+  },
+});

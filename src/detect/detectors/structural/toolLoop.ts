@@ -1,0 +1,142 @@
+/**
+ * TOOL_LOOP: the same tool called ≥ threshold times within any window of `window` consecutive tool
+ * calls (only tool steps count; LLM and other steps in between do not widen the window).
+ *
+ * One loop, one signal: overlapping qualifying windows of one tool merge into one loop (a tool
+ * called ten times in a row is one signal, not eight), and loops of different tools over
+ * overlapping stretches of tool calls (A,B,A,B,A,B: a two-tool cycle) merge too. Loops that do not
+ * overlap are separate signals. Identical arguments are not required by the rule but raise
+ * confidence and are reported in the evidence.
+ */
+import { z } from 'zod';
+import { defineDetector, type SignalDraft } from '../../detector.js';
+import { isTool } from '../../../trace/measure.js';
+import type { ToolStep } from '../../../trace/schema.js';
+import { allIdentical, stableJson, stepNo, stepSpan } from './shared.js';
+
+interface Loop {
+  tool: string;
+  /** Positions in the tool-call sequence of this tool's calls in the loop. */
+  positions: number[];
+}
+
+export const toolLoop = defineDetector({
+  meta: {
+    id: 'TOOL_LOOP',
+    configKey: 'tool_loop',
+    tier: 1,
+    kind: 'structural',
+    severity: 'high',
+    failureMode: 'loop',
+    description: 'Same tool called ≥3× in a 5-tool-call window',
+    config: z.object({
+      threshold: z
+        .number()
+        .int()
+        .min(2)
+        .default(3)
+        .describe('Calls of one tool within the window that make a loop'),
+      window: z
+        .number()
+        .int()
+        .min(2)
+        .default(5)
+        .describe('Window size in consecutive tool calls (raised to threshold if smaller)'),
+    }),
+  },
+  detect(trace, ctx) {
+    const { threshold } = ctx.config;
+    const window = Math.max(ctx.config.window, threshold);
+    const calls: { step: ToolStep; no: number }[] = [];
+    trace.steps.forEach((s, i) => {
+      if (isTool(s)) calls.push({ step: s, no: stepNo(i) });
+    });
+
+    // Positions (in the tool-call sequence) of each tool's calls.
+    const byName = new Map<string, number[]>();
+    calls.forEach((c, pos) => {
+      const list = byName.get(c.step.name) ?? [];
+      list.push(pos);
+      byName.set(c.step.name, list);
+    });
+
+    // Per tool: group i = occurrences i … i+threshold−1 qualifies when they fit in one window;
+    // overlapping qualifying groups merge into one loop.
+    const loops: Loop[] = [];
+    for (const [tool, positions] of byName) {
+      let a = -1;
+      let b = -1;
+      const flush = () => {
+        if (a >= 0) loops.push({ tool, positions: positions.slice(a, b + 1) });
+        a = b = -1;
+      };
+      for (let i = 0; i + threshold - 1 < positions.length; i++) {
+        const j = i + threshold - 1;
+        if (positions[j]! - positions[i]! + 1 > window) continue;
+        if (a >= 0 && i <= b) b = j;
+        else {
+          flush();
+          a = i;
+          b = j;
+        }
+      }
+      flush();
+    }
+
+    // Loops of different tools over overlapping stretches of tool calls are one loop.
+    loops.sort((x, y) => x.positions[0]! - y.positions[0]!);
+    const clusters: Loop[][] = [];
+    let end = -1;
+    for (const loop of loops) {
+      const first = loop.positions[0]!;
+      const last = loop.positions.at(-1)!;
+      const cluster = clusters.at(-1);
+      if (cluster && first <= end) {
+        cluster.push(loop);
+        end = Math.max(end, last);
+      } else {
+        clusters.push([loop]);
+        end = last;
+      }
+    }
+
+    return clusters.map((cluster): SignalDraft => {
+      const perTool = cluster.map((loop) => {
+        const args = loop.positions.map((p) => calls[p]!.step.args);
+        return {
+          tool: loop.tool,
+          calls: loop.positions.length,
+          identicalArgs: allIdentical(args),
+          distinctArgs: new Set(args.map(stableJson)).size,
+        };
+      });
+      const positions = cluster.flatMap((l) => l.positions).sort((x, y) => x - y);
+      const steps = positions.map((p) => calls[p]!.no);
+      const spanned = positions.at(-1)! - positions[0]! + 1;
+      const identicalArgs = perTool.every((t) => t.identicalArgs);
+      const over = perTool.some((t) => t.calls > threshold);
+      return {
+        severity: 'high',
+        // Identical arguments each time: clearly stuck. More calls than the threshold: clearly a
+        // loop. Exactly at the threshold with varying arguments (e.g. three different searches) is
+        // the weakest case, still above the gray zone.
+        confidence: identicalArgs ? 0.94 : over ? 0.88 : 0.82,
+        steps,
+        message:
+          `${perTool.map((t) => `${t.tool} called ${t.calls}×`).join(' and ')} in ${spanned} tool calls ` +
+          `(${stepSpan(steps)})` +
+          (identicalArgs ? ', each time with identical arguments' : ''),
+        evidence: {
+          tool: perTool[0]!.tool,
+          tools: perTool.map((t) => t.tool),
+          calls: positions.length,
+          toolCallsSpanned: spanned,
+          threshold,
+          window,
+          identicalArgs,
+          perTool,
+        },
+      };
+    });
+  },
+});

@@ -1,0 +1,77 @@
+/**
+ * TOOL_THRASHING: the agent alternates between exactly two tools, A, B, A, B, …, for at least
+ * `min_alternations` consecutive tool calls (only tool steps count; LLM steps in between do not
+ * break the run). A third tool, or the same tool twice in a row, ends the run.
+ *
+ * A short search → read → search → read run with fresh arguments each time can be honest progress,
+ * so the bare case gets the lowest confidence (still above the gray zone); a run where each tool
+ * repeats its own arguments, or one twice the minimum length, is clearly thrashing.
+ */
+import { z } from 'zod';
+import { defineDetector, type SignalDraft } from '../../detector.js';
+import { isTool } from '../../../trace/measure.js';
+import type { ToolStep } from '../../../trace/schema.js';
+import { allIdentical, stepNo, stepSpan } from './shared.js';
+
+export const toolThrashing = defineDetector({
+  meta: {
+    id: 'TOOL_THRASHING',
+    configKey: 'tool_thrashing',
+    tier: 1,
+    kind: 'structural',
+    severity: 'high',
+    failureMode: 'loop',
+    description: 'Agent alternates between exactly two tools',
+    config: z.object({
+      min_alternations: z
+        .number()
+        .int()
+        .min(3)
+        .default(4)
+        .describe(
+          'Consecutive tool calls alternating between two tools (A,B,A,B = 4) that count as thrashing',
+        ),
+    }),
+  },
+  detect(trace, ctx) {
+    const min = ctx.config.min_alternations;
+    const calls: { step: ToolStep; no: number }[] = [];
+    trace.steps.forEach((s, i) => {
+      if (isTool(s)) calls.push({ step: s, no: stepNo(i) });
+    });
+    const name = (k: number) => calls[k]!.step.name;
+
+    const out: SignalDraft[] = [];
+    let start = 0;
+    while (start < calls.length - 1) {
+      if (name(start + 1) === name(start)) {
+        start++;
+        continue;
+      }
+      // Extend A,B,A,B,… while each call differs from the previous one and repeats the one before it.
+      let end = start + 2;
+      while (end < calls.length && name(end) !== name(end - 1) && name(end) === name(end - 2)) end++;
+      const len = end - start;
+      if (len >= min) {
+        const run = calls.slice(start, end);
+        const a = name(start);
+        const b = name(start + 1);
+        const argsOf = (tool: string) => run.filter((c) => c.step.name === tool).map((c) => c.step.args);
+        const repeatedArgs = allIdentical(argsOf(a)) && allIdentical(argsOf(b));
+        const steps = run.map((c) => c.no);
+        out.push({
+          severity: 'high',
+          confidence: repeatedArgs ? 0.92 : len >= 2 * min ? 0.88 : 0.76,
+          steps,
+          message:
+            `alternated between ${a} and ${b} for ${len} consecutive tool calls (${stepSpan(steps)})` +
+            (repeatedArgs ? ', repeating the same arguments' : ''),
+          evidence: { tools: [a, b], calls: len, minAlternations: min, repeatedArgs },
+        });
+      }
+      // The last call of a run can begin the next alternation (A,B,A,B,C,B,C,B).
+      start = end - 1;
+    }
+    return out;
+  },
+});

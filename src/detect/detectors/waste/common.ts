@@ -1,0 +1,154 @@
+/**
+ * Shared pieces of the waste detectors: the trace's LLM calls with their times, prompt identity,
+ * the cost of a call (recorded, else priced), and message formatting.
+ *
+ * Missing timestamps ("reasonable defaults", per the reference): a call without `startedAt` is
+ * taken to start when the call before it did (leading calls without one take the first known
+ * time), so a missing time never breaks a pattern on its own and a trace with no times at all is
+ * judged on prompts, models and order alone. Messages then say the timing is unknown.
+ */
+import type { Pricer } from '../../../pricing/pricer.js';
+import type { LlmStep, Trace } from '../../../trace/schema.js';
+import type { Severity } from '../../signal.js';
+
+export interface LlmCall {
+  step: LlmStep;
+  /** 1-based index into trace.steps. */
+  n: number;
+  /** Effective start time in ms (see the module comment). */
+  t: number;
+  /** False when the step had no usable startedAt. */
+  timed: boolean;
+}
+
+export function llmCalls(trace: Trace): LlmCall[] {
+  const out: { step: LlmStep; n: number; t: number | undefined }[] = [];
+  trace.steps.forEach((step, i) => {
+    if (step.type !== 'llm') return;
+    const parsed = step.startedAt ? Date.parse(step.startedAt) : NaN;
+    out.push({ step, n: i + 1, t: Number.isFinite(parsed) ? parsed : undefined });
+  });
+  const firstKnown = out.find((c) => c.t !== undefined)?.t ?? 0;
+  let prev = firstKnown;
+  return out.map((c) => {
+    const t = c.t ?? prev;
+    prev = t;
+    return { step: c.step, n: c.n, t, timed: c.t !== undefined };
+  });
+}
+
+function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part) =>
+        typeof part === 'string'
+          ? part
+          : part && typeof part === 'object' && 'text' in part && typeof part.text === 'string'
+            ? part.text
+            : '',
+      )
+      .join('');
+  }
+  return content === undefined || content === null ? '' : JSON.stringify(content);
+}
+
+/** The prompt as text: a string prompt as is, chat messages' contents joined by newlines. */
+export function promptText(step: LlmStep): string | undefined {
+  if (step.input === undefined) return undefined;
+  if (typeof step.input === 'string') return step.input;
+  return step.input.map((m) => messageText(m.content)).join('\n');
+}
+
+/**
+ * Identity of a prompt for "same prompt" comparisons: a string prompt trimmed; chat messages by
+ * role, name, content and tool calls. Undefined when the step records no prompt (such calls are
+ * never "the same" as another).
+ */
+export function promptKey(step: LlmStep): string | undefined {
+  if (step.input === undefined) return undefined;
+  if (typeof step.input === 'string') return `s:${step.input.trim()}`;
+  return `m:${JSON.stringify(
+    step.input.map((m) => [m.role, m.name ?? null, messageText(m.content).trim(), m.toolCalls ?? null]),
+  )}`;
+}
+
+export interface CallCost {
+  usd: number;
+  source: 'recorded' | 'priced' | 'unpriced';
+}
+
+/** The call's recorded cost when present, else tokens × price; 0 (unpriced) when neither is known. */
+export function callCost(step: LlmStep, pricer: Pricer): CallCost {
+  if (step.costUsd !== undefined) return { usd: step.costUsd, source: 'recorded' };
+  const priced = pricer.cost(step.model, step.usage, step.provider);
+  return priced ? { usd: priced.usd, source: 'priced' } : { usd: 0, source: 'unpriced' };
+}
+
+export function callTokens(step: LlmStep): number {
+  return step.usage.inputTokens + step.usage.outputTokens;
+}
+
+export interface WasteSum {
+  usd: number;
+  tokens: number;
+  /** How the cost of the counted calls was known, e.g. { recorded: 2, priced: 1 }. */
+  costSources: Partial<Record<CallCost['source'], number>>;
+}
+
+export function sumWaste(calls: readonly LlmCall[], pricer: Pricer): WasteSum {
+  const sum: WasteSum = { usd: 0, tokens: 0, costSources: {} };
+  for (const c of calls) {
+    const cost = callCost(c.step, pricer);
+    sum.usd += cost.usd;
+    sum.tokens += callTokens(c.step);
+    sum.costSources[cost.source] = (sum.costSources[cost.source] ?? 0) + 1;
+  }
+  return sum;
+}
+
+/** A call that did not fail outright: no error and no error finish reason. */
+export function callFailed(step: LlmStep): boolean {
+  return Boolean(step.error) || step.finishReason === 'error';
+}
+
+export function hasOutput(step: LlmStep): boolean {
+  if (step.usage.outputTokens > 0) return true;
+  const out = step.output;
+  if (out === undefined) return false;
+  if (typeof out === 'string') return out.trim() !== '';
+  return messageText(out.content).trim() !== '' || (out.toolCalls?.length ?? 0) > 0;
+}
+
+/** "$0.0045", "$0.000162", "$1.23". */
+export function fmtUsd(usd: number): string {
+  usd = roundUsd(usd);
+  if (usd === 0) return '$0';
+  if (Math.abs(usd) >= 1) return `$${usd.toFixed(2)}`;
+  return `$${Number(usd.toPrecision(3)).toString()}`;
+}
+
+/** "3 s", "2.5 min", or "unknown time" when any call of the group was untimed. */
+export function fmtSpan(calls: readonly LlmCall[]): string {
+  if (calls.some((c) => !c.timed)) return 'unknown time';
+  const ms = Math.abs(calls[calls.length - 1]!.t - calls[0]!.t);
+  if (ms < 60_000) return `${Number((ms / 1000).toFixed(1))} s`;
+  return `${Number((ms / 60_000).toFixed(1))} min`;
+}
+
+/** "steps 1–4" for a contiguous run, "steps 2, 5, 7" otherwise, "step 3" for one. */
+export function fmtSteps(steps: readonly number[]): string {
+  if (steps.length === 1) return `step ${steps[0]}`;
+  const contiguous = steps.every((s, i) => i === 0 || s === steps[i - 1]! + 1);
+  return contiguous ? `steps ${steps[0]}–${steps[steps.length - 1]}` : `steps ${steps.join(', ')}`;
+}
+
+/** `high` when the waste exceeds the configured amount (the reference's `> 0.01`), else `base`. */
+export function wasteSeverity(wasteUsd: number, highWasteUsd: number, base: Severity = 'medium'): Severity {
+  return wasteUsd > highWasteUsd ? 'high' : base;
+}
+
+/** Rounds away float noise (1e-12 USD) without touching real fractions of a cent. */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e12) / 1e12;
+}

@@ -1,0 +1,107 @@
+/**
+ * FALLBACK_FAILURE — an expensive model called with the same prompt right after a cheap model
+ * already answered it (an unnecessary fallback).
+ *
+ * Two consecutive LLM calls (other step kinds in between are ignored) where the first runs on a
+ * cheap model and did not fail, the second runs on an expensive model (tiers from the price table,
+ * see src/pricing/modelTier.ts), the prompts are the same (trimmed), and the second starts at most
+ * `time_window_seconds` after the first. Every such pair is reported.
+ *
+ * "Did not fail" follows the reference: only an explicit failure (`error`, or finish reason
+ * `error`) makes the cheap call a failure, so a cheap call that returned an empty answer without
+ * an error still counts as answered (the source tool's demo flags exactly such pairs). Set
+ * `empty_output_is_failure: true` to treat an empty answer with no completion tokens as a failure
+ * that justified the fallback.
+ *
+ * Waste: the expensive fallback call, at its recorded cost, else tokens × price; tokens are its
+ * prompt + completion. Severity: high when the waste exceeds `high_severity_waste_usd` ($0.01, the
+ * reference's rule), else medium.
+ */
+import { z } from 'zod';
+import { modelTierConfigShape, tierClassifier } from '../../../pricing/modelTier.js';
+import { defineDetector } from '../../detector.js';
+import type { SignalDraft } from '../../detector.js';
+import {
+  callFailed,
+  fmtSteps,
+  fmtUsd,
+  hasOutput,
+  llmCalls,
+  promptKey,
+  roundUsd,
+  sumWaste,
+  wasteSeverity,
+} from './common.js';
+
+export const fallbackFailure = defineDetector({
+  meta: {
+    id: 'FALLBACK_FAILURE',
+    configKey: 'fallback_failure',
+    tier: 1,
+    kind: 'waste',
+    severity: 'medium',
+    failureMode: 'cost',
+    description: 'An expensive model called with the same prompt right after a cheap model answered it.',
+    priority: 3,
+    suppressedBy: ['RETRY_LOOP', 'FALLBACK_STORM'],
+    config: z.object({
+      time_window_seconds: z
+        .number()
+        .nonnegative()
+        .default(300)
+        .describe('Max time between the cheap call and the expensive fallback'),
+      empty_output_is_failure: z
+        .boolean()
+        .default(false)
+        .describe('Treat a cheap call with an empty answer and no completion tokens as failed'),
+      high_severity_waste_usd: z
+        .number()
+        .nonnegative()
+        .default(0.01)
+        .describe('Waste above which it is high severity'),
+      ...modelTierConfigShape,
+    }),
+  },
+  detect(trace, ctx) {
+    const cfg = ctx.config;
+    const tierOf = tierClassifier(ctx.pricer, cfg);
+    const calls = llmCalls(trace);
+    const signals: SignalDraft[] = [];
+    for (let i = 0; i + 1 < calls.length; i++) {
+      const cheap = calls[i]!;
+      const fallback = calls[i + 1]!;
+      if (tierOf(cheap.step.model, cheap.step.provider).tier !== 'cheap') continue;
+      if (tierOf(fallback.step.model, fallback.step.provider).tier !== 'expensive') continue;
+      if (callFailed(cheap.step)) continue;
+      if (cfg.empty_output_is_failure && !hasOutput(cheap.step)) continue;
+      const key = promptKey(cheap.step);
+      if (key === undefined || key !== promptKey(fallback.step)) continue;
+      const gapMs = Math.abs(fallback.t - cheap.t);
+      if (gapMs > cfg.time_window_seconds * 1000) continue;
+
+      const waste = sumWaste([fallback], ctx.pricer);
+      const wasteUsd = roundUsd(waste.usd);
+      const timed = cheap.timed && fallback.timed;
+      const when = timed ? `${Number((gapMs / 1000).toFixed(1))} s after` : 'right after';
+      const steps = [cheap.n, fallback.n];
+      signals.push({
+        severity: wasteSeverity(wasteUsd, cfg.high_severity_waste_usd),
+        confidence: timed ? 0.85 : 0.8,
+        steps,
+        message:
+          `${fallback.step.model} called ${when} ${cheap.step.model} answered the same prompt ` +
+          `(${fmtSteps(steps)}): unnecessary fallback, ${fmtUsd(wasteUsd)} wasted`,
+        evidence: {
+          cheapModel: cheap.step.model,
+          fallbackModel: fallback.step.model,
+          gapMs: timed ? gapMs : null,
+          cheapOutputEmpty: !hasOutput(cheap.step),
+          costSources: waste.costSources,
+        },
+        wasteUsd,
+        wasteTokens: waste.tokens,
+      });
+    }
+    return signals;
+  },
+});

@@ -1,0 +1,133 @@
+/**
+ * FALLBACK_STORM — the same task thrown at several models in a short time (chaotic fallback).
+ *
+ * Calls for the same task are the LLM calls with the same prompt (`same_prompt: true`, default;
+ * `false` treats every LLM call of the trace as one task, as the source tool does — too noisy for
+ * agent traces that use a planner and a worker model). Within a task, calls are cut into windows of
+ * `time_window_minutes` from a window's first call; a window with at least `fallback_threshold`
+ * calls on at least `min_distinct_models` models is a storm. Every storm is reported.
+ *
+ * Waste: every call of the storm after the first one — the reference's worked example
+ * (gpt-3.5-turbo $0.0005, then gpt-4 $0.0150 and claude-3-sonnet $0.0090 ⇒ $0.0240 wasted), i.e.
+ * the extra calls the first model's answer made unnecessary; at recorded cost, else tokens × price.
+ * Severity: high with more than 5 calls (the reference's rule) or waste above
+ * `high_severity_waste_usd`.
+ */
+import { z } from 'zod';
+import { defineDetector } from '../../detector.js';
+import type { SignalDraft } from '../../detector.js';
+import {
+  fmtSpan,
+  fmtSteps,
+  fmtUsd,
+  llmCalls,
+  promptKey,
+  promptText,
+  roundUsd,
+  sumWaste,
+  wasteSeverity,
+  type LlmCall,
+} from './common.js';
+
+const MINUTE = 60_000;
+
+export const fallbackStorm = defineDetector({
+  meta: {
+    id: 'FALLBACK_STORM',
+    configKey: 'fallback_storm',
+    tier: 1,
+    kind: 'waste',
+    severity: 'medium',
+    failureMode: 'cost',
+    description: 'The same task sent to several different models within a short time (fallback storm).',
+    priority: 2,
+    suppressedBy: ['RETRY_LOOP'],
+    config: z.object({
+      fallback_threshold: z.number().int().min(2).default(3).describe('Calls for one task needed to flag'),
+      min_distinct_models: z.number().int().min(2).default(2).describe('Distinct models among those calls'),
+      time_window_minutes: z
+        .number()
+        .positive()
+        .default(10)
+        .describe('Max time from the first to the last call'),
+      same_prompt: z
+        .boolean()
+        .default(true)
+        .describe('Only calls with the same prompt are one task; false: the whole trace is one task'),
+      high_severity_calls: z
+        .number()
+        .int()
+        .min(2)
+        .default(6)
+        .describe('Calls in the storm that make it high severity'),
+      high_severity_waste_usd: z
+        .number()
+        .nonnegative()
+        .default(0.1)
+        .describe('Waste above which it is high severity'),
+    }),
+  },
+  detect(trace, ctx) {
+    const cfg = ctx.config;
+    const windowMs = cfg.time_window_minutes * MINUTE;
+    const tasks = new Map<string, LlmCall[]>();
+    for (const call of llmCalls(trace)) {
+      const key = cfg.same_prompt ? promptKey(call.step) : '';
+      if (key === undefined) continue;
+      const list = tasks.get(key);
+      if (list) list.push(call);
+      else tasks.set(key, [call]);
+    }
+
+    const storms: LlmCall[][] = [];
+    for (const calls of tasks.values()) {
+      let win: LlmCall[] = [];
+      const close = () => {
+        const models = new Set(win.map((c) => c.step.model.toLowerCase()));
+        if (win.length >= cfg.fallback_threshold && models.size >= cfg.min_distinct_models) storms.push(win);
+      };
+      for (const call of calls) {
+        if (win.length > 0 && Math.abs(call.t - win[0]!.t) > windowMs) {
+          close();
+          win = [];
+        }
+        win.push(call);
+      }
+      close();
+    }
+    storms.sort((a, b) => a[0]!.n - b[0]!.n);
+
+    const signals: SignalDraft[] = [];
+    for (const s of storms) {
+      const extra = s.slice(1);
+      const waste = sumWaste(extra, ctx.pricer);
+      const wasteUsd = roundUsd(waste.usd);
+      const models = [...new Set(s.map((c) => c.step.model))];
+      const steps = s.map((c) => c.n);
+      const severity =
+        s.length >= cfg.high_severity_calls ? 'high' : wasteSeverity(wasteUsd, cfg.high_severity_waste_usd);
+      const prompt = promptText(s[0]!.step) ?? '';
+      signals.push({
+        severity,
+        confidence: s.every((c) => c.timed) ? 0.85 : 0.8,
+        steps,
+        message:
+          `${models.length} models tried ${cfg.same_prompt ? 'for the same prompt' : 'in one trace'} in ${fmtSpan(s)} ` +
+          `(${fmtSteps(steps)}: ${s.map((c) => c.step.model).join(' → ')}): ${extra.length} call${
+            extra.length === 1 ? '' : 's'
+          } after the first, ${fmtUsd(wasteUsd)} wasted`,
+        evidence: {
+          models,
+          calls: s.length,
+          firstModel: s[0]!.step.model,
+          wastedSteps: extra.map((c) => c.n),
+          costSources: waste.costSources,
+          prompt: prompt.length > 120 ? `${prompt.slice(0, 120)}…` : prompt,
+        },
+        wasteUsd,
+        wasteTokens: waste.tokens,
+      });
+    }
+    return signals;
+  },
+});

@@ -1,0 +1,135 @@
+/**
+ * RETRY_LOOP — the same prompt sent to the same model again and again in quick succession.
+ *
+ * A run is a sequence of consecutive LLM calls (other step kinds in between are ignored) with the
+ * same model and the same prompt, each call at most `max_retry_interval_minutes` after the one
+ * before and all within `time_window_minutes` of the run's first call. A run with more than
+ * `max_retries` calls (original + retries; 3 ⇒ 4+ calls) is a retry loop. Every run in every trace
+ * is reported, so two loops in one trace give two signals.
+ *
+ * Waste: every call of the run except the first (the one that was needed), at its recorded cost,
+ * else tokens × price; tokens are prompt + completion of those calls. Severity: high when the run
+ * has more than 5 calls (the reference's rule) or the waste exceeds `high_severity_waste_usd`.
+ */
+import { z } from 'zod';
+import { defineDetector } from '../../detector.js';
+import type { SignalDraft } from '../../detector.js';
+import {
+  fmtSpan,
+  fmtSteps,
+  fmtUsd,
+  llmCalls,
+  promptKey,
+  promptText,
+  roundUsd,
+  sumWaste,
+  wasteSeverity,
+  type LlmCall,
+} from './common.js';
+
+const MINUTE = 60_000;
+
+export const retryLoop = defineDetector({
+  meta: {
+    id: 'RETRY_LOOP',
+    configKey: 'retry_loop',
+    tier: 1,
+    kind: 'waste',
+    severity: 'medium',
+    failureMode: 'cost',
+    description: 'The same prompt sent to the same model repeatedly in quick succession (retry loop).',
+    priority: 1,
+    suppressedBy: [],
+    config: z.object({
+      max_retries: z
+        .number()
+        .int()
+        .min(1)
+        .default(3)
+        .describe('Retries (calls after the first) needed to flag; 3 flags 4+ identical calls'),
+      time_window_minutes: z
+        .number()
+        .positive()
+        .default(5)
+        .describe('Max time from the first to the last call'),
+      max_retry_interval_minutes: z
+        .number()
+        .positive()
+        .default(2)
+        .describe('Max time between consecutive calls of the loop'),
+      high_severity_calls: z
+        .number()
+        .int()
+        .min(2)
+        .default(6)
+        .describe('Calls in the loop that make it high severity'),
+      high_severity_waste_usd: z
+        .number()
+        .nonnegative()
+        .default(0.1)
+        .describe('Waste above which it is high severity'),
+    }),
+  },
+  detect(trace, ctx) {
+    const cfg = ctx.config;
+    const windowMs = cfg.time_window_minutes * MINUTE;
+    const intervalMs = cfg.max_retry_interval_minutes * MINUTE;
+    const calls = llmCalls(trace);
+
+    const runs: LlmCall[][] = [];
+    let run: LlmCall[] = [];
+    for (const call of calls) {
+      const first = run[0];
+      const prev = run[run.length - 1];
+      const key = promptKey(call.step);
+      const continues =
+        first !== undefined &&
+        prev !== undefined &&
+        key !== undefined &&
+        key === promptKey(prev.step) &&
+        call.step.model.toLowerCase() === prev.step.model.toLowerCase() &&
+        Math.abs(call.t - prev.t) <= intervalMs &&
+        Math.abs(call.t - first.t) <= windowMs;
+      if (continues) run.push(call);
+      else {
+        if (run.length > 0) runs.push(run);
+        run = [call];
+      }
+    }
+    if (run.length > 0) runs.push(run);
+
+    const signals: SignalDraft[] = [];
+    for (const r of runs) {
+      const retries = r.length - 1;
+      if (retries < cfg.max_retries) continue;
+      const redundant = r.slice(1);
+      const waste = sumWaste(redundant, ctx.pricer);
+      const wasteUsd = roundUsd(waste.usd);
+      const model = r[0]!.step.model;
+      const steps = r.map((c) => c.n);
+      const severity =
+        r.length >= cfg.high_severity_calls ? 'high' : wasteSeverity(wasteUsd, cfg.high_severity_waste_usd);
+      const prompt = promptText(r[0]!.step) ?? '';
+      signals.push({
+        severity,
+        confidence: r.every((c) => c.timed) ? 0.9 : 0.8,
+        steps,
+        message:
+          `${model} called ${r.length}× with the same prompt in ${fmtSpan(r)} (${fmtSteps(steps)}): ` +
+          `${retries} redundant call${retries === 1 ? '' : 's'}, ${fmtUsd(wasteUsd)} wasted`,
+        evidence: {
+          model,
+          calls: r.length,
+          retries,
+          spanMs: r.every((c) => c.timed) ? Math.abs(r[r.length - 1]!.t - r[0]!.t) : null,
+          redundantSteps: redundant.map((c) => c.n),
+          costSources: waste.costSources,
+          prompt: prompt.length > 120 ? `${prompt.slice(0, 120)}…` : prompt,
+        },
+        wasteUsd,
+        wasteTokens: waste.tokens,
+      });
+    }
+    return signals;
+  },
+});

@@ -1,0 +1,69 @@
+/**
+ * The `tribunal:` section of tracejury.yml.
+ *
+ * ```yaml
+ * tribunal:
+ *   judges:
+ *     - { provider: openai, model: gpt-4o }
+ *     - { provider: anthropic, model: claude-sonnet-4-6 }
+ *     - { provider: openai, model: llama3.1, baseURL: http://localhost:11434/v1, apiKeyEnv: OLLAMA_KEY }
+ *   threshold: 0.8
+ *   rubric: task_completion
+ *   rubrics: { polite: "Is the response polite and professional?" }
+ *   judgeTimeoutMs: 8000
+ *   budgetMs: 25000
+ *   cassette: { path: .tracejury/cassette.jsonl, mode: auto }
+ *   allowedModels: ["gpt-4o*", "claude-*", "llama3.1"]
+ * ```
+ */
+import { z } from 'zod';
+import { CapabilityOverridesSchema } from './capabilities.js';
+import { CASSETTE_MODES, DEFAULT_CASSETTE_PATH } from './cassette.js';
+import { JudgeSpecSchema } from './providers.js';
+import {
+  DEFAULT_BUDGET_MS,
+  DEFAULT_JUDGE_TIMEOUT_MS,
+  DEFAULT_THRESHOLD,
+  type TribunalSettings,
+} from './tribunal.js';
+
+export const CassetteConfigSchema = z.object({
+  path: z.string().min(1).default(DEFAULT_CASSETTE_PATH),
+  mode: z.enum(CASSETTE_MODES).default('auto'),
+});
+
+export const TribunalConfigSchema = z
+  .object({
+    judges: z.array(JudgeSpecSchema).default([]).describe('The judges; different models for independence.'),
+    threshold: z.number().min(0).max(1).default(DEFAULT_THRESHOLD),
+    rubric: z.string().optional().describe('Built-in rubric name, a name from `rubrics`, or rubric text.'),
+    rubrics: z.record(z.string(), z.string().min(1)).default({}).describe('Custom named rubrics.'),
+    judgeTimeoutMs: z.number().int().positive().default(DEFAULT_JUDGE_TIMEOUT_MS),
+    budgetMs: z.number().int().positive().default(DEFAULT_BUDGET_MS),
+    cassette: CassetteConfigSchema.default({ path: DEFAULT_CASSETTE_PATH, mode: 'auto' }),
+    allowedModels: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Glob patterns; replaces the built-in allow-list.'),
+    capabilities: CapabilityOverridesSchema.optional().describe('Per-model-pattern capability overrides.'),
+    concurrency: z.number().int().positive().default(8),
+  })
+  .strict();
+export type TribunalConfig = z.infer<typeof TribunalConfigSchema>;
+export type TribunalConfigInput = z.input<typeof TribunalConfigSchema>;
+
+/** Session settings from a parsed config section. */
+export function settingsFromConfig(config: TribunalConfig): TribunalSettings {
+  return {
+    judges: config.judges,
+    threshold: config.threshold,
+    ...(config.rubric ? { rubric: config.rubric } : {}),
+    rubrics: config.rubrics,
+    judgeTimeoutMs: config.judgeTimeoutMs,
+    budgetMs: config.budgetMs,
+    cassette: config.cassette,
+    ...(config.allowedModels ? { allowedModels: config.allowedModels } : {}),
+    ...(config.capabilities ? { capabilities: config.capabilities } : {}),
+    concurrency: config.concurrency,
+  };
+}

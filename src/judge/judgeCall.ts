@@ -1,0 +1,194 @@
+/**
+ * One judge, one prompt → one JudgeEval. Looks the call up in the memory cache and the cassette,
+ * calls the provider when the cassette mode allows it, retries 429/5xx inside the judge's time,
+ * and turns every failure into a JudgeEval with `error` set (never a throw), so the tribunal can
+ * fail closed.
+ */
+import type { Pricer } from '../pricing/pricer.js';
+import { parseJudgeAnswer } from './answer.js';
+import { judgeCacheKey, type LruCache } from './cache.js';
+import type { ModelCapabilities } from './capabilities.js';
+import type { Cassette, CassetteEntry, CassetteMode } from './cassette.js';
+import type { JudgePrompt } from './prompt.js';
+import {
+  buildRequest,
+  JudgeHttpError,
+  sendRequest,
+  type JudgeSpec,
+  type ProviderAnswer,
+} from './providers.js';
+import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './retry.js';
+import type { JudgeEval } from './verdict.js';
+
+export type CachedAnswer = Omit<CassetteEntry, 'recordedAt'>;
+
+export interface JudgeCallContext {
+  judge: JudgeSpec;
+  prompt: JudgePrompt;
+  caps: ModelCapabilities;
+  mode: CassetteMode;
+  cassette?: Cassette;
+  memory?: LruCache<CachedAnswer>;
+  env: Record<string, string | undefined>;
+  judgeTimeoutMs: number;
+  budgetMs: number;
+  /** Aborts when the tribunal's total budget is spent. */
+  budgetSignal: AbortSignal;
+  pricer: Pricer;
+  /** Retries after the first attempt (429/5xx only). */
+  maxRetries: number;
+  backoffBaseMs?: number;
+}
+
+const DEFAULT_KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
+
+export function apiKeyFor(judge: JudgeSpec, env: Record<string, string | undefined>): string | undefined {
+  if (judge.apiKey) return judge.apiKey;
+  const name = judge.apiKeyEnv ?? DEFAULT_KEY_ENV[judge.provider];
+  const v = env[name];
+  return v && v.trim() !== '' ? v : undefined;
+}
+
+export function judgeLabel(judge: Pick<JudgeSpec, 'provider' | 'model'>): string {
+  return `${judge.provider}:${judge.model}`;
+}
+
+class TimeoutReason extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TimeoutReason';
+  }
+}
+
+export async function callJudge(ctx: JudgeCallContext): Promise<JudgeEval> {
+  const started = performance.now();
+  const { judge } = ctx;
+  const req = buildRequest(judge, ctx.prompt, ctx.caps);
+  const key = judgeCacheKey({
+    provider: judge.provider,
+    model: judge.model,
+    prompt: ctx.prompt,
+    options: req.options,
+  });
+  const base = {
+    provider: judge.provider,
+    model: judge.model,
+    usedStructuredOutput: req.usedStructuredOutput,
+  };
+  const failed = (error: string, httpStatus = 0): JudgeEval => ({
+    ...base,
+    httpStatus,
+    error,
+    latencyMs: performance.now() - started,
+    costUsd: 0,
+  });
+
+  if (ctx.mode !== 'record') {
+    let hit = ctx.memory?.get(key);
+    if (!hit && ctx.cassette) {
+      await ctx.cassette.load();
+      hit = ctx.cassette.get(key);
+      if (hit) ctx.memory?.set(key, hit);
+    }
+    if (hit) return fromAnswer(hit, base, started, 0, true);
+  }
+
+  const where = ctx.cassette ? ` in ${ctx.cassette.path}` : '';
+  const howToRecord = `run once with an API key and cassette mode 'record' or 'auto'`;
+  if (ctx.mode === 'replay') {
+    return failed(`no cassette entry for ${judge.model} (${judge.provider})${where}; ${howToRecord}`);
+  }
+  const apiKey = apiKeyFor(judge, ctx.env);
+  if (!apiKey) {
+    const envName = judge.apiKeyEnv ?? DEFAULT_KEY_ENV[judge.provider];
+    return failed(
+      ctx.mode === 'auto'
+        ? `no cassette entry for ${judge.model} (${judge.provider})${where} and no API key (${envName}); ${howToRecord}`
+        : `cannot record ${judge.model} (${judge.provider}): no API key (${envName})`,
+    );
+  }
+
+  const deadline = Date.now() + ctx.judgeTimeoutMs;
+  const timer = new AbortController();
+  const timeout = setTimeout(
+    () => timer.abort(new TimeoutReason(`timed out after ${ctx.judgeTimeoutMs} ms (judgeTimeoutMs)`)),
+    ctx.judgeTimeoutMs,
+  );
+  const signal = AbortSignal.any([timer.signal, ctx.budgetSignal]);
+  let lastStatus = 0;
+  let answer: ProviderAnswer | undefined;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        answer = await sendRequest(
+          req,
+          { apiKey, ...(judge.baseURL ? { baseURL: judge.baseURL } : {}) },
+          signal,
+        );
+        break;
+      } catch (err) {
+        if (signal.aborted) throw err;
+        if (!(err instanceof JudgeHttpError))
+          return failed(`request failed: ${(err as Error).message}`, lastStatus);
+        lastStatus = err.status;
+        if (!isRetryableStatus(err.status)) return failed(`HTTP ${err.status}: ${err.message}`, err.status);
+        if (attempt >= ctx.maxRetries) {
+          return failed(`HTTP ${err.status} after ${attempt + 1} attempts: ${err.message}`, err.status);
+        }
+        const retryAfter = parseRetryAfter(err.headers);
+        const wait = backoffDelay(attempt, retryAfter, { baseMs: ctx.backoffBaseMs ?? 200 });
+        const remaining = deadline - Date.now();
+        if (wait >= remaining) {
+          return failed(
+            `HTTP ${err.status}: ${retryAfter !== undefined ? 'Retry-After' : 'backoff'} of ${Math.round(wait)} ms ` +
+              `exceeds the judge's remaining ${Math.max(0, Math.round(remaining))} ms`,
+            err.status,
+          );
+        }
+        await sleep(wait, signal);
+      }
+    }
+  } catch (err) {
+    if (timer.signal.aborted) return failed(String((timer.signal.reason as Error).message), lastStatus);
+    if (ctx.budgetSignal.aborted) {
+      return failed(`tribunal budget of ${ctx.budgetMs} ms exhausted before the judge answered`, lastStatus);
+    }
+    return failed(`request failed: ${(err as Error).message}`, lastStatus);
+  } finally {
+    clearTimeout(timeout);
+  }
+
+  const entry: CachedAnswer = {
+    key,
+    provider: judge.provider,
+    model: judge.model,
+    answer: answer.text,
+    usage: answer.usage,
+    httpStatus: answer.httpStatus,
+    usedStructuredOutput: req.usedStructuredOutput,
+  };
+  ctx.memory?.set(key, entry);
+  if (ctx.cassette) void ctx.cassette.record({ ...entry, recordedAt: new Date().toISOString() });
+  const cost = ctx.pricer.cost(judge.model, answer.usage, judge.provider)?.usd ?? 0;
+  return fromAnswer(entry, base, started, cost, false);
+}
+
+function fromAnswer(
+  entry: CachedAnswer,
+  base: { provider: JudgeSpec['provider']; model: string },
+  started: number,
+  costUsd: number,
+  cached: boolean,
+): JudgeEval {
+  const parsed = parseJudgeAnswer(entry.answer);
+  const common = {
+    ...base,
+    httpStatus: entry.httpStatus,
+    usedStructuredOutput: entry.usedStructuredOutput,
+    latencyMs: performance.now() - started,
+    costUsd,
+    ...(cached ? { cached: true } : {}),
+  };
+  if (!parsed.ok) return { ...common, error: parsed.error };
+  return { ...common, ...parsed.answer };
+}

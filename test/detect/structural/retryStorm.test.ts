@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { retryStorm } from '../../../src/detect/detectors/structural/retryStorm.js';
+import { llm, makeTrace, tool } from '../../helpers/traceBuilder.js';
+import { runDetector, testDetector } from '../tester.js';
+
+const fail = (name: string, args?: unknown, error = 'timeout') =>
+  tool(name, { status: 'error', error, ...(args === undefined ? {} : { args }) });
+
+testDetector(retryStorm, {
+  valid: [
+    {
+      name: 'just under: 2 failures in a row',
+      trace: makeTrace([fail('fetch'), llm(), fail('fetch'), llm()]),
+    },
+    {
+      name: 'a success of the same tool resets the streak',
+      trace: makeTrace([fail('fetch'), fail('fetch'), tool('fetch'), fail('fetch'), fail('fetch')]),
+    },
+    {
+      name: 'three failures of three different tools are not a retry storm',
+      trace: makeTrace([fail('a'), fail('b'), fail('c')]),
+    },
+    {
+      name: 'raised threshold: 3 failures do not fire at threshold 4',
+      config: { threshold: 4 },
+      trace: makeTrace([fail('fetch'), fail('fetch'), fail('fetch')]),
+    },
+  ],
+  invalid: [
+    {
+      name: 'just over: 3 failures with LLM steps between, never recovered',
+      trace: makeTrace([
+        llm(),
+        fail('fetch', { u: 1 }),
+        llm(),
+        fail('fetch', { u: 2 }),
+        llm(),
+        fail('fetch', { u: 3 }, 'HTTP 503'),
+      ]),
+      signals: [
+        {
+          steps: [2, 4, 6],
+          severity: 'high',
+          message:
+            /^fetch failed 3× in a row with no successful call in between \(steps 2–6\), never recovered; last error: HTTP 503$/,
+          confidence: 0.86,
+        },
+      ],
+    },
+    {
+      name: 'a success of another tool does not reset the streak',
+      trace: makeTrace([fail('fetch', 1), tool('parse'), fail('fetch', 2), fail('fetch', 3)]),
+      signals: [{ steps: [1, 3, 4] }],
+    },
+    {
+      name: 'identical arguments, then recovery: still a storm, without "never recovered"',
+      trace: makeTrace([
+        fail('fetch', { u: 1 }),
+        fail('fetch', { u: 1 }),
+        fail('fetch', { u: 1 }),
+        tool('fetch'),
+      ]),
+      signals: [
+        { steps: [1, 2, 3], message: /retried with identical arguments; last error/, confidence: 0.92 },
+      ],
+    },
+    {
+      name: 'two storms separated by a success are two signals',
+      trace: makeTrace([
+        fail('fetch', 1),
+        fail('fetch', 2),
+        fail('fetch', 3),
+        tool('fetch'),
+        fail('fetch', 4),
+        fail('fetch', 5),
+        fail('fetch', 6),
+        fail('fetch', 7),
+      ]),
+      signals: [
+        { steps: [1, 2, 3], confidence: 0.86 },
+        { steps: [5, 6, 7, 8], message: 'failed 4×', confidence: 0.92 },
+      ],
+    },
+    {
+      name: 'storms of two tools, ordered by first step',
+      trace: makeTrace([fail('b', 1), fail('a', 1), fail('b', 2), fail('a', 2), fail('b', 3), fail('a', 3)]),
+      signals: [
+        { steps: [1, 3, 5], message: 'b failed' },
+        { steps: [2, 4, 6], message: 'a failed' },
+      ],
+    },
+    {
+      name: 'lowered threshold: 2 failures fire at threshold 2',
+      config: { threshold: 2 },
+      trace: makeTrace([fail('fetch', 1), fail('fetch', 2)]),
+      signals: [{ steps: [1, 2] }],
+    },
+  ],
+});
+
+describe('RETRY_STORM evidence', () => {
+  it('records the tool, the count and whether it recovered', () => {
+    const [s] = runDetector(
+      retryStorm,
+      makeTrace([fail('fetch'), fail('fetch'), fail('fetch'), tool('fetch')]),
+    );
+    expect(s?.evidence).toMatchObject({
+      tool: 'fetch',
+      failures: 3,
+      threshold: 3,
+      recoveredLater: true,
+      lastError: 'timeout',
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import { overkillModel } from '../../../src/detect/detectors/waste/overkillModel.js';
+import { testDetector } from '../tester.js';
+import { calls, type CallSpec } from './fixtures.js';
+
+const simple = (extra: Partial<CallSpec> = {}): CallSpec => ({
+  model: 'gpt-4',
+  prompt: 'What is 2+2?',
+  in: 8,
+  out: 5,
+  cost: 0.00039,
+  t: 0,
+  ...extra,
+});
+const words = (n: number) => Array.from({ length: n }, () => 'word').join(' ');
+
+testDetector(overkillModel, {
+  valid: [
+    { name: '21 prompt tokens (just over max_prompt_tokens 20)', trace: calls([simple({ in: 21 })]) },
+    {
+      name: 'prompt of exactly 150 chars (not under max_prompt_chars 150)',
+      trace: calls([simple({ prompt: 'x'.repeat(150) })]),
+    },
+    { name: 'cheap model', trace: calls([simple({ model: 'gpt-3.5-turbo', cost: 0.00002 })]) },
+    { name: 'the call failed', trace: calls([simple({ error: 'timeout' })]) },
+    { name: 'structured prompt (code fence)', trace: calls([simple({ prompt: 'Fix: ```x=1```' })]) },
+    {
+      name: 'no recorded tokens: 28 words ≈ 21 tokens (just over)',
+      trace: calls([simple({ prompt: words(28), in: 0, cost: undefined })]),
+    },
+    { name: 'cheap_models override', trace: calls([simple()]), config: { cheap_models: ['gpt-4'] } },
+    {
+      name: 'gpt-4o is cheap by the table at the default $5 threshold',
+      trace: calls([simple({ model: 'gpt-4o' })]),
+    },
+  ],
+  invalid: [
+    {
+      name: "the reference's example: gpt-4 for 'What is 2+2?' ($0.00039 − $0.0000115 on gpt-3.5-turbo)",
+      trace: calls([simple()]),
+      signals: [
+        {
+          steps: [1],
+          severity: 'medium',
+          confidence: 0.8,
+          message:
+            'gpt-4 used for a 8-token, 12-char prompt (step 1): $0.00039 vs $0.0000115 on gpt-3.5-turbo (33.9×), $0.000378 wasted',
+          wasteUsd: 0.0003785,
+          wasteTokens: 13,
+        },
+      ],
+    },
+    {
+      name: '20 prompt tokens and 149 chars (at / just under the thresholds)',
+      trace: calls([simple({ in: 20, prompt: 'x'.repeat(149), cost: 0.0009 })]),
+      signals: [{ wasteUsd: 0.0009 - (20 * 0.5 + 5 * 1.5) / 1e6, wasteTokens: 25 }],
+    },
+    {
+      name: 'priced from the table when no cost is recorded: $0.00054 − $0.0000115',
+      trace: calls([simple({ cost: undefined })]),
+      signals: [{ wasteUsd: 0.0005285, wasteTokens: 13 }],
+    },
+    {
+      name: 'no recorded prompt tokens: 26 words ≈ 19 tokens (under)',
+      trace: calls([simple({ prompt: words(26), in: 0, cost: undefined })]),
+      signals: [{ wasteUsd: 5 * 60e-6 - 5 * 1.5e-6, wasteTokens: 5 }],
+    },
+    {
+      name: 'cheap_alternative_model gpt-4o-mini ($0.15/$0.60): $0.00039 − $0.0000042',
+      trace: calls([simple()]),
+      config: { cheap_alternative_model: 'gpt-4o-mini' },
+      signals: [{ wasteUsd: 0.0003858 }],
+    },
+    {
+      name: 'every call is reported: two short gpt-4 calls in one trace',
+      trace: calls([
+        simple(),
+        simple({ prompt: 'What is the capital of France?', in: 10, out: 8, cost: 0.00054, t: 5 }),
+      ]),
+      signals: [
+        { steps: [1], wasteUsd: 0.0003785 },
+        { steps: [2], wasteUsd: 0.00054 - (10 * 0.5 + 8 * 1.5) / 1e6, wasteTokens: 18 },
+      ],
+    },
+    {
+      name: 'expensive_models override: gpt-4o',
+      trace: calls([simple({ model: 'gpt-4o', cost: 0.0001 })]),
+      config: { expensive_models: ['gpt-4o'] },
+      signals: [{ wasteUsd: 0.0001 - 0.0000115 }],
+    },
+    {
+      name: 'waste above $0.10 is high',
+      trace: calls([simple({ cost: 0.2 })]),
+      signals: [{ severity: 'high' }],
+    },
+  ],
+});

@@ -1,0 +1,185 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { ImportProblem } from '../../../src/trace/importer.js';
+import { recordsImporter } from '../../../src/trace/formats/records.js';
+import { TraceSchema, type LlmStep, type Trace } from '../../../src/trace/schema.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/records/${name}`, import.meta.url));
+
+function readJsonl(file: string) {
+  const problems: ImportProblem[] = [];
+  const reader = recordsImporter.createReader({ problem: (p) => problems.push(p) });
+  const out: { trace: Trace; line?: number }[] = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, i) => {
+      if (text.trim() === '') return;
+      const pushed = reader.push(JSON.parse(text), i + 1);
+      // Records are grouped by traceId, so nothing is complete before the end.
+      expect(pushed).toEqual([]);
+    });
+  for (const t of reader.end()) out.push({ trace: TraceSchema.parse(t.trace), line: t.line });
+  return { traces: out, problems };
+}
+
+const llmSteps = (t: Trace) => t.steps as LlmStep[];
+
+describe('records importer', () => {
+  it('groups records by traceId, even when they are not adjacent, and orders them by startTime', () => {
+    const { traces, problems } = readJsonl(fixture('calls.jsonl'));
+    expect(problems).toEqual([]);
+    expect(traces.map((t) => [t.trace.id, t.line])).toEqual([
+      ['checkout_42', 1],
+      ['faq_7', 2],
+      ['flat_1', 6],
+    ]);
+    const checkout = traces[0]!.trace;
+    expect(llmSteps(checkout).map((s) => s.name)).toEqual([
+      'order_summary',
+      'cart_items',
+      'confirmation_email',
+      'confirmation_email',
+    ]);
+    expect(llmSteps(checkout).map((s) => s.model)).toEqual([
+      'gpt-4o-mini',
+      'gpt-4o-mini',
+      'gpt-4o-mini',
+      'gpt-4o',
+    ]);
+    expect(checkout.startedAt).toBe('2025-03-04T09:00:00.000Z');
+    expect(checkout.endedAt).toBe('2025-03-04T09:00:08.000Z');
+    expect(checkout.input).toBe('Summarise the order for the customer.');
+    expect(checkout.output).toBe('Dear customer, …');
+    // The failed call was followed by a successful fallback: the run did not fail.
+    expect(checkout.status).toBe('ok');
+    expect(checkout.agentId).toBe('default');
+  });
+
+  it('maps each record to an llm step: model, tokens, recorded cost, timing, errors', () => {
+    const { traces } = readJsonl(fixture('calls.jsonl'));
+    const [first, second, failed, fallback] = llmSteps(traces[0]!.trace);
+    expect(first).toMatchObject({
+      type: 'llm',
+      model: 'gpt-4o-mini',
+      input: 'Summarise the order for the customer.',
+      output: 'Two items, total 38.20 EUR.',
+      usage: { inputTokens: 120, outputTokens: 40 },
+      costUsd: 0.000042,
+      costSource: 'recorded',
+      startedAt: '2025-03-04T09:00:00.000Z',
+      durationMs: 1250,
+    });
+    expect(first!.error).toBeUndefined();
+    expect(second).toMatchObject({ durationMs: 1000, costUsd: 0.000032 });
+    expect(failed).toMatchObject({ error: 'upstream timeout', durationMs: 1500, usage: { outputTokens: 0 } });
+    // No cost and no endTime: left for the pricer, no duration.
+    expect(fallback!.costUsd).toBeUndefined();
+    expect(fallback!.costSource).toBeUndefined();
+    expect(fallback!.durationMs).toBeUndefined();
+    expect(fallback!.usage).toEqual({ inputTokens: 200, outputTokens: 150 });
+
+    const faq = llmSteps(traces[1]!.trace)[0]!;
+    expect(faq).toMatchObject({ model: 'gpt-4', usage: { inputTokens: 8, outputTokens: 5 } });
+    expect(faq.costUsd).toBeUndefined();
+  });
+
+  it('reads flattened records (model, prompt and token counts at the top level)', () => {
+    const { traces } = readJsonl(fixture('calls.jsonl'));
+    expect(llmSteps(traces[2]!.trace)[0]).toMatchObject({
+      model: 'claude-3-haiku',
+      input: 'Say hello.',
+      usage: { inputTokens: 3, outputTokens: 2 },
+    });
+  });
+
+  it('keeps file order for ties and for records without a startTime', () => {
+    const reader = recordsImporter.createReader({ problem: () => undefined });
+    const rec = (name: string, startTime?: string) => ({
+      traceId: 't',
+      ...(startTime ? { startTime } : {}),
+      name,
+      input: { model: 'gpt-4o-mini', prompt: name },
+      usage: { prompt_tokens: 1, completion_tokens: 1 },
+    });
+    reader.push(rec('b', '2025-01-01T00:00:02Z'), 1);
+    reader.push(rec('b-untimed'), 2);
+    reader.push(rec('a', '2025-01-01T00:00:01Z'), 3);
+    reader.push(rec('c1', '2025-01-01T00:00:03Z'), 4);
+    reader.push(rec('c2', '2025-01-01T00:00:03Z'), 5);
+    const [out] = reader.end();
+    const trace = TraceSchema.parse(out!.trace);
+    expect(llmSteps(trace).map((s) => s.name)).toEqual(['a', 'b', 'b-untimed', 'c1', 'c2']);
+    expect(out!.line).toBe(1);
+  });
+
+  it('reports bad records with line and field and keeps the good ones beside them', () => {
+    const { traces, problems } = readJsonl(fixture('bad.jsonl'));
+    expect(problems).toEqual([
+      {
+        line: 2,
+        field: 'traceId',
+        message: 'missing traceId; every record needs the id of the trace it belongs to',
+      },
+      { line: 3, field: 'input', message: 'missing input; expected {model, prompt}' },
+      {
+        line: 4,
+        field: 'input.model',
+        message: 'missing input.model; an LLM call needs the model it ran on',
+      },
+      {
+        line: 5,
+        field: 'usage',
+        message:
+          'missing usage (and no cost); expected {prompt_tokens, completion_tokens} so the call can be priced',
+      },
+      { line: 7, field: 'usage.prompt_tokens', message: 'expected a non-negative number, got "abc"' },
+      { line: 8, field: 'startTime', message: 'expected an ISO 8601 timestamp, got "yesterday"' },
+      { line: 10, message: 'expected a record object, got "just a string"' },
+    ]);
+    expect(traces.map((t) => t.trace.id)).toEqual(['ok_1', 'no_usage_but_cost', 'bad_time']);
+    expect(traces[0]!.trace.steps).toHaveLength(2);
+    // No usage but a recorded cost: kept with 0 tokens, the cost is what waste accounting needs.
+    expect(llmSteps(traces[1]!.trace)[0]).toMatchObject({
+      usage: { inputTokens: 0, outputTokens: 0 },
+      costUsd: 0.0012,
+      costSource: 'recorded',
+    });
+    // A bad timestamp drops only the timing.
+    expect(llmSteps(traces[2]!.trace)[0]!.startedAt).toBeUndefined();
+    expect(traces[2]!.trace.steps).toHaveLength(1);
+  });
+
+  it('reads cached input tokens and an error level as a failed last call', () => {
+    const reader = recordsImporter.createReader({ problem: () => undefined });
+    reader.push(
+      {
+        traceId: 'x',
+        startTime: '2025-01-01T00:00:00Z',
+        level: 'ERROR',
+        input: { model: 'gpt-4o', prompt: 'hi' },
+        usage: { prompt_tokens: 1000, completion_tokens: 0, prompt_tokens_details: { cached_tokens: 800 } },
+      },
+      1,
+    );
+    const trace = TraceSchema.parse(reader.end()[0]!.trace);
+    expect(llmSteps(trace)[0]).toMatchObject({
+      usage: { inputTokens: 1000, cachedInputTokens: 800 },
+      error: 'error',
+    });
+    expect(trace.status).toBe('error');
+  });
+
+  it('sniffs record lines and not the other formats', () => {
+    const line = JSON.parse(readFileSync(fixture('calls.jsonl'), 'utf8').split('\n')[0]!);
+    expect(recordsImporter.sniff(line)).toBe(true);
+    expect(recordsImporter.sniff({ id: 't', steps: [] })).toBe(false);
+    expect(recordsImporter.sniff({ traceId: 'a', spanId: 'b', name: 'x' })).toBe(false);
+    expect(recordsImporter.sniff({ resourceSpans: [] })).toBe(false);
+    expect(recordsImporter.sniff({ id: 't', observations: [] })).toBe(false);
+    expect(recordsImporter.sniff({ messages: [{ role: 'user', content: 'hi' }] })).toBe(false);
+    expect(
+      recordsImporter.sniff({ id: 'o', traceId: 't', type: 'GENERATION', startTime: '2025-01-01T00:00:00Z' }),
+    ).toBe(false);
+  });
+});
