@@ -26,7 +26,8 @@ function rng(seed) {
 
 const MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-3-5-sonnet-20240620', 'claude-3-haiku', 'gpt-4'];
 const TOOLS = ['search_docs', 'lookup_order', 'send_email', 'fetch_url', 'run_sql'];
-const WORDS = 'the agent looked up the order and found that the customer wanted a refund for the damaged item'.split(' ');
+const WORDS =
+  'the agent looked up the order and found that the customer wanted a refund for the damaged item'.split(' ');
 
 function sentence(r, n) {
   let s = '';
@@ -49,7 +50,10 @@ function makeTrace(i, r) {
         model,
         input: [{ role: 'user', content: sentence(r, 30 + Math.floor(r() * 60)) }],
         output: toolCall
-          ? { role: 'assistant', toolCalls: [{ name: TOOLS[Math.floor(r() * TOOLS.length)], arguments: { q: sentence(r, 4) } }] }
+          ? {
+              role: 'assistant',
+              toolCalls: [{ name: TOOLS[Math.floor(r() * TOOLS.length)], arguments: { q: sentence(r, 4) } }],
+            }
           : sentence(r, 20 + Math.floor(r() * 40)),
         finishReason: r() < 0.03 ? 'length' : toolCall ? 'tool_calls' : 'stop',
         usage: { inputTokens: 200 + Math.floor(r() * 4000), outputTokens: 10 + Math.floor(r() * 400) },
@@ -72,7 +76,11 @@ function makeTrace(i, r) {
       steps.push({
         type: 'retrieval',
         query: sentence(r, 6),
-        results: Array.from({ length: Math.floor(r() * 4) }, (_, k) => ({ id: `doc-${k}`, score: r(), content: sentence(r, 20) })),
+        results: Array.from({ length: Math.floor(r() * 4) }, (_, k) => ({
+          id: `doc-${k}`,
+          score: r(),
+          content: sentence(r, 20),
+        })),
         startedAt: new Date(t).toISOString(),
         durationMs: 80,
       });
@@ -119,7 +127,11 @@ async function runPhase(name, file) {
     }
   } else {
     const { analyze } = await import('../build/index.js');
-    const report = await analyze([file], { baselines: false, ...(name === 'load+report' ? { detectors: [] } : {}), config: undefined });
+    const report = await analyze([file], {
+      baselines: false,
+      ...(name === 'load+report' ? { detectors: [] } : {}),
+      config: undefined,
+    });
     traces = report.inputs.traces;
     if (report.inputs.errorCount > 0) throw new Error(`bench input had ${report.inputs.errorCount} errors`);
   }
@@ -134,7 +146,9 @@ if (phase) {
   const sizeMb = Number(process.argv[2] ?? 320);
   const file = path.join(outDir, `synthetic-${sizeMb}mb.jsonl`);
   if (!existsSync(file) || statSync(file).size < sizeMb * 1024 * 1024) {
-    process.stdout.write(`generating ${sizeMb} MB of synthetic traces → ${path.relative(process.cwd(), file)}\n`);
+    process.stdout.write(
+      `generating ${sizeMb} MB of synthetic traces → ${path.relative(process.cwd(), file)}\n`,
+    );
     await generate(file, sizeMb * 1024 * 1024);
   }
   const results = {};

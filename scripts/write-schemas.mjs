@@ -8,5 +8,8 @@ const dir = new URL('../schemas/', import.meta.url);
 mkdirSync(dir, { recursive: true });
 const write = (name, schema) => writeFileSync(new URL(name, dir), JSON.stringify(schema, null, 2) + '\n');
 write('trace.schema.json', traceJsonSchema());
-write('tracejury.config.schema.json', z.toJSONSchema(configSchema(), { io: 'input', unrepresentable: 'any' }));
+write(
+  'tracejury.config.schema.json',
+  z.toJSONSchema(configSchema(), { io: 'input', unrepresentable: 'any' }),
+);
 write('report.schema.json', z.toJSONSchema(ReportSchema, { unrepresentable: 'any' }));

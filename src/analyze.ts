@@ -4,14 +4,27 @@
  * this; it does no printing.
  */
 import path from 'node:path';
-import { baselineLookup, DEFAULT_BASELINE_FILE, emptyBaselines, readBaselineFile, type BaselineFile } from './baseline/store.js';
+import {
+  baselineLookup,
+  DEFAULT_BASELINE_FILE,
+  emptyBaselines,
+  readBaselineFile,
+  type BaselineFile,
+} from './baseline/store.js';
 import { loadConfig, type Config } from './detect/config.js';
 import type { Detector } from './detect/detector.js';
+import { findDetector } from './detect/registry.js';
 import { createDetectorRunner } from './detect/runner.js';
+import { DEFAULT_CASSETTE_PATH } from './judge/cassette.js';
+import { settingsFromConfig } from './judge/config.js';
+import { createTribunalSession, type TribunalSession } from './judge/tribunal.js';
+import type { Verdict } from './judge/verdict.js';
 import { createPricer } from './pricing/pricer.js';
 import { createReportAccumulator } from './report/build.js';
 import type { Report } from './report/schema.js';
+import { escalateGrayZone } from './tiers/escalate.js';
 import type { InputFormat } from './trace/importer.js';
+import { GRAY_ZONE_LOWER } from './detect/grayZone.js';
 import { emptyStats, priceTrace, streamTraces, type LoadProgress } from './trace/load.js';
 import { TraceSchema, type LoadedTrace, type TraceInput } from './trace/schema.js';
 
@@ -29,6 +42,35 @@ export interface AnalyzeOptions {
   detectors?: readonly Detector[];
   onProgress?: (p: LoadProgress) => void;
   cwd?: string;
+  /** A tribunal session to share (one circuit breaker per run); made from config when absent. */
+  tribunal?: TribunalSession;
+  /** Where judges read API keys (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** The tribunal session for a run, when judges are configured and escalation is on. */
+function tribunalFor(
+  config: Config,
+  stateDir: string,
+  cwd: string,
+  env?: Record<string, string | undefined>,
+) {
+  const t = config.tribunal;
+  if (!t || t.judges.length === 0 || !config.tiers.escalate) return undefined;
+  const settings = settingsFromConfig(t);
+  // The cassette lives with the rest of the state unless the config names another place.
+  const given = settings.cassette;
+  const cassette =
+    given === false || given === undefined
+      ? given
+      : {
+          ...given,
+          path:
+            given.path === undefined || given.path === DEFAULT_CASSETTE_PATH
+              ? path.join(stateDir, 'cassette.jsonl')
+              : path.resolve(cwd, given.path),
+        };
+  return createTribunalSession({ ...settings, cassette, ...(env ? { env } : {}) });
 }
 
 /** Traces given directly (library use) rather than as files. */
@@ -57,12 +99,25 @@ export async function analyze(
     detectors: options.detectors,
   });
   const report = createReportAccumulator();
+  const tribunal = options.tribunal ?? tribunalFor(config, stateDir, cwd, options.env);
+  const noDowngrade = new Set(config.tiers.noDowngrade);
+  const verdicts: Verdict[] = [];
 
-  const asPaths = typeof input === 'string' ? [input] : input.every((i) => typeof i === 'string') ? (input as string[]) : undefined;
+  const asPaths =
+    typeof input === 'string'
+      ? [input]
+      : input.every((i) => typeof i === 'string')
+        ? (input as string[])
+        : undefined;
   let stats = emptyStats();
   let traces: AsyncIterable<LoadedTrace>;
   if (asPaths) {
-    const stream = streamTraces(asPaths, { inputFormat: options.inputFormat, pricer, onProgress: options.onProgress });
+    const stream = streamTraces(asPaths, {
+      inputFormat: options.inputFormat,
+      pricer,
+      onProgress: options.onProgress,
+      cwd,
+    });
     traces = stream.traces;
     stats = stream.stats;
   } else {
@@ -73,12 +128,31 @@ export async function analyze(
 
   for await (const loaded of traces) {
     if (!asPaths) priceTrace(loaded.trace, pricer);
-    report.add(loaded, runner.run(loaded));
+    let signals = runner.run(loaded);
+    if (tribunal) {
+      const escalated = await escalateGrayZone(loaded.trace, signals, {
+        session: tribunal,
+        noDowngrade,
+        describe: (id) => findDetector(id)?.meta,
+      });
+      // A judge that clears a signal below the gray zone resolves it: the verdict stays, the signal goes.
+      signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
+      verdicts.push(...escalated.verdicts);
+    }
+    report.add(loaded, signals);
   }
 
   const notes = [...config.warnings];
   for (const f of runner.failures.slice(0, 20)) {
     notes.push(`detector ${f.detector} failed on trace ${f.traceId}: ${f.message} (please report this)`);
   }
-  return report.finish({ stats, pricer, failOn: config.failOn, notes });
+  const judgeStats = tribunal?.stats();
+  if (tribunal) await tribunal.flush();
+  if (judgeStats?.circuitOpen) {
+    notes.push(
+      `tribunal circuit breaker opened: ${judgeStats.indeterminate} of ${judgeStats.verdicts} verdicts were INDETERMINATE (over 10 %); ` +
+        `${judgeStats.circuitOpenVerdicts} later case(s) got stages 0–1 only and are listed for review`,
+    );
+  }
+  return report.finish({ stats, pricer, failOn: config.failOn, notes, verdicts, judgeStats });
 }

@@ -99,7 +99,9 @@ export function readBaselineFile(file: string): BaselineFile {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new UsageError(`${file}: not valid JSON; delete it or rebuild it with \`tracejury baseline update <traces>\``);
+    throw new UsageError(
+      `${file}: not valid JSON; delete it or rebuild it with \`tracejury baseline update <traces>\``,
+    );
   }
   const parsed = BaselineFileSchema.safeParse(json);
   if (!parsed.success) {

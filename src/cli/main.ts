@@ -6,7 +6,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, DEFAULT_STATE_DIR } from '../analyze.js';
-import { DEFAULT_BASELINE_FILE, readBaselineFile, updateBaselines, writeBaselineFile } from '../baseline/store.js';
+import {
+  DEFAULT_BASELINE_FILE,
+  readBaselineFile,
+  updateBaselines,
+  writeBaselineFile,
+} from '../baseline/store.js';
 import { configSchema, loadConfig } from '../detect/config.js';
 import { createPricer } from '../pricing/pricer.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
@@ -67,7 +72,9 @@ function progressPrinter(io: CliIO, enabled: boolean) {
     onProgress: (p: LoadProgress) => {
       shown = true;
       const pct = p.bytesTotal > 0 ? Math.floor((100 * p.bytesRead) / p.bytesTotal) : 100;
-      io.stderr.write(`\r\x1b[2Kreading ${p.filesDone}/${p.files} files, ${p.traces} traces, ${pct}% — ${path.basename(p.file)}`);
+      io.stderr.write(
+        `\r\x1b[2Kreading ${p.filesDone}/${p.files} files, ${p.traces} traces, ${pct}% — ${path.basename(p.file)}`,
+      );
     },
     done: () => {
       if (shown) io.stderr.write('\r\x1b[2K');
@@ -104,16 +111,13 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
   const format = formatOf(values.format);
   const progress = progressPrinter(io, !values['no-progress']);
-  const report = await analyze(
-    positionals.map((p) => path.resolve(io.cwd, p)).map((p) => path.relative(io.cwd, p) || '.'),
-    {
-      configFile: values.config ? path.resolve(io.cwd, values.config) : undefined,
-      inputFormat: inputFormatOf(values['input-format']),
-      stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
-      onProgress: progress.onProgress,
-      cwd: io.cwd,
-    },
-  );
+  const report = await analyze(positionals, {
+    configFile: values.config ? path.resolve(io.cwd, values.config) : undefined,
+    inputFormat: inputFormatOf(values['input-format']),
+    stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
+    onProgress: progress.onProgress,
+    cwd: io.cwd,
+  });
   progress.done();
   const text = render(report, format, Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out);
   if (values.out) {
@@ -135,20 +139,30 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
 
 async function baselineCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'update') throw new UsageError('usage: tracejury baseline update <paths…> [--state-dir DIR] [--input-format F]');
+  if (sub !== 'update')
+    throw new UsageError('usage: tracejury baseline update <paths…> [--state-dir DIR] [--input-format F]');
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { 'state-dir': { type: 'string' }, 'input-format': { type: 'string' }, config: { type: 'string' } },
+    options: {
+      'state-dir': { type: 'string' },
+      'input-format': { type: 'string' },
+      config: { type: 'string' },
+    },
   });
-  if (positionals.length === 0) throw new UsageError('baseline update needs at least one path, directory or glob');
+  if (positionals.length === 0)
+    throw new UsageError('baseline update needs at least one path, directory or glob');
   const config = loadConfig(values.config ? path.resolve(io.cwd, values.config) : undefined, io.cwd);
-  const file = path.join(path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR), DEFAULT_BASELINE_FILE);
-  let store = readBaselineFile(file);
-  const { traces, stats } = streamTraces(
-    positionals.map((p) => path.resolve(io.cwd, p)),
-    { inputFormat: inputFormatOf(values['input-format']), pricer: createPricer(config.prices) },
+  const file = path.join(
+    path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
+    DEFAULT_BASELINE_FILE,
   );
+  let store = readBaselineFile(file);
+  const { traces, stats } = streamTraces(positionals, {
+    inputFormat: inputFormatOf(values['input-format']),
+    pricer: createPricer(config.prices),
+    cwd: io.cwd,
+  });
   const batch = [];
   for await (const t of traces) {
     batch.push(t.trace);
@@ -156,9 +170,12 @@ async function baselineCommand(args: string[], io: CliIO): Promise<number> {
   }
   store = updateBaselines(store, batch, config.baselines.window);
   writeBaselineFile(file, store);
-  for (const e of stats.errors.slice(0, 10)) io.stderr.write(`${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${e.message}\n`);
+  for (const e of stats.errors.slice(0, 10))
+    io.stderr.write(`${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${e.message}\n`);
   const agents = Object.entries(store.agents).map(([k, v]) => `${k} (${v.runs.length} runs)`);
-  io.stdout.write(`baselines: ${agents.join(', ') || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`);
+  io.stdout.write(
+    `baselines: ${agents.join(', ') || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`,
+  );
   return stats.traces === 0 ? EXIT.usage : EXIT.ok;
 }
 
@@ -200,7 +217,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
   } catch (err) {
     // User errors get a message, never a stack trace; anything else is a bug worth a trace.
-    const isUser = err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'));
+    const isUser =
+      err instanceof UsageError ||
+      (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'));
     if (isUser) {
       io.stderr.write(`tracejury: ${(err as Error).message}\n`);
       return EXIT.usage;

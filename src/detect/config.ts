@@ -11,7 +11,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { TribunalConfigSchema, type TribunalConfig } from '../judge/config.js';
 import { PriceOverridesSchema } from '../pricing/pricer.js';
+import { DEFAULT_NO_DOWNGRADE } from '../tiers/escalate.js';
 import { UsageError } from '../trace/paths.js';
 import { nearest } from '../util/nearest.js';
 import type { Detector } from './detector.js';
@@ -23,11 +25,14 @@ export const CONFIG_FILE_NAMES = ['tracejury.yml', 'tracejury.yaml', 'detectors.
 /** Keys every detector section takes besides the detector's own settings. */
 const CommonDetectorSettings = {
   enabled: z.boolean().default(true).describe('Run this detector'),
-  shadow: z.boolean().default(false).describe('Report its signals, marked, but never fail a gate or annotate a PR'),
+  shadow: z
+    .boolean()
+    .default(false)
+    .describe('Report its signals, marked, but never fail a gate or annotate a PR'),
 };
 
 /** Top-level keys that are not agent sections. */
-export const RESERVED_KEYS = ['default', 'failOn', 'prices', 'tribunal', 'baselines'] as const;
+export const RESERVED_KEYS = ['default', 'failOn', 'prices', 'tribunal', 'tiers', 'baselines'] as const;
 
 export const FailOnSchema = z
   .union([SeveritySchema, z.array(SeveritySchema)])
@@ -46,7 +51,11 @@ function agentSectionSchema(list: readonly Detector[]) {
       .describe('Multiplier on the P75 baseline for this agent, replacing each baseline detector’s own'),
   };
   for (const d of list) {
-    shape[d.meta.configKey] = detectorSettingsSchema(d).partial().strict().optional().describe(d.meta.description);
+    shape[d.meta.configKey] = detectorSettingsSchema(d)
+      .partial()
+      .strict()
+      .optional()
+      .describe(d.meta.description);
   }
   return z.object(shape).strict();
 }
@@ -59,7 +68,21 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
       default: section.optional(),
       failOn: FailOnSchema.optional(),
       prices: PriceOverridesSchema.optional().describe('Per-model prices for models the price table lacks'),
-      tribunal: z.record(z.string(), z.unknown()).optional().describe('Judges and rubrics for tier 4'),
+      tribunal: TribunalConfigSchema.optional().describe('Judges and rubrics for tier 4'),
+      tiers: z
+        .object({
+          escalate: z
+            .boolean()
+            .describe(
+              'Send gray-zone signals (confidence 0.35–0.65) to the tribunal when judges are configured',
+            ),
+          noDowngrade: z
+            .array(z.string())
+            .describe('Detectors whose confidence a judge may raise but never lower'),
+        })
+        .partial()
+        .strict()
+        .optional(),
       baselines: z
         .object({
           minRuns: z.number().int().min(1).default(20),
@@ -81,7 +104,8 @@ export interface Config {
   file?: string;
   failOn: Severity[];
   prices: z.infer<typeof PriceOverridesSchema>;
-  tribunal?: Record<string, unknown>;
+  tribunal?: TribunalConfig;
+  tiers: { escalate: boolean; noDowngrade: string[] };
   baselines: { minRuns: number; window: number };
   /** Raw sections as written, for inheritance. */
   sections: Record<string, Record<string, unknown>>;
@@ -92,6 +116,7 @@ export function defaultConfig(): Config {
   return {
     failOn: ['critical', 'high'],
     prices: {},
+    tiers: { escalate: true, noDowngrade: DEFAULT_NO_DOWNGRADE },
     baselines: { minRuns: 20, window: 50 },
     sections: {},
     warnings: [],
@@ -109,7 +134,11 @@ function normaliseFailOn(v: z.infer<typeof FailOnSchema> | undefined): Severity[
 }
 
 /** Parses config text; `file` is only used in messages. */
-export function parseConfig(text: string, file = 'tracejury.yml', list: readonly Detector[] = builtInDetectors): Config {
+export function parseConfig(
+  text: string,
+  file = 'tracejury.yml',
+  list: readonly Detector[] = builtInDetectors,
+): Config {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -121,16 +150,15 @@ export function parseConfig(text: string, file = 'tracejury.yml', list: readonly
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ConfigError(`${file}:1: expected a mapping of sections (default:, an agent id, failOn:, …)`);
   }
+  /** Line of the key at `p` (or of its nearest ancestor that has one). */
   const lineOf = (p: (string | number)[]): number | undefined => {
     for (let n = p.length; n > 0; n--) {
-      const node = doc.getIn(p.slice(0, n), true) as { range?: [number, number, number] } | undefined;
-      if (node?.range) return lineCounter.linePos(node.range[0]).line;
-      // A key's line: look the pair up in its parent map.
       const parent = doc.getIn(p.slice(0, n - 1), true) as
-        | { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] }
-        | undefined;
+        { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] } | undefined;
       const pair = parent?.items?.find((it) => it.key?.value === p[n - 1]);
       if (pair?.key?.range) return lineCounter.linePos(pair.key.range[0]).line;
+      const node = doc.getIn(p.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+      if (node?.range) return lineCounter.linePos(node.range[0]).line;
     }
     return undefined;
   };
@@ -142,7 +170,8 @@ export function parseConfig(text: string, file = 'tracejury.yml', list: readonly
       if (issue.code === 'unrecognized_keys') {
         const key = issue.keys[0]!;
         const at = [...issuePath, key];
-        const section = issuePath.length === 1 ? list.find((d) => d.meta.configKey === issuePath[0]) : undefined;
+        const section =
+          issuePath.length === 1 ? list.find((d) => d.meta.configKey === issuePath[0]) : undefined;
         const sectionDetector =
           issuePath.length === 2 ? list.find((d) => d.meta.configKey === issuePath[1]) : section;
         const candidates = sectionDetector
@@ -178,7 +207,12 @@ export function parseConfig(text: string, file = 'tracejury.yml', list: readonly
     file,
     failOn: normaliseFailOn(data.failOn as z.infer<typeof FailOnSchema> | undefined),
     prices: (data.prices ?? {}) as Config['prices'],
-    tribunal: data.tribunal as Record<string, unknown> | undefined,
+    tribunal: data.tribunal as TribunalConfig | undefined,
+    tiers: {
+      escalate: (data.tiers as { escalate?: boolean } | undefined)?.escalate ?? true,
+      noDowngrade:
+        (data.tiers as { noDowngrade?: string[] } | undefined)?.noDowngrade ?? DEFAULT_NO_DOWNGRADE,
+    },
     baselines: { minRuns: baselines.minRuns ?? 20, window: baselines.window ?? 50 },
     sections,
     warnings,

@@ -17,12 +17,7 @@ export type DetectorKind = 'structural' | 'state' | 'waste';
  * durationMs (wall clock).
  */
 export type BaselineMetric =
-  | 'stepCount'
-  | 'maxStepDurationMs'
-  | 'maxPromptTokens'
-  | 'llmToolRatio'
-  | 'totalTokens'
-  | 'durationMs';
+  'stepCount' | 'maxStepDurationMs' | 'maxPromptTokens' | 'llmToolRatio' | 'totalTokens' | 'durationMs';
 
 export interface DetectorMeta<C extends z.ZodObject = z.ZodObject> {
   /** Stable id, e.g. TOOL_LOOP. */

@@ -13,7 +13,6 @@ import { GRAY_ZONE_LOWER } from './grayZone.js';
 import type { Signal } from './signal.js';
 import { applyWasteSuppression } from './suppression.js';
 
-
 export interface DetectorRunnerOptions {
   config: Config;
   pricer: Pricer;
@@ -61,11 +60,17 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
         drafts = detector.detect(trace, {
           config: settings,
           pricer: options.pricer,
-          baseline: meta.baseline ? options.baselines?.(trace.agentId, trace.agentVersion, meta.baseline) : undefined,
+          baseline: meta.baseline
+            ? options.baselines?.(trace.agentId, trace.agentVersion, meta.baseline)
+            : undefined,
           inflationFactor: resolved.inflationFactor,
         });
       } catch (err) {
-        failures.push({ detector: meta.id, traceId: trace.id, message: err instanceof Error ? err.message : String(err) });
+        failures.push({
+          detector: meta.id,
+          traceId: trace.id,
+          message: err instanceof Error ? err.message : String(err),
+        });
         continue;
       }
       if (meta.kind === 'waste') waste.push({ meta, signals: drafts });

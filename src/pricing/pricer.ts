@@ -69,7 +69,11 @@ function lookupTable(model: string, provider: string | undefined): ModelRates | 
       const input = calcPrice({ input_tokens: MILLION, output_tokens: 0 }, model, opts);
       if (!input) return undefined;
       const output = calcPrice({ input_tokens: 0, output_tokens: MILLION }, model, opts);
-      const cached = calcPrice({ input_tokens: MILLION, cache_read_tokens: MILLION, output_tokens: 0 }, model, opts);
+      const cached = calcPrice(
+        { input_tokens: MILLION, cache_read_tokens: MILLION, output_tokens: 0 },
+        model,
+        opts,
+      );
       return {
         model: input.model.id,
         provider: input.provider.id,

@@ -4,6 +4,7 @@
  */
 import { isConfirmed, isGrayZone } from '../detect/grayZone.js';
 import type { Severity, Signal } from '../detect/signal.js';
+import type { TribunalStats } from '../judge/tribunal.js';
 import type { Verdict } from '../judge/verdict.js';
 import type { Pricer } from '../pricing/pricer.js';
 import type { LoadStats } from '../trace/load.js';
@@ -24,6 +25,7 @@ export interface FinishInput {
   failOn: readonly Severity[];
   verdicts?: Verdict[];
   notes?: string[];
+  judgeStats?: TribunalStats;
   now?: Date;
 }
 
@@ -62,7 +64,7 @@ export function createReportAccumulator(): ReportAccumulator {
       totals.costUsd += m.costUsd;
     },
 
-    finish({ stats, pricer, failOn, verdicts = [], notes = [], now = new Date() }) {
+    finish({ stats, pricer, failOn, verdicts = [], notes = [], judgeStats, now = new Date() }) {
       const byDetector: Report['waste']['byDetector'] = {};
       let wasteUsd = 0;
       let wasteTokens = 0;
@@ -79,7 +81,10 @@ export function createReportAccumulator(): ReportAccumulator {
         traceId: s.traceId,
         detector: s.detector,
         file: s.file,
-        reason: `confidence ${s.confidence.toFixed(2)} is in the gray zone (0.35–0.65) and no higher tier decided it: ${s.message}`,
+        reason:
+          typeof s.evidence?.escalation === 'string'
+            ? `${s.evidence.escalation}: ${s.message}`
+            : `confidence ${s.confidence.toFixed(2)} is in the gray zone (0.35–0.65) and no higher tier decided it: ${s.message}`,
       }));
       const unknownModels = [...pricer.unknownModels()]
         .sort((a, b) => b[1] - a[1])
@@ -90,7 +95,9 @@ export function createReportAccumulator(): ReportAccumulator {
           `${unknownModels.length} model(s) have no recorded cost and no price (${unknownModels
             .slice(0, 5)
             .map((u) => u.model)
-            .join(', ')}${unknownModels.length > 5 ? ', …' : ''}): their calls are not in the cost totals; add them under prices: in tracejury.yml`,
+            .join(
+              ', ',
+            )}${unknownModels.length > 5 ? ', …' : ''}): their calls are not in the cost totals; add them under prices: in tracejury.yml`,
         );
       }
       const gate = evaluateGate(signals, failOn);
@@ -113,7 +120,17 @@ export function createReportAccumulator(): ReportAccumulator {
         verdicts,
         sessions: [],
         review,
-        cost: { judgeUsd: verdicts.reduce((a, v) => a + v.costUsd, 0), byTier: {} },
+        cost: {
+          judgeUsd: judgeStats?.judgeUsd ?? verdicts.reduce((a, v) => a + v.costUsd, 0),
+          byTier: (judgeStats ? { '4': judgeStats.judgeUsd } : {}) as Record<string, number>,
+          ...(judgeStats
+            ? {
+                byModel: Object.fromEntries(
+                  Object.entries(judgeStats.costByModel).map(([k, m]) => [k, { calls: m.calls, usd: m.usd }]),
+                ),
+              }
+            : {}),
+        },
         gate,
         notes: allNotes,
       };

@@ -21,20 +21,27 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
     `${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatUsd(totals.costUsd)}** · waste **${formatUsd(waste.totalUsd)}** (${formatInt(waste.totalTokens)} tokens)`,
   );
   if (!report.gate.passed) out.push('', ...report.gate.reasons.map((r) => `- ${safe(r)}`));
-  if (inputs.errorCount > 0) out.push('', `> ⚠️ ${plural(inputs.errorCount, 'input record')} could not be read; the rest were analysed.`);
+  if (inputs.errorCount > 0)
+    out.push(
+      '',
+      `> ⚠️ ${plural(inputs.errorCount, 'input record')} could not be read; the rest were analysed.`,
+    );
 
   const groups = groupSignals(report);
   if (groups.length > 0) {
     out.push('', '| detector | severity | signals | traces | waste |', '|---|---|---:|---:|---:|');
     for (const g of groups) {
-      const extra = [g.shadow ? `${g.shadow} shadow` : '', g.grayZone ? `${g.grayZone} review` : ''].filter(Boolean).join(', ');
+      const extra = [g.shadow ? `${g.shadow} shadow` : '', g.grayZone ? `${g.grayZone} review` : '']
+        .filter(Boolean)
+        .join(', ');
       out.push(
         `| \`${g.detector}\` | ${g.severity} | ${g.count}${extra ? ` (${extra})` : ''} | ${g.traces} | ${g.wasteUsd > 0 ? formatUsd(g.wasteUsd) : '–'} |`,
       );
     }
     const details: string[] = ['', '<details><summary>Examples</summary>', ''];
     for (const g of groups) {
-      for (const s of g.examples) details.push(`- \`${g.detector}\` ${safe(s.traceId, 80)}: ${safe(s.message)}`);
+      for (const s of g.examples)
+        details.push(`- \`${g.detector}\` ${safe(s.traceId, 80)}: ${safe(s.message)}`);
     }
     details.push('', '</details>');
     out.push(...details);
@@ -47,7 +54,10 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
     out.push('', '</details>');
   }
   if (totals.unknownModels.length > 0) {
-    out.push('', `Unpriced models: ${totals.unknownModels.map((u) => `\`${safe(u.model, 60)}\``).join(', ')}`);
+    out.push(
+      '',
+      `Unpriced models: ${totals.unknownModels.map((u) => `\`${safe(u.model, 60)}\``).join(', ')}`,
+    );
   }
   let text = out.join('\n') + '\n';
   if (text.length > limit) {

@@ -11,8 +11,20 @@ export interface TextOptions {
 
 export function renderText(report: Report, options: TextOptions = {}): string {
   const c = options.color
-    ? { b: (s: string) => `\x1b[1m${s}\x1b[22m`, red: (s: string) => `\x1b[31m${s}\x1b[39m`, green: (s: string) => `\x1b[32m${s}\x1b[39m`, dim: (s: string) => `\x1b[2m${s}\x1b[22m`, yellow: (s: string) => `\x1b[33m${s}\x1b[39m` }
-    : { b: (s: string) => s, red: (s: string) => s, green: (s: string) => s, dim: (s: string) => s, yellow: (s: string) => s };
+    ? {
+        b: (s: string) => `\x1b[1m${s}\x1b[22m`,
+        red: (s: string) => `\x1b[31m${s}\x1b[39m`,
+        green: (s: string) => `\x1b[32m${s}\x1b[39m`,
+        dim: (s: string) => `\x1b[2m${s}\x1b[22m`,
+        yellow: (s: string) => `\x1b[33m${s}\x1b[39m`,
+      }
+    : {
+        b: (s: string) => s,
+        red: (s: string) => s,
+        green: (s: string) => s,
+        dim: (s: string) => s,
+        yellow: (s: string) => s,
+      };
   const lines: string[] = [];
   const { inputs, totals } = report;
   const formats = Object.entries(inputs.formats)
@@ -25,11 +37,18 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   );
   if (inputs.errorCount > 0) {
     const max = options.maxErrors ?? 10;
-    lines.push('', c.yellow(`Input errors: ${formatInt(inputs.errorCount)}`) + c.dim(' (records that could not be read; the rest were analysed)'));
+    lines.push(
+      '',
+      c.yellow(`Input errors: ${formatInt(inputs.errorCount)}`) +
+        c.dim(' (records that could not be read; the rest were analysed)'),
+    );
     for (const e of inputs.errors.slice(0, max)) {
-      lines.push(`  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${redact(e.message)}`);
+      lines.push(
+        `  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${redact(e.message)}`,
+      );
     }
-    if (inputs.errorCount > max) lines.push(c.dim(`  … and ${formatInt(inputs.errorCount - max)} more (see --format json)`));
+    if (inputs.errorCount > max)
+      lines.push(c.dim(`  … and ${formatInt(inputs.errorCount - max)} more (see --format json)`));
   }
   lines.push(
     '',
@@ -67,7 +86,8 @@ export function renderText(report: Report, options: TextOptions = {}): string {
       }
     }
   }
-  if (report.review.length > 0) lines.push('', `For review: ${plural(report.review.length, 'case')} no automatic tier could decide`);
+  if (report.review.length > 0)
+    lines.push('', `For review: ${plural(report.review.length, 'case')} no automatic tier could decide`);
   for (const n of report.notes) lines.push(c.yellow(`Note: ${redact(n)}`));
   lines.push(
     '',

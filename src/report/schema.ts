@@ -92,7 +92,14 @@ export const ReportSchema = z.object({
   verdicts: z.array(VerdictSchema),
   sessions: z.array(SessionScoreSchema),
   review: z.array(ReviewItemSchema),
-  cost: z.object({ judgeUsd: z.number().nonnegative(), byTier: z.record(z.string(), z.number().nonnegative()) }),
+  cost: z.object({
+    judgeUsd: z.number().nonnegative(),
+    byTier: z.record(z.string(), z.number().nonnegative()),
+    /** Judge spend keyed `provider:model`. */
+    byModel: z
+      .record(z.string(), z.object({ calls: z.number().int(), usd: z.number().nonnegative() }))
+      .optional(),
+  }),
   gate: z.object({ passed: z.boolean(), reasons: z.array(z.string()) }),
   notes: z.array(z.string()).default([]),
 });

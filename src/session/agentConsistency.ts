@@ -13,7 +13,10 @@ import {
   type TraceSignals,
 } from './signals.js';
 
-export function agentConsistency(traces: TraceSignals[], options?: SessionMetricOptions): SessionMetricResult {
+export function agentConsistency(
+  traces: TraceSignals[],
+  options?: SessionMetricOptions,
+): SessionMetricResult {
   const { threshold, weights } = resolveOptions(options);
   const perTrace: Record<string, Record<string, number>> = {};
   const uncertainties: number[] = [];
@@ -26,13 +29,27 @@ export function agentConsistency(traces: TraceSignals[], options?: SessionMetric
       (r.coherence_risk === undefined ? 0 : weights.coherence * r.coherence_risk);
     const wu = (1 + penalty) * (weights.confidence * r.confidence_risk!);
     uncertainties.push(wu);
-    perTrace[t.traceId] = { ...withoutUndefined(r), situational_penalty: round4(penalty), weighted_uncertainty: round4(wu) };
+    perTrace[t.traceId] = {
+      ...withoutUndefined(r),
+      situational_penalty: round4(penalty),
+      weighted_uncertainty: round4(wu),
+    };
   }
   if (traces.length === 0 || traces.every((t) => Object.keys(t.signals).length === 0)) {
-    return { score: 1, passed: true, reason: 'No traces or signals to evaluate.', metadata: { total_traces_in_session: traces.length, traces_evaluated: 0 } };
+    return {
+      score: 1,
+      passed: true,
+      reason: 'No traces or signals to evaluate.',
+      metadata: { total_traces_in_session: traces.length, traces_evaluated: 0 },
+    };
   }
   if (uncertainties.length === 0) {
-    return { score: 1, passed: true, reason: 'No evaluable traces.', metadata: { total_traces_in_session: traces.length, traces_evaluated: 0 } };
+    return {
+      score: 1,
+      passed: true,
+      reason: 'No evaluable traces.',
+      metadata: { total_traces_in_session: traces.length, traces_evaluated: 0 },
+    };
   }
   const rms = Math.sqrt(uncertainties.reduce((a, wu) => a + wu * wu, 0) / uncertainties.length);
   const score = clamp01(1 - rms);

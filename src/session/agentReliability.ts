@@ -18,7 +18,10 @@ const TOP_K_PERCENTILE = 0.15;
 const ENSEMBLE_WEIGHT = 0.1;
 const FLAG_ABOVE = 0.5;
 
-export function agentReliability(traces: TraceSignals[], options?: SessionMetricOptions): SessionMetricResult {
+export function agentReliability(
+  traces: TraceSignals[],
+  options?: SessionMetricOptions,
+): SessionMetricResult {
   const { threshold, weights } = resolveOptions(options);
   const perTrace: Record<string, Record<string, number>> = {};
   const risks: { traceId: string; risk: number }[] = [];
@@ -36,10 +39,16 @@ export function agentReliability(traces: TraceSignals[], options?: SessionMetric
     risks.push({ traceId: t.traceId, risk: stepRisk });
   }
   if (traces.length === 0 || risks.length === 0) {
-    const reason = traces.length === 0 || traces.every((t) => Object.keys(t.signals).length === 0)
-      ? 'No traces or signals to evaluate.'
-      : 'No evaluable traces.';
-    return { score: 1, passed: true, reason, metadata: { total_traces_in_session: traces.length, traces_evaluated: 0 } };
+    const reason =
+      traces.length === 0 || traces.every((t) => Object.keys(t.signals).length === 0)
+        ? 'No traces or signals to evaluate.'
+        : 'No evaluable traces.';
+    return {
+      score: 1,
+      passed: true,
+      reason,
+      metadata: { total_traces_in_session: traces.length, traces_evaluated: 0 },
+    };
   }
   const sorted = risks.map((r) => r.risk).sort((a, b) => b - a);
   const k = Math.max(1, Math.ceil(sorted.length * TOP_K_PERCENTILE));
@@ -53,7 +62,9 @@ export function agentReliability(traces: TraceSignals[], options?: SessionMetric
     passed: score >= threshold,
     reason:
       `Reliability ${score.toFixed(2)} from the worst ${k} of ${risks.length} traces (mean risk ${meanTopK.toFixed(2)}, max ${maxRisk.toFixed(2)})` +
-      (flagged.length ? `; flagged: ${flagged.slice(0, 5).join(', ')}${flagged.length > 5 ? ', …' : ''}` : ''),
+      (flagged.length
+        ? `; flagged: ${flagged.slice(0, 5).join(', ')}${flagged.length > 5 ? ', …' : ''}`
+        : ''),
     metadata: {
       total_traces_in_session: traces.length,
       traces_evaluated: risks.length,

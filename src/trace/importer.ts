@@ -5,7 +5,14 @@
  */
 import type { TraceInput } from './schema.js';
 
-export const INPUT_FORMATS = ['native', 'otel', 'openinference', 'langfuse', 'records', 'openai-messages'] as const;
+export const INPUT_FORMATS = [
+  'native',
+  'otel',
+  'openinference',
+  'langfuse',
+  'records',
+  'openai-messages',
+] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 export interface ImportProblem {

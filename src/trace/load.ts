@@ -10,7 +10,14 @@ import type { ZodError } from 'zod';
 import { createPricer, type Pricer } from '../pricing/pricer.js';
 import type { InputError } from '../report/schema.js';
 import { importerFor, importers } from './formats/index.js';
-import { INPUT_FORMATS, type ImportedTrace, type Importer, type InputFormat, type TraceReader } from './importer.js';
+import {
+  INPUT_FORMATS,
+  type ImportedTrace,
+  type Importer,
+  type InputFormat,
+  type TraceReader,
+} from './importer.js';
+import { jsonErrorPosition } from './jsonErrorPosition.js';
 import { readLines } from './lines.js';
 import { expandPaths } from './paths.js';
 import { TraceSchema, type LoadedTrace, type Trace } from './schema.js';
@@ -23,6 +30,8 @@ export interface LoadOptions {
   onProgress?: (p: LoadProgress) => void;
   /** At most this many errors are kept in the list (all are counted). */
   maxErrors?: number;
+  /** Relative paths are resolved against this (default process.cwd()). */
+  cwd?: string;
 }
 
 export interface LoadProgress {
@@ -204,12 +213,12 @@ export function streamTraces(
   };
 
   async function* generate(): AsyncGenerator<LoadedTrace> {
-    const files = await expandPaths(paths);
+    const files = await expandPaths(paths, options.cwd);
     let bytesTotal = 0;
     const sizes = new Map<string, number>();
     for (const f of files) {
-      const size = (await stat(f)).size;
-      sizes.set(f, size);
+      const size = (await stat(f.path)).size;
+      sizes.set(f.path, size);
       bytesTotal += size;
     }
     let bytesRead = 0;
@@ -219,24 +228,31 @@ export function streamTraces(
       const now = Date.now();
       if (!force && now - lastProgress < 200) return;
       lastProgress = now;
-      options.onProgress({ file, filesDone: stats.files, files: files.length, traces: stats.traces, bytesRead, bytesTotal });
+      options.onProgress({
+        file,
+        filesDone: stats.files,
+        files: files.length,
+        traces: stats.traces,
+        bytesRead,
+        bytesTotal,
+      });
     };
 
-    for (const file of files) {
-      const size = sizes.get(file) ?? 0;
+    for (const { path: filePath, name: file } of files) {
+      const size = sizes.get(filePath) ?? 0;
       if (size === 0) {
         addError({ file, message: 'empty file: no records to read' });
         stats.files++;
         continue;
       }
-      if (await looksBinary(file)) {
+      if (await looksBinary(filePath)) {
         addError({ file, message: 'binary file, not a trace file (expected JSON or JSONL text)' });
         stats.files++;
         bytesRead += size;
         continue;
       }
       const reader = new FileReader(file, stats, addError, pricer, options.inputFormat);
-      yield* readFile_(file, size, reader, addError, (n) => {
+      yield* readFile_(filePath, file, size, reader, addError, (n) => {
         bytesRead += n;
         progress(file);
       });
@@ -255,6 +271,7 @@ export function streamTraces(
  * survive and each bad one is named.
  */
 async function* readFile_(
+  filePath: string,
   file: string,
   size: number,
   reader: FileReader,
@@ -262,7 +279,7 @@ async function* readFile_(
   onBytes: (n: number) => void,
 ): AsyncGenerator<LoadedTrace> {
   let mode: 'unknown' | 'jsonl' | 'document' = 'unknown';
-  for await (const line of readLines(file, onBytes)) {
+  for await (const line of readLines(filePath, onBytes)) {
     const text = line.text.trim();
     if (text === '') continue;
     if (mode === 'unknown') {
@@ -289,24 +306,22 @@ async function* readFile_(
     yield* reader.push(value, line.number);
   }
   if (mode === 'document') {
-    const text = await readFile(file, 'utf8');
+    const text = await readFile(filePath, 'utf8');
     let doc: unknown;
     try {
       doc = JSON.parse(text);
     } catch (err) {
       const lines = text.split('\n');
-      const anyLineParses = lines.some((l) => {
-        const t = l.trim();
-        if (!t.startsWith('{')) return false;
-        try {
-          JSON.parse(t);
-          return true;
-        } catch {
-          return false;
-        }
-      });
-      if (!anyLineParses) {
-        addError({ file, line: lineOfPosition(text, err), message: describeJsonError(err) });
+      // A pretty-printed document opens with a lone bracket; anything else was meant as JSONL.
+      const firstLine = lines.find((l) => l.trim() !== '')?.trim() ?? '';
+      const prettyDocument = /^[[{]\s*[[{]?$/.test(firstLine);
+      if (prettyDocument) {
+        const at = jsonErrorPosition(text);
+        addError({
+          file,
+          line: at?.line,
+          message: `${describeJsonError(err)}${at ? ` at line ${at.line}, column ${at.column}` : ''}`,
+        });
         yield* reader.end();
         return;
       }
@@ -314,11 +329,14 @@ async function* readFile_(
       for (let i = 0; i < lines.length; i++) {
         const t = lines[i]!.trim();
         if (t === '') continue;
+        let value: unknown;
         try {
-          yield* reader.push(JSON.parse(t), i + 1);
+          value = JSON.parse(t);
         } catch (lineErr) {
           addError({ file, line: i + 1, message: describeJsonError(lineErr) });
+          continue;
         }
+        yield* reader.push(value, i + 1);
       }
       yield* reader.end();
       return;
@@ -326,16 +344,6 @@ async function* readFile_(
     yield* reader.push(doc, 1);
   }
   yield* reader.end();
-}
-
-/** Line number of a JSON.parse error position, when the engine reports one. */
-function lineOfPosition(text: string, err: unknown): number | undefined {
-  const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
-  if (!m) return undefined;
-  const pos = Number(m[1]);
-  let line = 1;
-  for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }
 
 /** Loads everything into memory: convenient for small inputs and the library API. */

@@ -59,7 +59,8 @@ export function measureTrace(trace: Trace): TraceMeasures {
   let maxStep: number | undefined;
   let costUsd = 0;
   for (const s of trace.steps) {
-    if (s.durationMs !== undefined && (maxStep === undefined || s.durationMs > maxStep)) maxStep = s.durationMs;
+    if (s.durationMs !== undefined && (maxStep === undefined || s.durationMs > maxStep))
+      maxStep = s.durationMs;
     if (s.type === 'llm') {
       llmCalls++;
       inputTokens += s.usage.inputTokens;

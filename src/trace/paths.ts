@@ -1,5 +1,5 @@
 /** Expands the CLI's paths, directories and globs into a sorted list of trace files. */
-import { stat, readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 
@@ -7,6 +7,13 @@ export const TRACE_FILE_EXTENSIONS = ['.json', '.jsonl', '.ndjson'];
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+export interface InputFile {
+  /** Absolute path, for reading. */
+  path: string;
+  /** How reports name it: relative to cwd when the user wrote a relative path, else absolute. */
+  name: string;
 }
 
 async function walk(dir: string, out: string[]): Promise<void> {
@@ -21,23 +28,28 @@ async function walk(dir: string, out: string[]): Promise<void> {
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
-export async function expandPaths(inputs: string[]): Promise<string[]> {
-  const files = new Set<string>();
-  for (const input of inputs) {
-    const info = await stat(input).catch(() => undefined);
+/** Files named by `inputs`, resolved against `cwd`, sorted by name, each once. */
+export async function expandPaths(inputs: string[], cwd = process.cwd()): Promise<InputFile[]> {
+  const files = new Map<string, string>();
+  for (const given of inputs) {
+    const absolute = path.resolve(cwd, given);
+    const nameOf = (f: string) => (path.isAbsolute(given) ? f : path.relative(cwd, f));
+    const info = await stat(absolute).catch(() => undefined);
+    let found: string[];
     if (info?.isDirectory()) {
-      const found: string[] = [];
-      await walk(input, found);
-      found.forEach((f) => files.add(f));
+      found = [];
+      await walk(absolute, found);
     } else if (info?.isFile()) {
-      files.add(input);
-    } else if (GLOB_CHARS.test(input)) {
-      const found = await glob(input, { onlyFiles: true, dot: false });
-      if (found.length === 0) throw new UsageError(`${input}: the pattern matched no files`);
-      found.forEach((f) => files.add(f));
+      found = [absolute];
+    } else if (GLOB_CHARS.test(given)) {
+      found = await glob(given, { onlyFiles: true, dot: false, cwd, absolute: true });
+      if (found.length === 0) throw new UsageError(`${given}: the pattern matched no files`);
     } else {
-      throw new UsageError(`${input}: no such file or directory`);
+      throw new UsageError(`${given}: no such file or directory`);
     }
+    for (const f of found) if (!files.has(f)) files.set(f, nameOf(f));
   }
-  return [...files].sort();
+  return [...files.entries()]
+    .map(([p, name]) => ({ path: p, name }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -64,7 +64,9 @@ export const RetrievalStepSchema = z.object({
   type: z.literal('retrieval'),
   query: z.string().optional(),
   results: z
-    .array(z.object({ id: z.string().optional(), score: z.number().optional(), content: z.string().optional() }))
+    .array(
+      z.object({ id: z.string().optional(), score: z.number().optional(), content: z.string().optional() }),
+    )
     .default([]),
   ...stepTiming,
 });

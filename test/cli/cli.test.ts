@@ -29,7 +29,15 @@ const cleanTrace = JSON.stringify({
   id: 'clean',
   status: 'ok',
   output: 'done',
-  steps: [{ type: 'llm', model: 'gpt-4o-mini', output: 'done', finishReason: 'stop', usage: { inputTokens: 10, outputTokens: 5 } }],
+  steps: [
+    {
+      type: 'llm',
+      model: 'gpt-4o-mini',
+      output: 'done',
+      finishReason: 'stop',
+      usage: { inputTokens: 10, outputTokens: 5 },
+    },
+  ],
 });
 
 describe('tracejury analyze', () => {
@@ -49,7 +57,9 @@ describe('tracejury analyze', () => {
     expect(code).toBe(0);
     expect(stdout.trim().split('\n')).toHaveLength(1);
     expect(stdout).toMatch(/1 trace, .* gate passed → out\/report\.json/);
-    expect(ReportSchema.parse(JSON.parse(readFileSync(path.join(d, 'out/report.json'), 'utf8'))).inputs.traces).toBe(1);
+    expect(
+      ReportSchema.parse(JSON.parse(readFileSync(path.join(d, 'out/report.json'), 'utf8'))).inputs.traces,
+    ).toBe(1);
   });
 
   it('exits 2 with a report when nothing usable was read', async () => {
@@ -89,7 +99,12 @@ describe('tracejury analyze', () => {
   });
 
   it('explains usage errors without a stack trace', async () => {
-    for (const args of [['analyze'], ['analyze', 'x', '--format', 'yaml'], ['analyze', 'missing.jsonl'], ['frobnicate']]) {
+    for (const args of [
+      ['analyze'],
+      ['analyze', 'x', '--format', 'yaml'],
+      ['analyze', 'missing.jsonl'],
+      ['frobnicate'],
+    ]) {
       const { code, stderr } = await cli(args, tmp({}));
       expect(code).toBe(2);
       expect(stderr).toMatch(/^tracejury: /);
@@ -101,7 +116,9 @@ describe('tracejury analyze', () => {
     const d = tmp({ 'a.jsonl': cleanTrace, 'tracejury.yml': 'default:\n  tool_loop:\n    treshold: 2\n' });
     const { code, stderr } = await cli(['analyze', 'a.jsonl'], d);
     expect(code).toBe(2);
-    expect(stderr).toContain('tracejury.yml:3: unknown key "default.tool_loop.treshold" — did you mean "threshold"?');
+    expect(stderr).toContain(
+      'tracejury.yml:3: unknown key "default.tool_loop.treshold" — did you mean "threshold"?',
+    );
   });
 
   it('analyses the bundled examples with no API key', async () => {
@@ -117,7 +134,9 @@ describe('tracejury analyze', () => {
 
 describe('tracejury baseline update', () => {
   it('builds .tracejury/baselines.json from successful runs', async () => {
-    const lines = Array.from({ length: 3 }, (_, i) => JSON.stringify({ id: `r${i}`, agentId: 'bot', steps: [] }));
+    const lines = Array.from({ length: 3 }, (_, i) =>
+      JSON.stringify({ id: `r${i}`, agentId: 'bot', steps: [] }),
+    );
     const d = tmp({ 'runs.jsonl': lines.join('\n') });
     const { code, stdout } = await cli(['baseline', 'update', 'runs.jsonl'], d);
     expect(code).toBe(0);

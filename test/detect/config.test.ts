@@ -31,11 +31,17 @@ const bloat = defineDetector({
 });
 const list = [loop, bloat];
 const settingsOf = (yml: string, agent: string, id: string) =>
-  resolveAgentConfig(parseConfig(yml, 'tracejury.yml', list), agent, list).detectors.find((d) => d.detector.meta.id === id)!;
+  resolveAgentConfig(parseConfig(yml, 'tracejury.yml', list), agent, list).detectors.find(
+    (d) => d.detector.meta.id === id,
+  )!;
 
 describe('tracejury.yml', () => {
   it('uses the reference defaults when there is no config', () => {
-    expect(settingsOf('', 'any', 'TOOL_LOOP')).toMatchObject({ enabled: true, shadow: false, settings: { threshold: 3, window: 5 } });
+    expect(settingsOf('', 'any', 'TOOL_LOOP')).toMatchObject({
+      enabled: true,
+      shadow: false,
+      settings: { threshold: 3, window: 5 },
+    });
   });
 
   it('lets an agent section inherit from default and override only what it sets', () => {
@@ -94,7 +100,9 @@ quiet-agent:
   });
 
   it('reports invalid YAML with its line', () => {
-    expect(() => parseConfig('default:\n  tool_loop: [1, 2\n', 'tracejury.yml', list)).toThrow(/^tracejury\.yml:\d+: not valid YAML/);
+    expect(() => parseConfig('default:\n  tool_loop: [1, 2\n', 'tracejury.yml', list)).toThrow(
+      /^tracejury\.yml:\d+: not valid YAML/,
+    );
   });
 
   it('reads failOn as a list or as "this severity or worse"', () => {
@@ -105,7 +113,9 @@ quiet-agent:
 
   it('warns when a section name looks like a misspelt reserved key', () => {
     const config = parseConfig('defualt:\n  tool_loop: { threshold: 9 }\n', 'tracejury.yml', list);
-    expect(config.warnings[0]).toMatch(/tracejury\.yml:1: section "defualt" is read as the settings of agent "defualt"; did you mean "default"\?/);
+    expect(config.warnings[0]).toMatch(
+      /tracejury\.yml:1: section "defualt" is read as the settings of agent "defualt"; did you mean "default"\?/,
+    );
   });
 
   it('reads price overrides for custom models', () => {

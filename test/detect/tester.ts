@@ -39,7 +39,10 @@ export interface InvalidCase extends CaseOptions {
   signals: ExpectedSignal[];
 }
 
-export function contextFor<C extends z.ZodObject>(detector: Detector<C>, opts: CaseOptions): DetectContext<z.infer<C>> {
+export function contextFor<C extends z.ZodObject>(
+  detector: Detector<C>,
+  opts: CaseOptions,
+): DetectContext<z.infer<C>> {
   return {
     config: detector.meta.config.parse(opts.config ?? {}) as z.infer<C>,
     pricer: createPricer(opts.prices),
@@ -48,7 +51,11 @@ export function contextFor<C extends z.ZodObject>(detector: Detector<C>, opts: C
   };
 }
 
-export function runDetector<C extends z.ZodObject>(detector: Detector<C>, trace: Trace, opts: CaseOptions = {}): SignalDraft[] {
+export function runDetector<C extends z.ZodObject>(
+  detector: Detector<C>,
+  trace: Trace,
+  opts: CaseOptions = {},
+): SignalDraft[] {
   return detector.detect(trace, contextFor(detector, opts));
 }
 

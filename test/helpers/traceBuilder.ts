@@ -16,7 +16,10 @@ export const llm = (fields: Partial<Extract<StepInput, { type: 'llm' }>> = {}): 
   ...fields,
 });
 
-export const tool = (name: string, fields: Partial<Extract<StepInput, { type: 'tool' }>> = {}): StepInput => ({
+export const tool = (
+  name: string,
+  fields: Partial<Extract<StepInput, { type: 'tool' }>> = {},
+): StepInput => ({
   type: 'tool',
   name,
   status: 'ok',

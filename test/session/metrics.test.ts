@@ -9,7 +9,10 @@ describe('agent_reliability', () => {
       traceId: `trace-${i}`,
       signals: { confidence: 0.9, loop_detection: 0.95 },
     }));
-    traces[7] = { traceId: 'trace-7', signals: { confidence: 0.35, loop_detection: 0.28, tool_correctness: 0.9, coherence: 0.85 } } as never;
+    traces[7] = {
+      traceId: 'trace-7',
+      signals: { confidence: 0.35, loop_detection: 0.28, tool_correctness: 0.9, coherence: 0.85 },
+    } as never;
     const r = agentReliability(traces);
     const meanTopK = (0.72 + 0.1) / 2;
     expect(r.score).toBeCloseTo(1 - (0.9 * meanTopK + 0.1 * 0.72), 10);
@@ -17,7 +20,12 @@ describe('agent_reliability', () => {
       total_traces_in_session: 10,
       traces_evaluated: 10,
       flagged_traces: ['trace-7'],
-      aggregation: { method: 'max_compose_top_k', top_k_percentile: 0.15, ensemble_weight: 0.1, max_risk: 0.72 },
+      aggregation: {
+        method: 'max_compose_top_k',
+        top_k_percentile: 0.15,
+        ensemble_weight: 0.1,
+        max_risk: 0.72,
+      },
       signal_weights: { confidence: 1, loop_detection: 1, tool_correctness: 0.8, coherence: 1 },
     });
     expect((r.metadata.per_trace_signals as Record<string, object>)['trace-7']).toEqual({
@@ -36,8 +44,14 @@ describe('agent_reliability', () => {
   });
 
   it('scores 1.0 with the documented reasons on empty input', () => {
-    expect(agentReliability([])).toMatchObject({ score: 1, passed: true, reason: 'No traces or signals to evaluate.' });
-    expect(agentReliability([{ traceId: 'a', signals: {} }]).reason).toBe('No traces or signals to evaluate.');
+    expect(agentReliability([])).toMatchObject({
+      score: 1,
+      passed: true,
+      reason: 'No traces or signals to evaluate.',
+    });
+    expect(agentReliability([{ traceId: 'a', signals: {} }]).reason).toBe(
+      'No traces or signals to evaluate.',
+    );
   });
 
   it('fails below the threshold', () => {
@@ -50,7 +64,10 @@ describe('agent_reliability', () => {
 describe('agent_consistency', () => {
   it('amplifies confidence risk by the other penalties and aggregates by RMS', () => {
     const r = agentConsistency([
-      { traceId: 'a', signals: { confidence: 0.88, loop_detection: 0.95, tool_correctness: 0.92, coherence: 0.97 } },
+      {
+        traceId: 'a',
+        signals: { confidence: 0.88, loop_detection: 0.95, tool_correctness: 0.92, coherence: 0.97 },
+      },
       { traceId: 'b', signals: { confidence: 0.6 } },
       { traceId: 'skipped', signals: { loop_detection: 0.1 } },
     ]);
@@ -59,8 +76,15 @@ describe('agent_consistency', () => {
     const wuB = 0.4;
     const rms = Math.sqrt((wuA ** 2 + wuB ** 2) / 2);
     expect(r.score).toBeCloseTo(1 - rms, 10);
-    expect(r.metadata).toMatchObject({ total_traces_in_session: 3, traces_evaluated: 2, aggregation: { method: 'weighted_rms' } });
-    expect((r.metadata.per_trace_signals as Record<string, { situational_penalty: number }>).a!.situational_penalty).toBeCloseTo(0.144, 4);
+    expect(r.metadata).toMatchObject({
+      total_traces_in_session: 3,
+      traces_evaluated: 2,
+      aggregation: { method: 'weighted_rms' },
+    });
+    expect(
+      (r.metadata.per_trace_signals as Record<string, { situational_penalty: number }>).a!
+        .situational_penalty,
+    ).toBeCloseTo(0.144, 4);
   });
 
   it('needs a confidence signal: without any it has no evaluable traces', () => {

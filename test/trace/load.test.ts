@@ -52,7 +52,10 @@ describe('loadTraces', () => {
       'a.jsonl': [
         trace('good-1'),
         '{"id":"cut","steps":[{"type":"ll',
-        JSON.stringify({ id: 'typed', steps: [{ type: 'llm', model: 'gpt-4o', usage: { inputTokens: 'many' } }] }),
+        JSON.stringify({
+          id: 'typed',
+          steps: [{ type: 'llm', model: 'gpt-4o', usage: { inputTokens: 'many' } }],
+        }),
         trace('good-2'),
       ].join('\n'),
     });
@@ -69,7 +72,22 @@ describe('loadTraces', () => {
     const d = dir({ 'a.jsonl': `{"id": "x", "steps": [\n${trace('ok')}\n` });
     const { traces, stats } = await loadTraces(d);
     expect(traces.map((t) => t.trace.id)).toEqual(['ok']);
-    expect(stats.errors).toEqual([expect.objectContaining({ line: 1, message: expect.stringMatching(/not valid JSON/) })]);
+    expect(stats.errors).toEqual([
+      expect.objectContaining({ line: 1, message: expect.stringMatching(/not valid JSON/) }),
+    ]);
+  });
+
+  it('names the line where a pretty-printed document breaks', async () => {
+    const d = dir({ 'doc.json': '[\n  {\n    "id": "a",\n    "steps": [\n  }\n]\n' });
+    const { traces, stats } = await loadTraces(d);
+    expect(traces).toEqual([]);
+    expect(stats.errors).toEqual([
+      expect.objectContaining({
+        file: path.join(d, 'doc.json'),
+        line: 5,
+        message: expect.stringMatching(/not valid JSON/),
+      }),
+    ]);
   });
 
   it('parses a pretty-printed JSON document whole', async () => {
@@ -96,11 +114,16 @@ describe('loadTraces', () => {
     const d = dir({ 'cfg.json': JSON.stringify({ name: 'my-app', dependencies: {} }) });
     const { traces, stats } = await loadTraces(d);
     expect(traces).toEqual([]);
-    expect(stats.errors[0]!.message).toMatch(/not a trace file.*native, otel, openinference, langfuse, records, openai-messages/);
+    expect(stats.errors[0]!.message).toMatch(
+      /not a trace file.*native, otel, openinference, langfuse, records, openai-messages/,
+    );
   });
 
   it('survives a single 50 MB line', async () => {
-    const big = JSON.stringify({ id: 'big', steps: [{ type: 'tool', name: 'dump', result: 'x'.repeat(50 * 1024 * 1024) }] });
+    const big = JSON.stringify({
+      id: 'big',
+      steps: [{ type: 'tool', name: 'dump', result: 'x'.repeat(50 * 1024 * 1024) }],
+    });
     const d = dir({ 'big.jsonl': `${big}\n${trace('after')}\n` });
     const { traces, stats } = await loadTraces(d);
     expect(traces.map((t) => t.trace.id)).toEqual(['big', 'after']);

@@ -45,7 +45,7 @@ testDetector(toolLoop, {
         tool('read'),
         tool('search_docs', { args: { q: 'b' } }),
         tool('write'),
-        tool('search_docs', { args: { q: 'c' } }),
+        tool('search_docs', { args: { q: 'a' } }),
       ]),
       signals: [
         {
@@ -55,6 +55,27 @@ testDetector(toolLoop, {
           confidence: 0.82,
         },
       ],
+    },
+    {
+      name: 'every call with different arguments: reported in the gray zone (may be legitimate iteration)',
+      trace: makeTrace([
+        tool('get_reservation_details', { args: { id: 'R1' } }),
+        tool('get_reservation_details', { args: { id: 'R2' } }),
+        tool('get_reservation_details', { args: { id: 'R3' } }),
+      ]),
+      signals: [
+        {
+          steps: [1, 2, 3],
+          message:
+            'get_reservation_details called 3× in 3 tool calls (steps 1–3), each time with different arguments (may be legitimate iteration)',
+          confidence: 0.55,
+        },
+      ],
+    },
+    {
+      name: 'arguments not recorded are not taken as different',
+      trace: makeTrace([tool('search'), tool('search'), tool('search')]),
+      signals: [{ steps: [1, 2, 3], confidence: 0.82 }],
     },
     {
       name: 'identical arguments each time, one merged signal for a run of overlapping windows',
@@ -70,7 +91,7 @@ testDetector(toolLoop, {
     },
     {
       name: 'a long run of one tool is one signal, not one per window',
-      trace: makeTrace(Array.from({ length: 10 }, (_, i) => tool('poll', { args: { i } }))),
+      trace: makeTrace(Array.from({ length: 10 }, (_, i) => tool('poll', { args: { attempt: i % 3 } }))),
       signals: [
         {
           steps: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],

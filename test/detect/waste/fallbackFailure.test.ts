@@ -79,9 +79,16 @@ testDetector(fallbackFailure, {
       signals: [{ wasteUsd: 0.01596, wasteTokens: 272, severity: 'high' }],
     },
     {
-      name: 'default follows the reference: an empty cheap answer without an error counts as answered',
+      name: 'an empty cheap answer without an error: still found with its waste, but in the gray zone for review',
       trace: calls([cheap(0, { output: '', out: 0 }), gpt4(2, { cost: 0.00525, in: 25, out: 150 })]),
-      signals: [{ wasteUsd: 0.00525, wasteTokens: 175 }],
+      signals: [
+        {
+          wasteUsd: 0.00525,
+          wasteTokens: 175,
+          confidence: 0.5,
+          message: "gpt-3.5-turbo's answer was empty, so the fallback may have been needed",
+        },
+      ],
     },
     {
       name: 'Anthropic tiers from the table: claude-3-haiku → claude-3-opus (350 in + 125 out = $0.014625)',

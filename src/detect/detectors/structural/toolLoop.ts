@@ -6,7 +6,10 @@
  * called ten times in a row is one signal, not eight), and loops of different tools over
  * overlapping stretches of tool calls (A,B,A,B,A,B: a two-tool cycle) merge too. Loops that do not
  * overlap are separate signals. Identical arguments are not required by the rule but raise
- * confidence and are reported in the evidence.
+ * confidence and are reported in the evidence. A loop in which every call had different recorded
+ * arguments (three lookups of three reservations) is often legitimate iteration: it is reported in
+ * the gray zone, so the tribunal or a reviewer decides instead of the gate (on τ-bench airline runs
+ * most name-only loops are of this kind).
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
@@ -108,24 +111,30 @@ export const toolLoop = defineDetector({
           calls: loop.positions.length,
           identicalArgs: allIdentical(args),
           distinctArgs: new Set(args.map(stableJson)).size,
+          argsRecorded: args.every((a) => a !== undefined),
         };
       });
       const positions = cluster.flatMap((l) => l.positions).sort((x, y) => x - y);
       const steps = positions.map((p) => calls[p]!.no);
       const spanned = positions.at(-1)! - positions[0]! + 1;
       const identicalArgs = perTool.every((t) => t.identicalArgs);
+      const allDistinct = perTool.every((t) => t.distinctArgs === t.calls && t.argsRecorded);
       const over = perTool.some((t) => t.calls > threshold);
       return {
         severity: 'high',
         // Identical arguments each time: clearly stuck. More calls than the threshold: clearly a
         // loop. Exactly at the threshold with varying arguments (e.g. three different searches) is
-        // the weakest case, still above the gray zone.
-        confidence: identicalArgs ? 0.94 : over ? 0.88 : 0.82,
+        // the weakest case, still above the gray zone — unless no call repeated another's arguments.
+        confidence: identicalArgs ? 0.94 : allDistinct ? 0.55 : over ? 0.88 : 0.82,
         steps,
         message:
           `${perTool.map((t) => `${t.tool} called ${t.calls}×`).join(' and ')} in ${spanned} tool calls ` +
           `(${stepSpan(steps)})` +
-          (identicalArgs ? ', each time with identical arguments' : ''),
+          (identicalArgs
+            ? ', each time with identical arguments'
+            : allDistinct
+              ? ', each time with different arguments (may be legitimate iteration)'
+              : ''),
         evidence: {
           tool: perTool[0]!.tool,
           tools: perTool.map((t) => t.tool),

@@ -8,16 +8,19 @@
  * `time_window_seconds` after the first. Every such pair is reported.
  *
  * "Did not fail" follows the reference: only an explicit failure (`error`, or finish reason
- * `error`) makes the cheap call a failure, so a cheap call that returned an empty answer without
- * an error still counts as answered (the source tool's demo flags exactly such pairs). Set
- * `empty_output_is_failure: true` to treat an empty answer with no completion tokens as a failure
- * that justified the fallback.
+ * `error`) makes the cheap call a failure. A cheap call that returned an empty answer without an
+ * error is the doubtful case: the source tool's demo flags such pairs as unnecessary fallbacks, yet
+ * EMPTY_LLM_RESPONSE calls the same empty answer a failure, which would justify the fallback. So
+ * such a pair is still reported, with its waste, but at gray-zone confidence (0.5): it is escalated
+ * to the tribunal or listed for review, and it counts toward totals and gates only once confirmed.
+ * `empty_output_is_failure: true` drops these pairs altogether.
  *
  * Waste: the expensive fallback call, at its recorded cost, else tokens × price; tokens are its
  * prompt + completion. Severity: high when the waste exceeds `high_severity_waste_usd` ($0.01, the
  * reference's rule), else medium.
  */
 import { z } from 'zod';
+import { GRAY_ZONE_LOWER, GRAY_ZONE_UPPER } from '../../grayZone.js';
 import { modelTierConfigShape, tierClassifier } from '../../../pricing/modelTier.js';
 import { defineDetector } from '../../detector.js';
 import type { SignalDraft } from '../../detector.js';
@@ -63,6 +66,8 @@ export const fallbackFailure = defineDetector({
     }),
   },
   detect(trace, ctx) {
+    // Middle of the gray zone: neither side of the contradiction above should decide alone.
+    const DOUBTFUL_CONFIDENCE = (GRAY_ZONE_LOWER + GRAY_ZONE_UPPER) / 2;
     const cfg = ctx.config;
     const tierOf = tierClassifier(ctx.pricer, cfg);
     const calls = llmCalls(trace);
@@ -82,20 +87,24 @@ export const fallbackFailure = defineDetector({
       const waste = sumWaste([fallback], ctx.pricer);
       const wasteUsd = roundUsd(waste.usd);
       const timed = cheap.timed && fallback.timed;
+      const cheapEmpty = !hasOutput(cheap.step);
       const when = timed ? `${Number((gapMs / 1000).toFixed(1))} s after` : 'right after';
       const steps = [cheap.n, fallback.n];
       signals.push({
         severity: wasteSeverity(wasteUsd, cfg.high_severity_waste_usd),
-        confidence: timed ? 0.85 : 0.8,
+        confidence: cheapEmpty ? DOUBTFUL_CONFIDENCE : timed ? 0.85 : 0.8,
         steps,
         message:
           `${fallback.step.model} called ${when} ${cheap.step.model} answered the same prompt ` +
-          `(${fmtSteps(steps)}): unnecessary fallback, ${fmtUsd(wasteUsd)} wasted`,
+          `(${fmtSteps(steps)}): unnecessary fallback, ${fmtUsd(wasteUsd)} wasted` +
+          (cheapEmpty
+            ? ` — but ${cheap.step.model}'s answer was empty, so the fallback may have been needed`
+            : ''),
         evidence: {
           cheapModel: cheap.step.model,
           fallbackModel: fallback.step.model,
           gapMs: timed ? gapMs : null,
-          cheapOutputEmpty: !hasOutput(cheap.step),
+          cheapOutputEmpty: cheapEmpty,
           costSources: waste.costSources,
         },
         wasteUsd,

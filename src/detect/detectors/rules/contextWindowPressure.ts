@@ -1,0 +1,65 @@
+/**
+ * CONTEXT_WINDOW_PRESSURE: an LLM call's prompt filled most of the model's context window (tier 1
+ * threshold check). The window comes from config (`context_windows`) or the price table; a model
+ * whose window is unknown never fires. Medium at ≥ `utilization` of the window, high above 100 %
+ * (the provider truncated or rejected the prompt, or the recorded usage is wrong).
+ */
+import { z } from 'zod';
+import { defineDetector, type SignalDraft } from '../../detector.js';
+import { contextWindow, ContextWindowOverridesSchema } from '../../../pricing/contextWindow.js';
+
+const pct = (n: number) => `${Math.round(n * 1000) / 10} %`;
+
+export const contextWindowPressure = defineDetector({
+  meta: {
+    id: 'CONTEXT_WINDOW_PRESSURE',
+    configKey: 'context_window_pressure',
+    tier: 1,
+    kind: 'structural',
+    severity: 'medium',
+    failureMode: 'context_overflow',
+    description: "An LLM call's prompt filled most (or more than all) of the model's context window",
+    config: z.object({
+      utilization: z
+        .number()
+        .positive()
+        .max(1)
+        .default(0.9)
+        .describe('Fraction of the context window a prompt may fill before it is flagged'),
+      context_windows: ContextWindowOverridesSchema.default({}),
+    }),
+  },
+  detect(trace, ctx) {
+    const { utilization, context_windows: overrides } = ctx.config;
+    const signals: SignalDraft[] = [];
+    trace.steps.forEach((s, i) => {
+      if (s.type !== 'llm') return;
+      const window = contextWindow(s.model, { provider: s.provider, overrides });
+      if (!window) return;
+      const prompt = s.usage.inputTokens;
+      const used = prompt / window;
+      if (used < utilization) return;
+      const over = used > 1;
+      // 0.80 at the threshold, 0.90 at a full window, 0.96 when the prompt does not fit at all.
+      const confidence = over
+        ? 0.96
+        : Math.round((0.8 + (0.1 * (used - utilization)) / Math.max(1e-9, 1 - utilization)) * 1000) / 1000;
+      signals.push({
+        steps: [i + 1],
+        severity: over ? 'high' : 'medium',
+        confidence: Math.min(0.96, confidence),
+        message: over
+          ? `Step ${i + 1}: the prompt (${prompt.toLocaleString('en-US')} tokens) is larger than the context window of ${s.model} (${window.toLocaleString('en-US')} tokens): ${pct(used)}.`
+          : `Step ${i + 1}: the prompt (${prompt.toLocaleString('en-US')} tokens) filled ${pct(used)} of the context window of ${s.model} (${window.toLocaleString('en-US')} tokens); the threshold is ${pct(utilization)}.`,
+        evidence: {
+          model: s.model,
+          promptTokens: prompt,
+          contextWindow: window,
+          utilization: Math.round(used * 10000) / 10000,
+          threshold: utilization,
+        },
+      });
+    });
+    return signals;
+  },
+});

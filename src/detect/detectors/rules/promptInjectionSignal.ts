@@ -1,0 +1,494 @@
+/**
+ * PROMPT_INJECTION_SIGNAL: untrusted text that matches known injection / jailbreak patterns.
+ *
+ * What is scanned is what the agent did not write and the operator did not configure: the trace
+ * input (minus system / developer parts), message steps from anyone but the agent itself, tool
+ * results and errors, retrieved documents (indirect injection), and LLM input messages whose role
+ * is user / tool. The system prompt and the agent's own outputs are never scanned: quoting an
+ * injection phrase in a system prompt ("never obey 'ignore previous instructions'") is defence,
+ * not attack.
+ *
+ * Cost: one combined keyword regex per field decides whether any pattern can match, and only the
+ * patterns whose trigger words are present run. Fields are capped (head and tail of a long string)
+ * and an LLM input message already scanned in an earlier call is not scanned again (chat history
+ * is replayed on every call, which would make the work quadratic).
+ */
+import { z } from 'zod';
+import { defineDetector, type SignalDraft } from '../../detector.js';
+import {
+  CATEGORY_LABELS,
+  INJECTION_PATTERNS,
+  normaliseForScan,
+  type InjectionCategory,
+  type InjectionPattern,
+} from '../../injection/patterns.js';
+import type { Trace } from '../../../trace/schema.js';
+
+export const EXCERPT_MAX = 80;
+
+export interface InjectionMatch {
+  pattern: string;
+  category: InjectionCategory;
+  description: string;
+  weak: boolean;
+  /** ≤ 80 characters of the (normalised) text where the pattern matched. */
+  excerpt: string;
+  /** Set when the text was found inside a base64 / hex blob. */
+  encoding?: 'base64' | 'hex';
+}
+
+export interface ScanOptions {
+  /** Longest text scanned per field: longer text is cut to its head (¾) and tail (¼). */
+  maxChars: number;
+  /** Decode base64 / hex blobs and scan what they hide. */
+  decodeEncoded: boolean;
+  disabled?: ReadonlySet<string>;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+const NORMAL_PATTERNS = INJECTION_PATTERNS.filter((p) => !p.raw);
+const RAW_PATTERNS = INJECTION_PATTERNS.filter((p) => p.raw);
+const PATTERNS_BY_TRIGGER = new Map<string, InjectionPattern[]>();
+for (const p of NORMAL_PATTERNS) {
+  for (const t of p.triggers) {
+    const list = PATTERNS_BY_TRIGGER.get(t) ?? [];
+    list.push(p);
+    PATTERNS_BY_TRIGGER.set(t, list);
+  }
+}
+/** Longest first, so that at one position the longest trigger wins (shorter prefixes are recovered). */
+const TRIGGERS = [...PATTERNS_BY_TRIGGER.keys()].sort((a, b) => b.length - a.length);
+const ANYWHERE = new Set(NORMAL_PATTERNS.filter((p) => p.anywhere).flatMap((p) => p.triggers));
+const isWordTrigger = (t: string) => /^[a-z0-9]/.test(t) && !ANYWHERE.has(t);
+/**
+ * The one pass every field pays, as two regexes (one alternation of 200 words is slower than two):
+ * word triggers anchored at a word start, so the engine skips most positions after a
+ * one-character check, and the punctuation triggers anywhere. No hit rejects the field.
+ */
+const WORD_TRIGGER_SCAN = new RegExp(
+  `\\b(?:${TRIGGERS.filter(isWordTrigger).map(escapeRegExp).join('|')})`,
+  'g',
+);
+const OTHER_TRIGGER_SCAN = new RegExp(
+  TRIGGERS.filter((t) => !isWordTrigger(t))
+    .map(escapeRegExp)
+    .join('|'),
+  'g',
+);
+const RAW_PRECHECK = /[\u200b-\u200d\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]|[\u{E0000}-\u{E007F}]/u;
+const MIN_HEX_BLOB = 32;
+const MAX_BLOBS = 16;
+const MAX_BLOB_CHARS = 8192;
+
+function candidatePatterns(text: string): InjectionPattern[] {
+  const found = new Set<string>();
+  for (const m of text.matchAll(WORD_TRIGGER_SCAN)) found.add(m[0]);
+  for (const m of text.matchAll(OTHER_TRIGGER_SCAN)) found.add(m[0]);
+  if (found.size === 0) return [];
+  const out = new Set<InjectionPattern>();
+  for (const f of found) {
+    // A trigger that is a prefix of the one found at the same position is present too.
+    for (const t of TRIGGERS) {
+      if (t.length <= f.length && f.startsWith(t)) for (const p of PATTERNS_BY_TRIGGER.get(t)!) out.add(p);
+    }
+  }
+  return [...out];
+}
+
+function excerptAt(text: string, index: number): string {
+  const visible = text
+    .slice(Math.max(0, index), index + EXCERPT_MAX * 2)
+    .replace(/[^\x20-\x7e\u00a0-\u200a\u2010-\u2027\u2030-\u205f\u3000-\ud7ff]/gu, (c) => {
+      const cp = c.codePointAt(0)!;
+      return cp === 10 ? ' ' : `\\u{${cp.toString(16)}}`;
+    });
+  return visible.length > EXCERPT_MAX ? `${visible.slice(0, EXCERPT_MAX - 1)}…` : visible;
+}
+
+function scanNormalised(
+  text: string,
+  disabled: ReadonlySet<string> | undefined,
+  out: InjectionMatch[],
+): void {
+  for (const p of candidatePatterns(text)) {
+    if (disabled?.has(p.id)) continue;
+    const m = p.pattern.exec(text);
+    if (m) {
+      out.push({
+        pattern: p.id,
+        category: p.category,
+        description: p.description,
+        weak: p.weak === true,
+        excerpt: excerptAt(text, m.index),
+      });
+    }
+  }
+}
+
+/** A run of 24+ base64 (standard or URL-safe) characters; the lookbehind makes it start only at a run's start. */
+const BLOB = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}/g;
+const HEX_ONLY = /^[0-9a-fA-F]+$/;
+
+/** Long runs of base64 or hex that decode to mostly printable text. */
+function decodedBlobs(raw: string): { text: string; encoding: 'base64' | 'hex' }[] {
+  const out: { text: string; encoding: 'base64' | 'hex' }[] = [];
+  for (const m of raw.matchAll(BLOB)) {
+    if (out.length >= MAX_BLOBS) break;
+    const blob = m[0].slice(0, MAX_BLOB_CHARS);
+    const hex = blob.length >= MIN_HEX_BLOB && blob.length % 2 === 0 && HEX_ONLY.test(blob);
+    const text = (
+      hex ? Buffer.from(blob, 'hex') : Buffer.from(blob.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
+    ).toString('utf8');
+    let printable = 0;
+    for (let j = 0; j < text.length; j++) {
+      const t = text.charCodeAt(j);
+      if ((t >= 0x20 && t < 0x7f) || t === 10 || t === 13 || t === 9) printable++;
+    }
+    if (text.length >= 8 && printable / text.length >= 0.9)
+      out.push({ text, encoding: hex ? 'hex' : 'base64' });
+  }
+  return out;
+}
+
+/** Cuts a long string to its head (¾) and tail (¼): padding in front of a payload does not hide it. */
+export function capText(text: string, maxChars: number): { text: string; truncated: boolean } {
+  if (text.length <= maxChars) return { text, truncated: false };
+  const head = Math.floor(maxChars * 0.75);
+  return { text: `${text.slice(0, head)}\n${text.slice(text.length - (maxChars - head))}`, truncated: true };
+}
+
+/** Scans one field. Exported for tests and for callers that scan text outside a trace. */
+export function scanText(raw: string, opts: ScanOptions): { matches: InjectionMatch[]; truncated: boolean } {
+  const { text, truncated } = capText(raw, opts.maxChars);
+  const matches: InjectionMatch[] = [];
+  if (RAW_PRECHECK.test(text)) {
+    for (const p of RAW_PATTERNS) {
+      if (opts.disabled?.has(p.id)) continue;
+      const m = p.pattern.exec(text);
+      if (m) {
+        matches.push({
+          pattern: p.id,
+          category: p.category,
+          description: p.description,
+          weak: p.weak === true,
+          excerpt: excerptAt(text, Math.max(0, m.index - 20)),
+        });
+      }
+    }
+  }
+  scanNormalised(normaliseForScan(text), opts.disabled, matches);
+  if (opts.decodeEncoded) {
+    for (const blob of decodedBlobs(text)) {
+      const inner: InjectionMatch[] = [];
+      scanNormalised(normaliseForScan(blob.text), opts.disabled, inner);
+      for (const m of inner) {
+        // The base64 fragment pattern would only re-find what was decoded.
+        if (m.category !== 'delimiter_encoding') matches.push({ ...m, encoding: blob.encoding });
+      }
+    }
+  }
+  return { matches, truncated };
+}
+
+/**
+ * Confidence from what matched: any strong pattern starts at 0.80, each further category adds 0.06
+ * and each further pattern 0.02, up to 0.96; only weak patterns: 0.50 for one (gray zone, escalated),
+ * +0.15 per further pattern, up to 0.80. An instruction hidden in an encoded blob counts as an extra
+ * category (the encoding is itself a trick).
+ */
+export function injectionConfidence(matches: readonly InjectionMatch[]): number {
+  const patterns = new Set(matches.map((m) => m.pattern));
+  const categories = new Set<string>(matches.map((m) => m.category));
+  if (matches.some((m) => m.encoding)) categories.add('delimiter_encoding');
+  const strong = matches.some((m) => !m.weak);
+  const extraCategories = Math.max(0, categories.size - 1);
+  if (strong) {
+    const c = 0.8 + 0.06 * extraCategories + 0.02 * Math.max(0, patterns.size - categories.size);
+    return Math.min(0.96, round(c));
+  }
+  return Math.min(0.8, round(0.5 + 0.15 * (patterns.size - 1) + 0.06 * extraCategories));
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Walks a JSON-like value collecting its strings, up to a character budget. */
+function collectStrings(
+  value: unknown,
+  budget: number,
+  skip: (key: string, v: unknown) => boolean,
+): { text: string; truncated: boolean } {
+  if (typeof value === 'string') return { text: value, truncated: false };
+  const parts: string[] = [];
+  let used = 0;
+  let truncated = false;
+  const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { v, depth } = stack.pop()!;
+    if (used >= budget) {
+      truncated = true;
+      break;
+    }
+    if (typeof v === 'string') {
+      const piece = v.length > budget - used ? v.slice(0, budget - used) : v;
+      if (piece.length < v.length) truncated = true;
+      parts.push(piece);
+      used += piece.length + 1;
+    } else if (depth < 32 && Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], depth: depth + 1 });
+    } else if (depth < 32 && v !== null && typeof v === 'object') {
+      if (isTrustedMessage(v)) continue;
+      const entries = Object.entries(v as Record<string, unknown>);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, child] = entries[i]!;
+        if (!skip(k, child)) stack.push({ v: child, depth: depth + 1 });
+      }
+    }
+  }
+  return { text: parts.join('\n'), truncated };
+}
+
+const TRUSTED_ROLES = new Set(['system', 'developer']);
+/** A chat message object written by the operator (system / developer) rather than a user. */
+function isTrustedMessage(v: object): boolean {
+  const role = (v as { role?: unknown }).role;
+  return typeof role === 'string' && TRUSTED_ROLES.has(role.toLowerCase());
+}
+
+/** Keys of a trace input that hold operator configuration, not user text. */
+const SYSTEM_KEYS =
+  /^(?:system|system_?prompt|systemprompt|developer|developer_?message|instructions|preamble)$/i;
+const noSkip = () => false;
+
+interface Source {
+  step?: number;
+  where: string;
+  kind: 'trace_input' | 'message' | 'tool_result' | 'retrieval' | 'llm_input';
+  value: unknown;
+  extra?: Record<string, unknown>;
+  skipKeys?: boolean;
+}
+
+function* sources(trace: Trace, cfg: Config): Generator<Source> {
+  if (trace.input !== undefined)
+    yield { where: 'the trace input', kind: 'trace_input', value: trace.input, skipKeys: true };
+  const trustedSenders = new Set([
+    ...cfg.trusted_senders.map((s) => s.toLowerCase()),
+    trace.agentId.toLowerCase(),
+  ]);
+  const untrustedRoles = new Set(cfg.untrusted_roles.map((r) => r.toLowerCase()));
+  for (let i = 0; i < trace.steps.length; i++) {
+    const s = trace.steps[i]!;
+    const step = i + 1;
+    switch (s.type) {
+      case 'tool':
+        if (s.result !== undefined)
+          yield {
+            step,
+            where: `the result of tool "${s.name}"`,
+            kind: 'tool_result',
+            value: s.result,
+            extra: { tool: s.name },
+          };
+        if (s.error)
+          yield {
+            step,
+            where: `the error of tool "${s.name}"`,
+            kind: 'tool_result',
+            value: s.error,
+            extra: { tool: s.name },
+          };
+        break;
+      case 'retrieval':
+        for (let d = 0; d < s.results.length; d++) {
+          const content = s.results[d]!.content;
+          if (content)
+            yield {
+              step,
+              where: `retrieved document ${d + 1}${s.results[d]!.id ? ` ("${s.results[d]!.id}")` : ''}`,
+              kind: 'retrieval',
+              value: content,
+              extra: { document: d + 1, documentId: s.results[d]!.id },
+            };
+        }
+        break;
+      case 'message':
+        if (!trustedSenders.has(s.from.toLowerCase()))
+          yield {
+            step,
+            where: `a message from "${s.from}"`,
+            kind: 'message',
+            value: s.content,
+            extra: { from: s.from },
+          };
+        break;
+      case 'llm':
+        if (typeof s.input === 'string') {
+          if (cfg.scan_string_prompts)
+            yield { step, where: 'the LLM prompt', kind: 'llm_input', value: s.input };
+        } else if (s.input) {
+          for (let m = 0; m < s.input.length; m++) {
+            const msg = s.input[m]!;
+            if (!untrustedRoles.has(msg.role.toLowerCase()) || msg.content === undefined) continue;
+            yield {
+              step,
+              where: `an LLM input message (role ${msg.role})`,
+              kind: 'llm_input',
+              value: msg.content,
+              extra: { message: m + 1, role: msg.role },
+            };
+          }
+        }
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+const config = z.object({
+  max_field_chars: z
+    .number()
+    .int()
+    .positive()
+    .default(100_000)
+    .describe('Longest text scanned per field; longer text is cut to its head (3/4) and tail (1/4)'),
+  decode_encoded: z.boolean().default(true).describe('Decode base64 / hex blobs and scan what they hide'),
+  scan_string_prompts: z
+    .boolean()
+    .default(false)
+    .describe('Scan LLM prompts given as one string (they usually include the system prompt)'),
+  untrusted_roles: z
+    .array(z.string())
+    .default(['user', 'tool', 'function', 'ipython'])
+    .describe('Roles of LLM input messages that are scanned'),
+  trusted_senders: z
+    .array(z.string())
+    .default(['system', 'developer', 'assistant'])
+    .describe('Message-step senders that are not scanned (the trace’s own agentId is always trusted)'),
+  disabled_patterns: z.array(z.string()).default([]).describe('Pattern ids to skip, e.g. rj.named_mode'),
+});
+type Config = z.infer<typeof config>;
+
+export const promptInjectionSignal = defineDetector({
+  meta: {
+    id: 'PROMPT_INJECTION_SIGNAL',
+    configKey: 'prompt_injection_signal',
+    tier: 1,
+    kind: 'structural',
+    severity: 'critical',
+    failureMode: 'injection',
+    description:
+      'Untrusted input (user text, tool results, retrieved documents) matches known injection / jailbreak patterns',
+    config,
+  },
+  detect(trace, ctx) {
+    const cfg = ctx.config;
+    const opts: ScanOptions = {
+      maxChars: cfg.max_field_chars,
+      decodeEncoded: cfg.decode_encoded,
+      disabled: new Set(cfg.disabled_patterns),
+    };
+    const signals: SignalDraft[] = [];
+    const scanned = new Set<string>();
+    /** pattern + excerpt of everything reported so far: replayed chat history is not reported again. */
+    const reported = new Set<string>();
+    let current:
+      | {
+          key: string;
+          sources: Source[];
+          matches: (InjectionMatch & Record<string, unknown>)[];
+          truncated: boolean;
+        }
+      | undefined;
+
+    const flush = () => {
+      if (!current || current.matches.length === 0) return;
+      signals.push(buildSignal(current.sources, current.matches, current.truncated));
+    };
+
+    for (const src of sources(trace, cfg)) {
+      const { text, truncated: cut } = collectStrings(
+        src.value,
+        cfg.max_field_chars,
+        src.skipKeys ? (k) => SYSTEM_KEYS.test(k) : noSkip,
+      );
+      if (text.length === 0) continue;
+      if (src.kind === 'llm_input') {
+        if (scanned.has(text)) continue;
+      }
+      scanned.add(text);
+      const { matches, truncated } = scanText(text, opts);
+      const fresh = matches.filter((m) => {
+        const key = `${m.pattern}\u0000${m.excerpt}`;
+        if (src.kind === 'llm_input' && reported.has(key)) return false;
+        reported.add(key);
+        return true;
+      });
+      // One signal per step (a retrieval's documents or an LLM call's messages are grouped).
+      const key = src.step === undefined ? 'input' : `step:${src.step}`;
+      if (current?.key !== key) {
+        flush();
+        current = { key, sources: [], matches: [], truncated: false };
+      }
+      if (fresh.length === 0) continue;
+      current.sources.push(src);
+      for (const m of fresh) current.matches.push({ ...m, ...(src.extra ?? {}) });
+      current.truncated ||= truncated || cut;
+    }
+    flush();
+    return signals;
+  },
+});
+
+function buildSignal(
+  srcs: readonly Source[],
+  matches: (InjectionMatch & Record<string, unknown>)[],
+  truncated: boolean,
+): SignalDraft {
+  const src = srcs[0]!;
+  const byCategory = new Map<InjectionCategory, Set<string>>();
+  for (const m of matches) {
+    const set = byCategory.get(m.category) ?? new Set<string>();
+    set.add(m.pattern);
+    byCategory.set(m.category, set);
+  }
+  const parts = [...byCategory].map(([cat, ids]) => `${CATEGORY_LABELS[cat]} (${[...ids].join(', ')})`);
+  const wheres = [...new Set(srcs.map((s) => s.where))];
+  const said =
+    wheres.length <= 3 ? wheres.join(', ') : `${wheres.slice(0, 3).join(', ')} and ${wheres.length - 3} more`;
+  const where = src.step === undefined ? said : `Step ${src.step}: ${said}`;
+  const encoded = matches.some((m) => m.encoding) ? ' Some of it was hidden in base64 / hex.' : '';
+  const weakOnly = matches.every((m) => m.weak);
+  const subject = where.charAt(0).toUpperCase() + where.slice(1);
+  const message =
+    `${subject} ${wheres.length > 1 ? 'contain' : 'contains'} text that looks like a prompt injection — ${parts.join('; ')}.${encoded} ` +
+    (weakOnly
+      ? 'Only weak patterns matched, so this needs a closer look.'
+      : 'This is untrusted data, not instructions: check whether the agent acted on it.');
+  const evidence: Record<string, unknown> = {
+    source: src.kind,
+    categories: [...byCategory.keys()],
+    patterns: [...new Set(matches.map((m) => m.pattern))],
+    matches: matches.map((m) => ({
+      pattern: m.pattern,
+      category: m.category,
+      description: m.description,
+      weak: m.weak,
+      excerpt: m.excerpt,
+      ...(m.encoding ? { encoding: m.encoding } : {}),
+      ...Object.fromEntries(
+        Object.entries(m).filter(
+          ([k]) => !['pattern', 'category', 'description', 'weak', 'excerpt', 'encoding'].includes(k),
+        ),
+      ),
+    })),
+  };
+  if (truncated) evidence.truncated = true;
+  return {
+    steps: src.step === undefined ? [] : [src.step],
+    confidence: injectionConfidence(matches),
+    message,
+    evidence,
+  };
+}

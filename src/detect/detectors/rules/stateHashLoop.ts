@@ -1,0 +1,209 @@
+/**
+ * STATE_HASH_LOOP: an agent keeps producing the same state change (or returning to the same state),
+ * i.e. it is going round in circles (detection-tiers.md tier 1 "hash collision").
+ *
+ * For consecutive `state` steps of one agentId, the delta is the top-level keys added, changed (with
+ * their new value) and removed. Values are normalised first: keys sorted recursively and volatile
+ * keys (timestamps, ids, counters; `ignore_keys` / `ignore_key_suffixes`) dropped at every level, so
+ * a loop that only bumps `updated_at` or `iteration` still hashes the same. SHA-256 of the canonical
+ * JSON of the delta, and of the whole normalised state, is counted per agent; a hash seen
+ * `min_repeats` times fires. Repeating hashes whose step ranges overlap are one loop, one signal.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { defineDetector, type SignalDraft } from '../../detector.js';
+import { listSome, snapshotsByAgent } from '../state/stateSnapshots.js';
+
+type Canon = null | boolean | number | string | Canon[] | { [k: string]: Canon };
+
+function canonical(v: unknown, ignored: (k: string) => boolean, depth = 0): Canon {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
+  if (depth > 32) return '[deep]';
+  if (Array.isArray(v)) return v.map((x) => canonical(x, ignored, depth + 1));
+  if (typeof v === 'object') {
+    const out: { [k: string]: Canon } = {};
+    for (const k of Object.keys(v as object).sort()) {
+      if (!ignored(k)) out[k] = canonical((v as Record<string, unknown>)[k], ignored, depth + 1);
+    }
+    return out;
+  }
+  return String(v);
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+interface Group {
+  kind: 'delta' | 'state';
+  hash: string;
+  steps: number[];
+  summary: string;
+}
+
+export const stateHashLoop = defineDetector({
+  meta: {
+    id: 'STATE_HASH_LOOP',
+    configKey: 'state_hash_loop',
+    tier: 1,
+    kind: 'structural',
+    severity: 'high',
+    failureMode: 'loop',
+    description:
+      'An agent repeats the same normalised state change (or returns to the same state): SHA-256 hash collision',
+    config: z.object({
+      min_repeats: z
+        .number()
+        .int()
+        .min(2)
+        .default(3)
+        .describe('Times the same delta or state hash must occur'),
+      ignore_keys: z
+        .array(z.string())
+        .default([
+          'timestamp',
+          'ts',
+          'now',
+          'last_modified',
+          'lastModified',
+          'uuid',
+          'nonce',
+          'request_id',
+          'requestId',
+          'trace_id',
+          'traceId',
+          'span_id',
+          'spanId',
+          'run_id',
+          'runId',
+          'message_id',
+          'messageId',
+          'step',
+          'step_count',
+          'stepCount',
+          'iteration',
+          'iterations',
+          'counter',
+          'turn',
+          'attempt',
+          'attempts',
+          'seq',
+          'sequence',
+          'revision',
+          'version',
+          'elapsed',
+          'elapsed_ms',
+          'duration_ms',
+          'durationMs',
+        ])
+        .describe('Volatile keys dropped at every level before hashing (case-insensitive)'),
+      ignore_key_suffixes: z
+        .array(z.string())
+        .default(['_at', 'At', '_ts', '_timestamp', 'Timestamp'])
+        .describe('Keys ending like this are dropped too (updated_at, createdAt, event_ts)'),
+      detect_state_repeats: z
+        .boolean()
+        .default(true)
+        .describe('Also fire when the whole normalised state recurs, not only the same change'),
+    }),
+  },
+  detect(trace, ctx) {
+    const cfg = ctx.config;
+    const names = new Set(cfg.ignore_keys.map((k) => k.toLowerCase()));
+    const cache = new Map<string, boolean>();
+    const ignored = (k: string) => {
+      let hit = cache.get(k);
+      if (hit === undefined) {
+        hit =
+          names.has(k.toLowerCase()) ||
+          cfg.ignore_key_suffixes.some((s) => k.length > s.length && k.endsWith(s));
+        cache.set(k, hit);
+      }
+      return hit;
+    };
+    const signals: SignalDraft[] = [];
+    for (const [agentId, snaps] of snapshotsByAgent(trace)) {
+      if (snaps.length < cfg.min_repeats) continue;
+      const deltaGroups = new Map<string, Group>();
+      const stateGroups = new Map<string, Group>();
+      let prev: Record<string, Canon> | undefined;
+      for (const snap of snaps) {
+        const cur = canonical(snap.state, ignored) as Record<string, Canon>;
+        const curJson = JSON.stringify(cur);
+        if (cfg.detect_state_repeats) {
+          const h = sha256(curJson);
+          const g = stateGroups.get(h) ?? { kind: 'state', hash: h, steps: [], summary: '' };
+          g.steps.push(snap.step);
+          stateGroups.set(h, g);
+        }
+        if (prev) {
+          const added: Record<string, Canon> = {};
+          const changed: Record<string, Canon> = {};
+          const removed: string[] = [];
+          for (const k of Object.keys(cur)) {
+            if (!(k in prev)) added[k] = cur[k]!;
+            else if (JSON.stringify(prev[k]) !== JSON.stringify(cur[k])) changed[k] = cur[k]!;
+          }
+          for (const k of Object.keys(prev)) if (!(k in cur)) removed.push(k);
+          const keys = [...Object.keys(added), ...Object.keys(changed), ...removed];
+          if (keys.length > 0) {
+            const h = sha256(JSON.stringify({ added, changed, removed }));
+            const summary = [
+              Object.keys(added).length ? `added ${listSome(Object.keys(added), 3)}` : '',
+              Object.keys(changed).length ? `changed ${listSome(Object.keys(changed), 3)}` : '',
+              removed.length ? `removed ${listSome(removed, 3)}` : '',
+            ]
+              .filter(Boolean)
+              .join('; ');
+            const g = deltaGroups.get(h) ?? { kind: 'delta', hash: h, steps: [], summary };
+            g.steps.push(snap.step);
+            deltaGroups.set(h, g);
+          }
+        }
+        prev = cur;
+      }
+      const firing = [...deltaGroups.values(), ...stateGroups.values()]
+        .filter((g) => g.steps.length >= cfg.min_repeats)
+        .sort((a, b) => a.steps[0]! - b.steps[0]!);
+      // Groups whose step ranges overlap describe one loop.
+      const clusters: Group[][] = [];
+      let clusterEnd = -Infinity;
+      for (const g of firing) {
+        const first = g.steps[0]!;
+        const last = g.steps[g.steps.length - 1]!;
+        if (clusters.length > 0 && first <= clusterEnd) {
+          clusters[clusters.length - 1]!.push(g);
+          clusterEnd = Math.max(clusterEnd, last);
+        } else {
+          clusters.push([g]);
+          clusterEnd = last;
+        }
+      }
+      for (const cluster of clusters) {
+        const steps = [...new Set(cluster.flatMap((g) => g.steps))].sort((a, b) => a - b);
+        const maxCount = Math.max(...cluster.map((g) => g.steps.length));
+        const lead = cluster.find((g) => g.kind === 'delta') ?? cluster[0]!;
+        const what =
+          lead.kind === 'delta'
+            ? `the same state change (${lead.summary}) repeated ${lead.steps.length} times, at steps ${listSome(lead.steps.map(String), 8)}`
+            : `it returned to the same state ${lead.steps.length} times, at steps ${listSome(lead.steps.map(String), 8)}`;
+        signals.push({
+          steps,
+          confidence: Math.min(0.96, Math.round((0.8 + 0.04 * (maxCount - cfg.min_repeats)) * 1000) / 1000),
+          message: `Agent "${agentId}" is going round in circles: ${what} (volatile keys such as timestamps and counters ignored).`,
+          evidence: {
+            agentId,
+            minRepeats: cfg.min_repeats,
+            repeats: cluster.map((g) => ({
+              kind: g.kind,
+              sha256: g.hash,
+              count: g.steps.length,
+              steps: g.steps,
+              ...(g.summary ? { change: g.summary } : {}),
+            })),
+          },
+        });
+      }
+    }
+    return signals;
+  },
+});
