@@ -30,3 +30,16 @@ export { VERSION } from './version.js';
 export { agentReliability } from './session/agentReliability.js';
 export { agentConsistency } from './session/agentConsistency.js';
 export { TraceSignalsSchema, type TraceSignals, type SessionMetricResult } from './session/signals.js';
+export {
+  runTribunal,
+  createTribunalSession,
+  TribunalConfigSchema,
+  checkConsistency,
+  validateResponse,
+  compactCassette,
+  BUILT_IN_RUBRICS,
+  type TribunalOptions,
+  type TribunalSession,
+  type TribunalStats,
+} from './judge/index.js';
+export { escalateGrayZone } from './tiers/escalate.js';

@@ -4,6 +4,7 @@
  * and turns every failure into a JudgeEval with `error` set (never a throw), so the tribunal can
  * fail closed.
  */
+import { redact } from '../report/redact.js';
 import type { Pricer } from '../pricing/pricer.js';
 import { parseJudgeAnswer } from './answer.js';
 import { judgeCacheKey, type LruCache } from './cache.js';
@@ -75,10 +76,11 @@ export async function callJudge(ctx: JudgeCallContext): Promise<JudgeEval> {
     model: judge.model,
     usedStructuredOutput: req.usedStructuredOutput,
   };
+  // Provider error bodies can echo request headers or keys; they end up in reports and PR comments.
   const failed = (error: string, httpStatus = 0): JudgeEval => ({
     ...base,
     httpStatus,
-    error,
+    error: redact(error),
     latencyMs: performance.now() - started,
     costUsd: 0,
   });

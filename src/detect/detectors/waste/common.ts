@@ -21,7 +21,21 @@ export interface LlmCall {
   timed: boolean;
 }
 
+// Four waste detectors walk the same calls and compare the same prompts; traces are immutable
+// while detectors run, so each is derived once per trace (or step) and shared.
+const callsCache = new WeakMap<Trace, LlmCall[]>();
+const promptKeyCache = new WeakMap<LlmStep, string | undefined>();
+
 export function llmCalls(trace: Trace): LlmCall[] {
+  let calls = callsCache.get(trace);
+  if (!calls) {
+    calls = computeLlmCalls(trace);
+    callsCache.set(trace, calls);
+  }
+  return calls;
+}
+
+function computeLlmCalls(trace: Trace): LlmCall[] {
   const out: { step: LlmStep; n: number; t: number | undefined }[] = [];
   trace.steps.forEach((step, i) => {
     if (step.type !== 'llm') return;
@@ -66,6 +80,13 @@ export function promptText(step: LlmStep): string | undefined {
  * never "the same" as another).
  */
 export function promptKey(step: LlmStep): string | undefined {
+  if (promptKeyCache.has(step)) return promptKeyCache.get(step);
+  const key = computePromptKey(step);
+  promptKeyCache.set(step, key);
+  return key;
+}
+
+function computePromptKey(step: LlmStep): string | undefined {
   if (step.input === undefined) return undefined;
   if (typeof step.input === 'string') return `s:${step.input.trim()}`;
   return `m:${JSON.stringify(
