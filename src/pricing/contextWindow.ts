@@ -6,6 +6,7 @@
  * A table lookup costs tens of microseconds, so results (including "unknown") are cached per
  * (provider, model) for the life of the process: the table is static data bundled in the package.
  */
+import { priceTableProviderId } from './pricer.js';
 import { calcPrice } from '@pydantic/genai-prices';
 import { z } from 'zod';
 
@@ -15,17 +16,6 @@ export const ContextWindowOverridesSchema = z
 export type ContextWindowOverrides = z.infer<typeof ContextWindowOverridesSchema>;
 
 const tableCache = new Map<string, number | null>();
-
-/** Maps the provider names traces use onto the table's provider ids (as the pricer does). */
-function tableProviderId(provider: string | undefined): string | undefined {
-  if (!provider) return undefined;
-  const p = provider.toLowerCase();
-  if (p.includes('openai') || p === 'azure' || p === 'az.ai.openai') return 'openai';
-  if (p.includes('anthropic') || p === 'claude') return 'anthropic';
-  if (p.includes('gemini') || p.includes('google') || p.includes('vertex')) return 'google';
-  if (p.includes('bedrock')) return 'aws';
-  return p;
-}
 
 function lookupTable(model: string, provider: string | undefined): number | undefined {
   const attempt = (providerId: string | undefined): number | undefined => {
@@ -41,7 +31,7 @@ function lookupTable(model: string, provider: string | undefined): number | unde
       return undefined;
     }
   };
-  const providerId = tableProviderId(provider);
+  const providerId = priceTableProviderId(provider);
   // A provider name the table does not know must not stop the model-name match.
   return attempt(providerId) ?? (providerId ? attempt(undefined) : undefined);
 }

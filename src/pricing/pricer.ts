@@ -51,7 +51,7 @@ export interface Pricer {
 const MILLION = 1_000_000;
 
 /** Maps the provider names that traces use onto the price table's provider ids. */
-function priceTableProviderId(provider: string | undefined): string | undefined {
+export function priceTableProviderId(provider: string | undefined): string | undefined {
   if (!provider) return undefined;
   const p = provider.toLowerCase();
   if (p.includes('openai') || p === 'azure' || p === 'az.ai.openai') return 'openai';

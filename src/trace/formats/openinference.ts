@@ -10,6 +10,7 @@ import {
   createSpanReader,
   firstCount,
   firstStr,
+  llmStepFromSpan,
   indexed,
   knownServiceName,
   looksLikeOtlp,
@@ -142,24 +143,17 @@ function llmStep(span: Span, ctx: MapContext): StepInput {
   const input = llmInput(a);
   const { output, finishReason: fromValue } = llmOutput(a);
   const finishReason = firstStr(a, 'llm.finish_reason') ?? fromValue;
-  const error = span.status.code === 'error' ? spanError(span) : undefined;
-  return {
-    type: 'llm',
+  return llmStepFromSpan(span, {
     model,
-    ...(provider ? { provider } : {}),
-    ...(span.name ? { name: span.name } : {}),
-    ...(input !== undefined ? { input } : {}),
-    ...(output !== undefined ? { output } : {}),
-    ...(finishReason ? { finishReason } : {}),
-    usage: {
-      inputTokens: inputTokens ?? 0,
-      outputTokens: outputTokens ?? 0,
-      ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
-    },
-    ...(cost !== undefined ? { costUsd: cost, costSource: 'recorded' as const } : {}),
-    ...(error ? { error } : {}),
-    ...spanTiming(span),
-  };
+    provider,
+    input,
+    output,
+    finishReason,
+    inputTokens,
+    outputTokens,
+    cachedInputTokens: cached,
+    costUsd: cost,
+  });
 }
 
 function toolStep(span: Span): StepInput {

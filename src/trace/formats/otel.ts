@@ -13,6 +13,7 @@ import {
   createSpanReader,
   firstCount,
   firstStr,
+  llmStepFromSpan,
   indexed,
   looksLikeOtlp,
   maybeJson,
@@ -208,24 +209,17 @@ function llmStep(span: Span, ctx: MapContext): StepInput {
   const { output, finishReason: fromOutput } = llmOutput(span, ctx);
   const finishReason = finishReasonAttr(a['gen_ai.response.finish_reasons']) ?? fromOutput;
   const input = llmInput(span, ctx);
-  const error = span.status.code === 'error' ? spanError(span) : undefined;
-  return {
-    type: 'llm',
+  return llmStepFromSpan(span, {
     model,
-    ...(provider ? { provider } : {}),
-    ...(span.name ? { name: span.name } : {}),
-    ...(input !== undefined ? { input } : {}),
-    ...(output !== undefined ? { output } : {}),
-    ...(finishReason ? { finishReason } : {}),
-    usage: {
-      inputTokens: inputTokens ?? 0,
-      outputTokens: outputTokens ?? 0,
-      ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
-    },
-    ...(cost !== undefined ? { costUsd: cost, costSource: 'recorded' as const } : {}),
-    ...(error ? { error } : {}),
-    ...spanTiming(span),
-  };
+    provider,
+    input,
+    output,
+    finishReason,
+    inputTokens,
+    outputTokens,
+    cachedInputTokens: cached,
+    costUsd: cost,
+  });
 }
 
 function toolStep(span: Span): StepInput {

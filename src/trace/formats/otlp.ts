@@ -720,6 +720,42 @@ function flattenRecord(r: Record<string, unknown>, prefix = ''): Attributes {
 }
 
 /** The error message of a failed span: status message, else its exception event, else `error.type`. */
+/** What an attribute mapping found for an LLM span; absent fields are left out of the step. */
+export interface LlmSpanFields {
+  model: string;
+  provider?: string;
+  input?: ChatMessage[] | string;
+  output?: ChatMessage | string;
+  finishReason?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+  /** A cost recorded on the span (never priced here: the loader prices). */
+  costUsd?: number;
+}
+
+/** One LLM step from a span, whichever convention named its attributes. */
+export function llmStepFromSpan(span: Span, f: LlmSpanFields): StepInput {
+  const error = span.status.code === 'error' ? spanError(span) : undefined;
+  return {
+    type: 'llm',
+    model: f.model,
+    ...(f.provider ? { provider: f.provider } : {}),
+    ...(span.name ? { name: span.name } : {}),
+    ...(f.input !== undefined ? { input: f.input } : {}),
+    ...(f.output !== undefined ? { output: f.output } : {}),
+    ...(f.finishReason ? { finishReason: f.finishReason } : {}),
+    usage: {
+      inputTokens: f.inputTokens ?? 0,
+      outputTokens: f.outputTokens ?? 0,
+      ...(f.cachedInputTokens !== undefined ? { cachedInputTokens: f.cachedInputTokens } : {}),
+    },
+    ...(f.costUsd !== undefined ? { costUsd: f.costUsd, costSource: 'recorded' as const } : {}),
+    ...(error ? { error } : {}),
+    ...spanTiming(span),
+  };
+}
+
 export function spanError(span: Span): string | undefined {
   const exception = span.events.find((e) => e.name === 'exception');
   const fromException = exception
