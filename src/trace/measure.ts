@@ -42,7 +42,16 @@ export interface TraceMeasures {
   outputTokens: number;
   /** Largest prompt of any LLM call (context size). */
   maxPromptTokens: number;
-  /** LLM calls per tool call, tool count taken as max(1, n) so a run with no tools is not infinite. */
+  /**
+   * LLM calls that do not directly answer new input: a call right after a message step (a user
+   * turn in a chat, another agent's hand-off) is a conversational turn, not reasoning.
+   */
+  reasoningLlmCalls: number;
+  /**
+   * Reasoning LLM calls per tool call, tool count taken as max(1, n) so a run with no tools is not
+   * infinite. Conversational turns are left out so a customer-service chat (assistant, user,
+   * assistant, …) is not a reasoning stall.
+   */
   llmToolRatio: number;
   /** Longest single step. */
   maxStepDurationMs: number | undefined;
@@ -58,11 +67,14 @@ export function measureTrace(trace: Trace): TraceMeasures {
   let maxPromptTokens = 0;
   let maxStep: number | undefined;
   let costUsd = 0;
+  let reasoningLlmCalls = 0;
+  let previous: Step['type'] | undefined;
   for (const s of trace.steps) {
     if (s.durationMs !== undefined && (maxStep === undefined || s.durationMs > maxStep))
       maxStep = s.durationMs;
     if (s.type === 'llm') {
       llmCalls++;
+      if (previous !== 'message') reasoningLlmCalls++;
       inputTokens += s.usage.inputTokens;
       outputTokens += s.usage.outputTokens;
       if (s.usage.inputTokens > maxPromptTokens) maxPromptTokens = s.usage.inputTokens;
@@ -70,6 +82,8 @@ export function measureTrace(trace: Trace): TraceMeasures {
     } else if (s.type === 'tool') {
       toolCalls++;
     }
+    // State snapshots are bookkeeping, not input: they do not separate a call from what it answers.
+    if (s.type !== 'state') previous = s.type;
   }
   return {
     stepCount: trace.steps.length,
@@ -78,7 +92,8 @@ export function measureTrace(trace: Trace): TraceMeasures {
     inputTokens,
     outputTokens,
     maxPromptTokens,
-    llmToolRatio: llmCalls / Math.max(1, toolCalls),
+    reasoningLlmCalls,
+    llmToolRatio: reasoningLlmCalls / Math.max(1, toolCalls),
     maxStepDurationMs: maxStep,
     durationMs: traceDurationMs(trace),
     costUsd,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reasoningStall } from '../../../src/detect/detectors/structural/reasoningStall.js';
-import { llm, makeTrace, tool } from '../../helpers/traceBuilder.js';
+import { llm, makeTrace, message, tool } from '../../helpers/traceBuilder.js';
 import { runDetector, testDetector } from '../tester.js';
 
 /** n LLM calls then t tool calls, in that order. */
@@ -22,8 +22,35 @@ testDetector(reasoningStall, {
     },
     { name: 'raised ratio moves the static boundary', config: { ratio: 5 }, trace: run(8, 2) },
     { name: 'raised min_llm_calls skips the run', config: { min_llm_calls: 9 }, trace: run(8, 2) },
+    {
+      name: 'a chat: replies to user turns are conversation, not reasoning (τ-bench airline shape)',
+      trace: makeTrace([
+        llm(),
+        ...Array.from({ length: 10 }, () => [message('user', 'and the other flight?'), llm()]).flat(),
+        tool('search_direct_flight'),
+        llm(),
+      ]),
+    },
   ],
   invalid: [
+    {
+      name: 'thinking between user turns still counts: 8 unprompted LLM calls for 2 tools in a chat',
+      trace: makeTrace([
+        message('user', 'book it'),
+        llm(),
+        llm(),
+        llm(),
+        llm(),
+        llm(),
+        tool('a'),
+        llm(),
+        llm(),
+        llm(),
+        llm(),
+        tool('b'),
+      ]),
+      signals: [{ steps: [3, 4, 5, 6, 8, 9, 10, 11], message: '8 LLM calls for 2 tool calls' }],
+    },
     {
       name: 'static: exactly 4 LLM calls per tool call',
       trace: run(8, 2),

@@ -31,7 +31,7 @@ testDetector(toolThrashing, {
   ],
   invalid: [
     {
-      name: 'just over: A,B,A,B with fresh arguments, LLM steps between',
+      name: 'just over: A,B,A,B with some arguments repeated, LLM steps between',
       trace: makeTrace([
         llm(),
         t('search', { q: 1 }),
@@ -40,7 +40,7 @@ testDetector(toolThrashing, {
         llm(),
         t('search', { q: 2 }),
         llm(),
-        t('read', { id: 2 }),
+        t('read', { id: 1 }),
       ]),
       signals: [
         {
@@ -52,13 +52,29 @@ testDetector(toolThrashing, {
       ],
     },
     {
+      name: 'new arguments on every call: reported in the gray zone (may be progress over different items)',
+      trace: makeTrace([
+        t('get_reservation_details', { id: 'R1' }),
+        t('search_direct_flight', { date: '05-14' }),
+        t('get_reservation_details', { id: 'R2' }),
+        t('search_direct_flight', { date: '05-15' }),
+      ]),
+      signals: [
+        {
+          steps: [1, 2, 3, 4],
+          message: 'with new arguments each time (may be progress over different items)',
+          confidence: 0.55,
+        },
+      ],
+    },
+    {
       name: 'each tool repeating its own arguments is clearly stuck',
       trace: makeTrace([t('get', { id: 1 }), t('set', { v: 1 }), t('get', { id: 1 }), t('set', { v: 1 })]),
       signals: [{ steps: [1, 2, 3, 4], message: 'repeating the same arguments', confidence: 0.92 }],
     },
     {
       name: 'twice the minimum length',
-      trace: makeTrace(Array.from({ length: 8 }, (_, i) => t(i % 2 ? 'b' : 'a', { i }))),
+      trace: makeTrace(Array.from({ length: 8 }, (_, i) => t(i % 2 ? 'b' : 'a', { i: i % 3 }))),
       signals: [
         { steps: [1, 2, 3, 4, 5, 6, 7, 8], message: 'for 8 consecutive tool calls', confidence: 0.88 },
       ],

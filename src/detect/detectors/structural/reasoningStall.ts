@@ -1,7 +1,10 @@
 /**
  * REASONING_STALL: many LLM calls for few tool calls: the agent thinks instead of acting. The ratio
- * is measureTrace's llmToolRatio (LLM calls / max(1, tool calls)), the same value the baseline
- * (metric llmToolRatio) keeps. Applies only to runs with at least `min_llm_calls` LLM calls. With a
+ * is measureTrace's llmToolRatio (reasoning LLM calls / max(1, tool calls)), the same value the
+ * baseline (metric llmToolRatio) keeps. A call that answers a message step (a user turn, another
+ * agent's hand-off) is conversation, not reasoning, and is not counted: on τ-bench's airline chats
+ * counting every reply made most long conversations look stalled. Applies only to runs with at
+ * least `min_llm_calls` reasoning LLM calls. With a
  * baseline it fires above multiplier × P75; before that at a ratio ≥ `ratio`. Severity medium, high
  * at `high_factor` × the limit or more.
  *
@@ -21,6 +24,13 @@ import {
   stepNo,
   stepSpan,
 } from './shared.js';
+
+/** Index of the nearest step before `i` that is not a state snapshot (-1 when none). */
+function previousNonState(steps: readonly { type: string }[], i: number): number {
+  let j = i - 1;
+  while (j >= 0 && steps[j]!.type === 'state') j--;
+  return j;
+}
 
 const ratioText = (n: number) => `${Number(n.toFixed(2))}`;
 
@@ -49,14 +59,19 @@ export const reasoningStall = defineDetector({
   detect(trace, ctx) {
     const { ratio, min_llm_calls, baseline_multiplier, high_factor } = ctx.config;
     const m = measureTrace(trace);
-    if (m.llmCalls < min_llm_calls) return [];
+    if (m.reasoningLlmCalls < min_llm_calls) return [];
     if (m.toolCalls === 0 && !(trace.availableTools && trace.availableTools.length > 0)) return [];
     const adaptive = adaptiveLimit(ctx, baseline_multiplier);
     const value = m.llmToolRatio;
     const limit = adaptive ? adaptive.limit : ratio;
     if (adaptive ? !(value > limit) : value < limit) return [];
     const high = value >= high_factor * limit;
-    const steps = trace.steps.flatMap((s, i) => (s.type === 'llm' ? [stepNo(i)] : []));
+    // The reasoning calls (those not answering a message step), as measureTrace counts them.
+    const steps = trace.steps.flatMap((s, i) =>
+      s.type === 'llm' && trace.steps[previousNonState(trace.steps, i)]?.type !== 'message'
+        ? [stepNo(i)]
+        : [],
+    );
     const rule = adaptive ? describeAdaptive(adaptive, ratioText) : `static fallback: ≥ ${ratioText(ratio)}`;
     return [
       {
@@ -64,10 +79,11 @@ export const reasoningStall = defineDetector({
         confidence: high ? 0.92 : adaptive ? CONFIDENCE.baseline : CONFIDENCE.static,
         steps,
         message:
-          `${m.llmCalls} LLM calls for ${m.toolCalls} tool calls: ${fmtX(value)} LLM calls per tool call ` +
+          `${m.reasoningLlmCalls} LLM calls for ${m.toolCalls} tool calls: ${fmtX(value)} LLM calls per tool call ` +
           `(${rule}) (${stepSpan(steps)})`,
         evidence: {
           llmCalls: m.llmCalls,
+          reasoningLlmCalls: m.reasoningLlmCalls,
           toolCalls: m.toolCalls,
           llmToolRatio: value,
           ...(adaptive ? adaptiveEvidence(adaptive) : { rule: 'static', limit: ratio }),

@@ -3,15 +3,17 @@
  * `min_alternations` consecutive tool calls (only tool steps count; LLM steps in between do not
  * break the run). A third tool, or the same tool twice in a row, ends the run.
  *
- * A short search → read → search → read run with fresh arguments each time can be honest progress,
- * so the bare case gets the lowest confidence (still above the gray zone); a run where each tool
- * repeats its own arguments, or one twice the minimum length, is clearly thrashing.
+ * A search → read → search → read run where no call repeats an earlier call's arguments is usually
+ * honest progress over different items (on τ-bench: look up a reservation, search its flight, next
+ * reservation): it is reported in the gray zone, for the tribunal or a reviewer. A run where each
+ * tool repeats its own arguments is clearly thrashing; anything in between is a finding, more
+ * confident when the run is twice the minimum length.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { isTool } from '../../../trace/measure.js';
 import type { ToolStep } from '../../../trace/schema.js';
-import { allIdentical, stepNo, stepSpan } from './shared.js';
+import { allIdentical, stableJson, stepNo, stepSpan } from './shared.js';
 
 export const toolThrashing = defineDetector({
   meta: {
@@ -58,15 +60,23 @@ export const toolThrashing = defineDetector({
         const b = name(start + 1);
         const argsOf = (tool: string) => run.filter((c) => c.step.name === tool).map((c) => c.step.args);
         const repeatedArgs = allIdentical(argsOf(a)) && allIdentical(argsOf(b));
+        const allFresh = [a, b].every((tool) => {
+          const args = argsOf(tool);
+          return args.every((x) => x !== undefined) && new Set(args.map(stableJson)).size === args.length;
+        });
         const steps = run.map((c) => c.no);
         out.push({
           severity: 'high',
-          confidence: repeatedArgs ? 0.92 : len >= 2 * min ? 0.88 : 0.76,
+          confidence: repeatedArgs ? 0.92 : allFresh ? 0.55 : len >= 2 * min ? 0.88 : 0.76,
           steps,
           message:
             `alternated between ${a} and ${b} for ${len} consecutive tool calls (${stepSpan(steps)})` +
-            (repeatedArgs ? ', repeating the same arguments' : ''),
-          evidence: { tools: [a, b], calls: len, minAlternations: min, repeatedArgs },
+            (repeatedArgs
+              ? ', repeating the same arguments'
+              : allFresh
+                ? ', with new arguments each time (may be progress over different items)'
+                : ''),
+          evidence: { tools: [a, b], calls: len, minAlternations: min, repeatedArgs, freshArgs: allFresh },
         });
       }
       // The last call of a run can begin the next alternation (A,B,A,B,C,B,C,B).
