@@ -22,6 +22,7 @@ import {
   type InjectionCategory,
   type InjectionPattern,
 } from '../../injection/patterns.js';
+import { compileTriggerScanner, MIN_BLOB_RUN } from '../../injection/prefilter.js';
 import type { Trace } from '../../../trace/schema.js';
 
 export const EXCERPT_MAX = 80;
@@ -76,6 +77,15 @@ const OTHER_TRIGGER_SCAN = new RegExp(
     .join('|'),
   'g',
 );
+/**
+ * The cheap first pass: one walk over the raw (capped) text that rejects a field in which no
+ * pattern can match (no trigger, no non-ASCII character, no base64 run), before it is normalised
+ * or hashed. A superset of the checks below (see prefilter.ts), so it changes no finding.
+ */
+const PREFILTER = compileTriggerScanner(
+  TRIGGERS.filter(isWordTrigger),
+  TRIGGERS.filter((t) => !isWordTrigger(t)),
+);
 const RAW_PRECHECK = /[\u200b-\u200d\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]|[\u{E0000}-\u{E007F}]/u;
 const MIN_HEX_BLOB = 32;
 const MAX_BLOBS = 16;
@@ -126,6 +136,7 @@ function scanNormalised(
   }
 }
 
+if (MIN_BLOB_RUN !== 24) throw new Error('BLOB and the prefilter disagree on the shortest blob');
 /** A run of 24+ base64 (standard or URL-safe) characters; the lookbehind makes it start only at a run's start. */
 const BLOB = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}/g;
 const HEX_ONLY = /^[0-9a-fA-F]+$/;
@@ -161,6 +172,12 @@ export function capText(text: string, maxChars: number): { text: string; truncat
 /** Scans one field. Exported for tests and for callers that scan text outside a trace. */
 export function scanText(raw: string, opts: ScanOptions): { matches: InjectionMatch[]; truncated: boolean } {
   const { text, truncated } = capText(raw, opts.maxChars);
+  if (!PREFILTER.mayMatch(text)) return { matches: [], truncated };
+  return { matches: scanCapped(text, opts), truncated };
+}
+
+/** The full scan of text already capped and passed by the prefilter. */
+function scanCapped(text: string, opts: ScanOptions): InjectionMatch[] {
   const matches: InjectionMatch[] = [];
   if (RAW_PRECHECK.test(text)) {
     for (const p of RAW_PATTERNS) {
@@ -188,7 +205,7 @@ export function scanText(raw: string, opts: ScanOptions): { matches: InjectionMa
       }
     }
   }
-  return { matches, truncated };
+  return matches;
 }
 
 /**
@@ -414,11 +431,16 @@ export const promptInjectionSignal = defineDetector({
         src.skipKeys ? (k) => SYSTEM_KEYS.test(k) : noSkip,
       );
       if (text.length === 0) continue;
+      const capped = capText(text, cfg.max_field_chars);
+      // A field the prefilter rejects has no match, now or when replayed later: it changes nothing
+      // (no signal, no group), so it is skipped before it is hashed into `scanned`.
+      if (!PREFILTER.mayMatch(capped.text)) continue;
       if (src.kind === 'llm_input') {
         if (scanned.has(text)) continue;
       }
       scanned.add(text);
-      const { matches, truncated } = scanText(text, opts);
+      const matches = scanCapped(capped.text, opts);
+      const truncated = capped.truncated;
       const fresh = matches.filter((m) => {
         const key = `${m.pattern}\u0000${m.excerpt}`;
         if (src.kind === 'llm_input' && reported.has(key)) return false;
