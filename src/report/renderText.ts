@@ -82,7 +82,9 @@ export function renderText(report: Report, options: TextOptions = {}): string {
           (extra.length ? c.dim(`  (${extra.join(', ')})`) : ''),
       );
       for (const s of g.examples) {
-        lines.push(c.dim(`      ${s.traceId}${s.file ? ` (${s.file})` : ''}: `) + redact(s.message));
+        lines.push(
+          c.dim(`      ${redact(s.traceId)}${s.file ? ` (${redact(s.file)})` : ''}: `) + redact(s.message),
+        );
       }
     }
   }

@@ -145,3 +145,54 @@ describe('tracejury baseline update', () => {
     expect(store.agents.bot.runs).toHaveLength(3);
   });
 });
+
+describe('baselines end to end', () => {
+  // A run of 9 steps against agents whose usual run has 4: 9 > 2 × P75(4) only once a baseline exists.
+  const run = (id: string, steps: number) =>
+    JSON.stringify({
+      id,
+      agentId: 'planner',
+      agentVersion: '2',
+      status: 'ok',
+      output: 'done',
+      steps: Array.from({ length: steps }, (_, i) => ({ type: 'tool', name: `t${i}`, status: 'ok' })),
+    });
+
+  async function inflationAfter(history: number) {
+    const d = tmp({
+      'history.jsonl': Array.from({ length: history }, (_, i) => run(`h${i}`, 4)).join('\n'),
+      'today.jsonl': run('today', 9),
+    });
+    expect((await cli(['baseline', 'update', 'history.jsonl'], d)).code).toBe(0);
+    const { stdout } = await cli(['analyze', 'today.jsonl', '--format', 'json'], d);
+    return ReportSchema.parse(JSON.parse(stdout)).signals.filter(
+      (s) => s.detector === 'STEP_COUNT_INFLATION',
+    );
+  }
+
+  it('uses the static fallback (no signal) with 19 runs and the P75 baseline from the 20th', async () => {
+    expect(await inflationAfter(19)).toEqual([]);
+    const fired = await inflationAfter(20);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]!.message).toMatch(/P75 baseline of 20 runs/);
+  });
+});
+
+describe('progress', () => {
+  it('shows a progress line on a terminal, never under CI', async () => {
+    const d = tmp({ 'a.jsonl': cleanTrace });
+    for (const [env, shown] of [
+      [{}, true],
+      [{ CI: 'true' }, false],
+    ] as const) {
+      let stderr = '';
+      await runCli(['analyze', 'a.jsonl', '--format', 'json'], {
+        stdout: { write: () => true },
+        stderr: { write: (s: string) => (stderr += s), isTTY: true },
+        cwd: d,
+        env,
+      });
+      expect(stderr.includes('reading 1/1 files')).toBe(shown);
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyze.js';
+import { parseConfig } from '../../src/detect/config.js';
+import { renderMarkdown } from '../../src/report/renderMarkdown.js';
+import { renderText } from '../../src/report/renderText.js';
+import { makeTrace, tool } from '../helpers/traceBuilder.js';
+
+const hostileId = '<img src=x onerror=alert(1)> @octocat **bold** | sk-proj-abcdefghijklmnopqrstuvwx';
+
+async function reportWithLoop(id = hostileId) {
+  const trace = makeTrace(
+    [1, 2, 3, 4].map(() => tool('search_docs', { args: { q: 'same' } })),
+    { id },
+  );
+  return analyze([trace], { config: parseConfig(''), baselines: false });
+}
+
+describe('markdown report', () => {
+  it('groups signals by detector in a table and says why the gate failed', async () => {
+    const md = renderMarkdown(await reportWithLoop('t-1'));
+    expect(md).toMatch(/^### tracejury ❌ failed/);
+    expect(md).toContain('| `TOOL_LOOP` | high | 1 | 1 | – |');
+    expect(md).toContain('- TOOL\\_LOOP: 1 high signal');
+  });
+
+  it('escapes and redacts trace content: no HTML, no mentions, no table breaks, no keys', async () => {
+    const md = renderMarkdown(await reportWithLoop());
+    expect(md).not.toContain('<img');
+    expect(md).not.toContain('@octocat');
+    expect(md).not.toContain('sk-proj-abcdefghijklmnopqrstuvwx');
+    expect(md).toContain('\\[REDACTED\\]');
+    const exampleLine = md.split('\n').find((l) => l.startsWith('- `TOOL_LOOP`'))!;
+    expect(exampleLine).toContain('\\|');
+  });
+
+  it('stays under the limit and says it was cut', async () => {
+    const report = await reportWithLoop('t-1');
+    report.review = Array.from({ length: 50 }, (_, i) => ({ traceId: `t-${i}`, reason: 'x'.repeat(300) }));
+    const md = renderMarkdown(report, { limit: 2000 });
+    expect(md.length).toBeLessThanOrEqual(2000);
+    expect(md).toMatch(/cut to 2,000 characters; the full report is in the JSON output/);
+  });
+
+  it('the text summary redacts too', async () => {
+    const text = renderText(await reportWithLoop());
+    expect(text).not.toContain('sk-proj-abcdefghijklmnopqrstuvwx');
+  });
+});
