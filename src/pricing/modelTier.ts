@@ -116,18 +116,49 @@ export function classifyModel(
   };
 }
 
-/** A classifier with its lookups cached for one detector run. */
-export function tierClassifier(
-  pricer: Pricer,
-  settings: ModelTierSettings,
-): (model: string, provider?: string) => ModelTierResult {
-  const cache = new Map<string, ModelTierResult>();
+type TierClassifier = (model: string, provider?: string) => ModelTierResult;
+
+/** Distinct (provider, model) pairs one classifier remembers; past that it classifies afresh. */
+const MAX_CACHED_MODELS = 4096;
+
+// Detectors ask for a classifier on every trace with the same pricer and settings objects (the
+// runner resolves settings once per agent), so classifiers, and what they learnt, are kept per pair.
+const classifiers = new WeakMap<Pricer, WeakMap<ModelTierSettings, TierClassifier>>();
+
+/**
+ * A classifier with its lookups cached, shared by every call with the same pricer and settings
+ * objects (both are treated as immutable).
+ */
+export function tierClassifier(pricer: Pricer, settings: ModelTierSettings): TierClassifier {
+  let bySettings = classifiers.get(pricer);
+  if (!bySettings) {
+    bySettings = new WeakMap();
+    classifiers.set(pricer, bySettings);
+  }
+  let classifier = bySettings.get(settings);
+  if (!classifier) {
+    classifier = createTierClassifier(pricer, settings);
+    bySettings.set(settings, classifier);
+  }
+  return classifier;
+}
+
+function createTierClassifier(pricer: Pricer, settings: ModelTierSettings): TierClassifier {
+  const byProvider = new Map<string | undefined, Map<string, ModelTierResult>>();
+  let size = 0;
   return (model, provider) => {
-    const key = `${provider ?? ''}\u0000${model}`;
-    let hit = cache.get(key);
+    let byModel = byProvider.get(provider);
+    let hit = byModel?.get(model);
     if (!hit) {
       hit = classifyModel(model, provider, pricer, settings);
-      cache.set(key, hit);
+      if (size < MAX_CACHED_MODELS) {
+        if (!byModel) {
+          byModel = new Map();
+          byProvider.set(provider, byModel);
+        }
+        byModel.set(model, hit);
+        size++;
+      }
     }
     return hit;
   };

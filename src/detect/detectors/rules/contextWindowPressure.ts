@@ -6,9 +6,55 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { contextWindow, ContextWindowOverridesSchema } from '../../../pricing/contextWindow.js';
+import {
+  contextWindow,
+  ContextWindowOverridesSchema,
+  type ContextWindowOverrides,
+} from '../../../pricing/contextWindow.js';
+import { fmtThousands } from '../structural/shared.js';
 
 const pct = (n: number) => `${Math.round(n * 1000) / 10} %`;
+
+/** Distinct (provider, model) pairs remembered per overrides object. */
+const MAX_CACHED_MODELS = 4096;
+
+// The window of a model is asked for on every LLM call, with the same overrides object for every
+// trace of an agent: answers are remembered per overrides object, provider and model.
+const windows = new WeakMap<ContextWindowOverrides, WindowCache>();
+
+interface WindowCache {
+  size: number;
+  byProvider: Map<string | undefined, Map<string, number | undefined>>;
+}
+
+function cacheFor(overrides: ContextWindowOverrides): WindowCache {
+  let cache = windows.get(overrides);
+  if (!cache) {
+    cache = { size: 0, byProvider: new Map() };
+    windows.set(overrides, cache);
+  }
+  return cache;
+}
+
+function windowOf(
+  cache: WindowCache,
+  model: string,
+  provider: string | undefined,
+  overrides: ContextWindowOverrides,
+): number | undefined {
+  let byModel = cache.byProvider.get(provider);
+  if (byModel?.has(model)) return byModel.get(model);
+  const window = contextWindow(model, { provider, overrides });
+  if (cache.size < MAX_CACHED_MODELS) {
+    if (!byModel) {
+      byModel = new Map();
+      cache.byProvider.set(provider, byModel);
+    }
+    byModel.set(model, window);
+    cache.size++;
+  }
+  return window;
+}
 
 export const contextWindowPressure = defineDetector({
   meta: {
@@ -32,13 +78,15 @@ export const contextWindowPressure = defineDetector({
   detect(trace, ctx) {
     const { utilization, context_windows: overrides } = ctx.config;
     const signals: SignalDraft[] = [];
-    trace.steps.forEach((s, i) => {
-      if (s.type !== 'llm') return;
-      const window = contextWindow(s.model, { provider: s.provider, overrides });
-      if (!window) return;
+    const cache = cacheFor(overrides);
+    for (let i = 0; i < trace.steps.length; i++) {
+      const s = trace.steps[i]!;
+      if (s.type !== 'llm') continue;
+      const window = windowOf(cache, s.model, s.provider, overrides);
+      if (!window) continue;
       const prompt = s.usage.inputTokens;
       const used = prompt / window;
-      if (used < utilization) return;
+      if (used < utilization) continue;
       const over = used > 1;
       // 0.80 at the threshold, 0.90 at a full window, 0.96 when the prompt does not fit at all.
       const confidence = over
@@ -49,8 +97,8 @@ export const contextWindowPressure = defineDetector({
         severity: over ? 'high' : 'medium',
         confidence: Math.min(0.96, confidence),
         message: over
-          ? `Step ${i + 1}: the prompt (${prompt.toLocaleString('en-US')} tokens) is larger than the context window of ${s.model} (${window.toLocaleString('en-US')} tokens): ${pct(used)}.`
-          : `Step ${i + 1}: the prompt (${prompt.toLocaleString('en-US')} tokens) filled ${pct(used)} of the context window of ${s.model} (${window.toLocaleString('en-US')} tokens); the threshold is ${pct(utilization)}.`,
+          ? `Step ${i + 1}: the prompt (${fmtThousands(prompt)} tokens) is larger than the context window of ${s.model} (${fmtThousands(window)} tokens): ${pct(used)}.`
+          : `Step ${i + 1}: the prompt (${fmtThousands(prompt)} tokens) filled ${pct(used)} of the context window of ${s.model} (${fmtThousands(window)} tokens); the threshold is ${pct(utilization)}.`,
         evidence: {
           model: s.model,
           promptTokens: prompt,
@@ -59,7 +107,7 @@ export const contextWindowPressure = defineDetector({
           threshold: utilization,
         },
       });
-    });
+    }
     return signals;
   },
 });

@@ -107,6 +107,8 @@ export const stateHashLoop = defineDetector({
     }),
   },
   detect(trace, ctx) {
+    const byAgent = snapshotsByAgent(trace);
+    if (byAgent.size === 0) return [];
     const cfg = ctx.config;
     const names = new Set(cfg.ignore_keys.map((k) => k.toLowerCase()));
     const cache = new Map<string, boolean>();
@@ -121,7 +123,7 @@ export const stateHashLoop = defineDetector({
       return hit;
     };
     const signals: SignalDraft[] = [];
-    for (const [agentId, snaps] of snapshotsByAgent(trace)) {
+    for (const [agentId, snaps] of byAgent) {
       if (snaps.length < cfg.min_repeats) continue;
       const deltaGroups = new Map<string, Group>();
       const stateGroups = new Map<string, Group>();

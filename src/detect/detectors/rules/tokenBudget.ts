@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
+import { fmtThousands } from '../structural/shared.js';
 
 /** 0.80 just over the budget, rising with the overshoot to 0.96 at twice the budget. */
 export function overBudgetConfidence(value: number, budget: number): number {
@@ -12,7 +13,7 @@ export function overBudgetConfidence(value: number, budget: number): number {
   return Math.round((0.8 + 0.16 * over) * 1000) / 1000;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = fmtThousands;
 
 export const tokenBudget = defineDetector({
   meta: {

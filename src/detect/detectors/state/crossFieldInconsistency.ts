@@ -108,12 +108,14 @@ export const crossFieldInconsistency = defineDetector({
     }),
   },
   detect(trace, ctx) {
+    const byAgent = snapshotsByAgent(trace);
+    if (byAgent.size === 0) return [];
     const pairs = [
       ...ctx.config.pairs.map(([l, h]) => ({ low: l, high: h, datesOnly: false })),
       ...ctx.config.date_pairs.map(([l, h]) => ({ low: l, high: h, datesOnly: true })),
     ];
     const signals: SignalDraft[] = [];
-    for (const [agentId, snaps] of snapshotsByAgent(trace)) {
+    for (const [agentId, snaps] of byAgent) {
       let previous = new Set<string>();
       for (const snap of snaps) {
         const current = new Set<string>();

@@ -65,6 +65,8 @@ export const domainConstraintViolation = defineDetector({
     }),
   },
   detect(trace, ctx) {
+    const byAgent = snapshotsByAgent(trace);
+    if (byAgent.size === 0) return [];
     const cfg = ctx.config;
     const lists: [RuleName, Set<string>][] = [
       ['age', new Set(cfg.age_fields.map((f) => f.toLowerCase()))],
@@ -116,7 +118,7 @@ export const domainConstraintViolation = defineDetector({
       url: 0.72,
     };
     const signals: SignalDraft[] = [];
-    for (const [agentId, snaps] of snapshotsByAgent(trace)) {
+    for (const [agentId, snaps] of byAgent) {
       const lastBad = new Map<string, string>();
       for (const snap of snaps) {
         const seen = new Set<string>();

@@ -13,8 +13,32 @@ export interface Snapshot {
   state: Record<string, unknown>;
 }
 
-/** `state` steps per agentId, in trace order. */
-export function snapshotsByAgent(trace: Trace): Map<string, Snapshot[]> {
+const NO_SNAPSHOTS: ReadonlyMap<string, readonly Snapshot[]> = new Map();
+// The last trace's snapshots (one entry rather than a WeakMap: see measureTrace in src/trace/measure.ts).
+let lastTrace: Trace | undefined;
+let lastSteps = 0;
+let lastByAgent: ReadonlyMap<string, readonly Snapshot[]> = NO_SNAPSHOTS;
+
+/**
+ * `state` steps per agentId, in trace order. Six detectors ask for them on every trace, so they are
+ * grouped once per trace and shared read-only (a trace without any gets one shared empty map).
+ */
+export function snapshotsByAgent(trace: Trace): ReadonlyMap<string, readonly Snapshot[]> {
+  if (trace === lastTrace && trace.steps.length === lastSteps) return lastByAgent;
+  let any = false;
+  for (const s of trace.steps) {
+    if (s.type === 'state') {
+      any = true;
+      break;
+    }
+  }
+  lastByAgent = any ? groupSnapshots(trace) : NO_SNAPSHOTS;
+  lastTrace = trace;
+  lastSteps = trace.steps.length;
+  return lastByAgent;
+}
+
+function groupSnapshots(trace: Trace): Map<string, Snapshot[]> {
   const out = new Map<string, Snapshot[]>();
   trace.steps.forEach((s, i) => {
     if (s.type !== 'state') return;

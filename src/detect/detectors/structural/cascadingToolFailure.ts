@@ -27,8 +27,12 @@ export const cascadingToolFailure = defineDetector({
     const out: SignalDraft[] = [];
     let chain: { step: ToolStep; no: number }[] = [];
     const close = () => {
+      if (chain.length < min_failures) {
+        if (chain.length > 0) chain = [];
+        return;
+      }
       const tools = [...new Set(chain.map((c) => c.step.name))];
-      if (chain.length >= min_failures && tools.length >= min_tools) {
+      if (tools.length >= min_tools) {
         const steps = chain.map((c) => c.no);
         out.push({
           severity: 'high',
@@ -46,11 +50,13 @@ export const cascadingToolFailure = defineDetector({
       }
       chain = [];
     };
-    trace.steps.forEach((s, i) => {
-      if (s.type !== 'tool') return;
+    const steps = trace.steps;
+    for (let i = 0; i < steps.length; i++) {
+      const s = steps[i]!;
+      if (s.type !== 'tool') continue;
       if (s.status === 'error') chain.push({ step: s, no: stepNo(i) });
       else close();
-    });
+    }
     close();
     return out;
   },

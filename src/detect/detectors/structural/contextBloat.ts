@@ -55,12 +55,20 @@ export const contextBloat = defineDetector({
   },
   detect(trace, ctx) {
     const { growth_factor, min_llm_calls, min_prompt_tokens, baseline_multiplier } = ctx.config;
-    const calls: { step: LlmStep; no: number }[] = [];
-    trace.steps.forEach((s, i) => {
-      if (isLlm(s)) calls.push({ step: s, no: stepNo(i) });
-    });
-    if (calls.length < min_llm_calls) return [];
-    const last = calls[calls.length - 1]!;
+    // One pass without allocating: the count, the last call, and the first with prompt tokens.
+    let count = 0;
+    let lastIndex = -1;
+    let firstIndex = -1;
+    const all = trace.steps;
+    for (let i = 0; i < all.length; i++) {
+      const s = all[i]!;
+      if (s.type !== 'llm') continue;
+      count++;
+      lastIndex = i;
+      if (firstIndex < 0 && s.usage.inputTokens > 0) firstIndex = i;
+    }
+    if (count < min_llm_calls) return [];
+    const last = { step: all[lastIndex] as LlmStep, no: stepNo(lastIndex) };
     const lastTokens = last.step.usage.inputTokens;
     if (lastTokens < min_prompt_tokens) return [];
 
@@ -68,7 +76,8 @@ export const contextBloat = defineDetector({
     if (adaptive) {
       const max = measureTrace(trace).maxPromptTokens;
       if (!(max > adaptive.limit)) return [];
-      const at = calls.find((c) => c.step.usage.inputTokens === max)!;
+      const atIndex = all.findIndex((s) => isLlm(s) && s.usage.inputTokens === max);
+      const at = { step: all[atIndex] as LlmStep, no: stepNo(atIndex) };
       return [
         {
           severity: 'medium',
@@ -82,8 +91,8 @@ export const contextBloat = defineDetector({
       ];
     }
 
-    const first = calls.find((c) => c.step.usage.inputTokens > 0);
-    if (!first || first === last) return [];
+    if (firstIndex < 0 || firstIndex === lastIndex) return [];
+    const first = { step: all[firstIndex] as LlmStep, no: stepNo(firstIndex) };
     const firstTokens = first.step.usage.inputTokens;
     const growth = lastTokens / firstTokens;
     if (growth < growth_factor) return [];
@@ -94,14 +103,14 @@ export const contextBloat = defineDetector({
         steps: [first.no, last.no],
         message:
           `prompt grew ${fmtX(growth)} from ${tokens(firstTokens)} (step ${first.no}) to ${tokens(lastTokens)} ` +
-          `(step ${last.no}) over ${calls.length} LLM calls (static fallback: ≥ ${fmtX(growth_factor)} growth)`,
+          `(step ${last.no}) over ${count} LLM calls (static fallback: ≥ ${fmtX(growth_factor)} growth)`,
         evidence: {
           rule: 'static',
           firstPromptTokens: firstTokens,
           lastPromptTokens: lastTokens,
           growth,
           growthFactor: growth_factor,
-          llmCalls: calls.length,
+          llmCalls: count,
         },
       },
     ];

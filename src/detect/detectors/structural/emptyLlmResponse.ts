@@ -36,12 +36,13 @@ export const emptyLlmResponse = defineDetector({
   },
   detect(trace, ctx) {
     const out: SignalDraft[] = [];
-    trace.steps.forEach((s, i) => {
-      if (!isLlm(s) || s.error) return;
+    for (let i = 0; i < trace.steps.length; i++) {
+      const s = trace.steps[i]!;
+      if (!isLlm(s) || s.error) continue;
       const reason = s.finishReason?.trim();
       const no = stepNo(i);
       if (reason && isStop(reason)) {
-        if (!isEmptyCompletion(s)) return;
+        if (!isEmptyCompletion(s)) continue;
         const recorded = llmOutputKind(s) === 'empty';
         out.push({
           severity: 'high',
@@ -72,7 +73,7 @@ export const emptyLlmResponse = defineDetector({
           },
         });
       }
-    });
+    }
     return out;
   },
 });

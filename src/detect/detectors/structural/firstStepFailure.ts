@@ -24,7 +24,9 @@ export const firstStepFailure = defineDetector({
   },
   detect(trace, ctx) {
     const failures: { no: number; what: string }[] = [];
-    trace.steps.slice(0, ctx.config.max_step).forEach((s, i) => {
+    const early = Math.min(trace.steps.length, ctx.config.max_step);
+    for (let i = 0; i < early; i++) {
+      const s = trace.steps[i]!;
       const no = stepNo(i);
       if (s.type === 'llm') {
         if (s.error) failures.push({ no, what: `LLM call ${s.model} failed: ${s.error.slice(0, 120)}` });
@@ -32,7 +34,7 @@ export const firstStepFailure = defineDetector({
       } else if (s.type === 'tool' && s.status === 'error') {
         failures.push({ no, what: `tool ${s.name} failed${s.error ? `: ${s.error.slice(0, 120)}` : ''}` });
       }
-    });
+    }
     if (failures.length === 0) return [];
     const recovered = trace.status === 'ok';
     return [

@@ -29,6 +29,9 @@ export const llmTruncationLoop = defineDetector({
   },
   detect(trace, ctx) {
     const { threshold } = ctx.config;
+    let count = 0;
+    for (const s of trace.steps) if (s.type === 'llm' && isTruncation(s.finishReason)) count++;
+    if (count < threshold) return [];
     const truncated: number[] = [];
     const reasons = new Set<string>();
     trace.steps.forEach((s, i) => {
@@ -37,7 +40,6 @@ export const llmTruncationLoop = defineDetector({
         reasons.add(s.finishReason!);
       }
     });
-    if (truncated.length < threshold) return [];
     // Truncated calls with no other LLM call between them: the agent retried into the same limit.
     const llmNos = trace.steps.flatMap((s, i) => (isLlm(s) ? [stepNo(i)] : []));
     let consecutive = 1;
@@ -47,7 +49,6 @@ export const llmTruncationLoop = defineDetector({
       run = adjacent ? run + 1 : 1;
       consecutive = Math.max(consecutive, run);
     }
-    const count = truncated.length;
     return [
       {
         severity: 'high',

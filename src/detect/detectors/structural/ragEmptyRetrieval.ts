@@ -42,14 +42,16 @@ export const ragEmptyRetrieval = defineDetector({
       const scored = r.results.every((x) => typeof x.score === 'number');
       return scored && r.results.every((x) => x.score! < min_relevance) ? 'irrelevant' : 'ok';
     };
-    let failed: { no: number; verdict: Verdict; step: RetrievalStep }[] = [];
-    trace.steps.forEach((s, i) => {
-      if (s.type !== 'retrieval') return;
+    let pending: { no: number; verdict: Verdict; step: RetrievalStep }[] | undefined;
+    for (let i = 0; i < trace.steps.length; i++) {
+      const s = trace.steps[i]!;
+      if (s.type !== 'retrieval') continue;
       const verdict = judge(s);
-      if (verdict === 'ok') failed = [];
-      else failed.push({ no: stepNo(i), verdict, step: s });
-    });
-    if (failed.length === 0) return [];
+      if (verdict === 'ok') pending = undefined;
+      else (pending ??= []).push({ no: stepNo(i), verdict, step: s });
+    }
+    if (pending === undefined) return [];
+    const failed = pending;
 
     const firstIndex = failed[0]!.no - 1;
     let answerNo: number | undefined;

@@ -29,6 +29,10 @@ export const retryStorm = defineDetector({
   },
   detect(trace, ctx) {
     const { threshold } = ctx.config;
+    // A streak needs `threshold` failed calls: most traces have fewer failures in all.
+    let failed = 0;
+    for (const s of trace.steps) if (s.type === 'tool' && s.status === 'error') failed++;
+    if (failed < threshold) return [];
     const streaks = new Map<string, { step: ToolStep; no: number }[]>();
     const found: (SignalDraft & { first: number })[] = [];
 

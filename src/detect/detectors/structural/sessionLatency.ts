@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
-import { traceDurationMs } from '../../../trace/measure.js';
+import { measureTrace } from '../../../trace/measure.js';
 import {
   adaptiveEvidence,
   adaptiveLimit,
@@ -40,7 +40,8 @@ export const sessionLatency = defineDetector({
   },
   detect(trace, ctx) {
     const { max_duration_ms, baseline_multiplier } = ctx.config;
-    const duration = traceDurationMs(trace);
+    // traceDurationMs, measured once per trace with the other run-level values.
+    const duration = measureTrace(trace).durationMs;
     if (duration === undefined) return [];
     const adaptive = adaptiveLimit(ctx, baseline_multiplier);
     const limit = adaptive ? adaptive.limit : max_duration_ms;

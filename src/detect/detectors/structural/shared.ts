@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { DetectContext } from '../../detector.js';
-import type { LlmStep, Step, Trace } from '../../../trace/schema.js';
+import type { LlmStep, Step, ToolStep, Trace } from '../../../trace/schema.js';
 
 /** 1-based step number of an index into trace.steps. */
 export const stepNo = (index: number): number => index + 1;
@@ -19,7 +19,24 @@ export function stepSpan(steps: readonly number[]): string {
 }
 
 export function fmtInt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return fmtThousands(Math.round(n));
+}
+
+/**
+ * `n.toLocaleString('en-US')` for every n: safe integers are grouped by hand (1,234,567), which is
+ * the same text without a trip through Intl; anything else (fractions, -0, huge or non-finite
+ * numbers) goes to toLocaleString.
+ */
+export function fmtThousands(n: number): string {
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
+  const digits = String(n < 0 ? -n : n);
+  let out = digits;
+  if (digits.length > 3) {
+    let i = digits.length % 3 || 3;
+    out = digits.slice(0, i);
+    for (; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  }
+  return n < 0 ? `-${out}` : out;
 }
 
 /** A number with at most one decimal and thousands separators: 12.5, 50,000. */
@@ -49,6 +66,38 @@ export function fmtMsBeside(ms: number, limit: number): string {
 /** JSON with sorted keys, so `{a,b}` and `{b,a}` compare equal; undefined args become "". */
 export function stableJson(v: unknown): string {
   if (v === undefined) return '';
+  return flatStableJson(v) ?? sortedJson(v);
+}
+
+/**
+ * The common case of tool arguments, a plain object of primitive values whose keys are not
+ * array indices, written directly: the same text as `sortedJson`, without the replacer's copies.
+ * Undefined for anything else.
+ */
+function flatStableJson(v: unknown): string | undefined {
+  if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return undefined;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  for (const k of keys) {
+    // Index-like keys are ordered numerically by the object itself, not by the sort: leave them
+    // (and nested values, undefined, functions…) to JSON.stringify.
+    const c = k.charCodeAt(0);
+    if (c >= 48 && c <= 57) return undefined;
+    const value = o[k];
+    const t = typeof value;
+    if (value !== null && t !== 'string' && t !== 'number' && t !== 'boolean') return undefined;
+  }
+  if (keys.length > 1) keys.sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (i > 0) out += ',';
+    out += `${JSON.stringify(k)}:${JSON.stringify(o[k])}`;
+  }
+  return `${out}}`;
+}
+
+function sortedJson(v: unknown): string {
   return JSON.stringify(v, (_k, value: unknown) =>
     value && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(
@@ -63,9 +112,68 @@ export function stableJson(v: unknown): string {
  * (undefined) arguments are unknown, never "identical".
  */
 export function allIdentical(values: readonly unknown[]): boolean {
-  if (values.length < 2 || values.some((v) => v === undefined)) return false;
+  if (values.length < 2) return false;
+  for (const v of values) if (v === undefined) return false;
   const first = stableJson(values[0]);
-  return values.every((v) => stableJson(v) === first);
+  for (let i = 1; i < values.length; i++) if (stableJson(values[i]) !== first) return false;
+  return true;
+}
+
+/**
+ * What TOOL_LOOP and TOOL_THRASHING say about one group of arguments, each argument's stable JSON
+ * computed once: `identical` as allIdentical, `distinct` the number of different stable JSONs
+ * (unrecorded arguments count as ""), `recorded` when every argument was recorded.
+ */
+export function argsSummary(values: readonly unknown[]): {
+  identical: boolean;
+  distinct: number;
+  recorded: boolean;
+} {
+  const keys = values.map(stableJson);
+  let recorded = true;
+  for (const v of values) if (v === undefined) recorded = false;
+  let identical = recorded && values.length >= 2;
+  for (let i = 1; identical && i < keys.length; i++) if (keys[i] !== keys[0]) identical = false;
+  let distinct = 0;
+  if (keys.length > 16) distinct = new Set(keys).size;
+  else {
+    // Few arguments: count first occurrences without a Set.
+    for (let i = 0; i < keys.length; i++) {
+      let seen = false;
+      for (let j = 0; j < i && !seen; j++) seen = keys[j] === keys[i];
+      if (!seen) distinct++;
+    }
+  }
+  return { identical, distinct, recorded };
+}
+
+/** A tool step with its 1-based step number. */
+export interface ToolCall {
+  step: ToolStep;
+  no: number;
+}
+
+// The last trace's tool calls (one entry rather than a WeakMap: see measureTrace).
+let lastTrace: Trace | undefined;
+let lastSteps = 0;
+let lastCalls: ToolCall[] = [];
+
+/**
+ * The trace's tool steps in order, derived once per trace and shared (read-only) by the detectors
+ * that walk them.
+ */
+export function toolCalls(trace: Trace): readonly ToolCall[] {
+  if (trace === lastTrace && trace.steps.length === lastSteps) return lastCalls;
+  const calls: ToolCall[] = [];
+  const steps = trace.steps;
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i]!;
+    if (s.type === 'tool') calls.push({ step: s, no: i + 1 });
+  }
+  lastTrace = trace;
+  lastSteps = steps.length;
+  lastCalls = calls;
+  return calls;
 }
 
 /**
@@ -146,9 +254,30 @@ export const STOP_REASONS: ReadonlySet<string> = new Set([
   'completed', // OpenAI Responses status
 ]);
 
+// Finish reasons are a handful of distinct strings, asked about for every LLM call: answers are
+// remembered per string (up to a bound, for traces with free-form reasons).
+const MAX_REASON_CACHE = 1024;
+const truncationCache = new Map<string, boolean>();
+const stopCache = new Map<string, boolean>();
+
+function classifyReason(
+  reason: string | undefined,
+  set: ReadonlySet<string>,
+  cache: Map<string, boolean>,
+): boolean {
+  if (reason === undefined) return false;
+  let hit = cache.get(reason);
+  if (hit === undefined) {
+    hit = set.has(norm(reason) ?? '');
+    if (cache.size < MAX_REASON_CACHE) cache.set(reason, hit);
+  }
+  return hit;
+}
+
 export const isTruncation = (reason: string | undefined): boolean =>
-  TRUNCATION_REASONS.has(norm(reason) ?? '');
-export const isStop = (reason: string | undefined): boolean => STOP_REASONS.has(norm(reason) ?? '');
+  classifyReason(reason, TRUNCATION_REASONS, truncationCache);
+export const isStop = (reason: string | undefined): boolean =>
+  classifyReason(reason, STOP_REASONS, stopCache);
 
 /** A tool step, a retrieval, or an LLM output that requests tools: the agent acted on the world. */
 export function isToolUse(step: Step): boolean {

@@ -61,11 +61,12 @@ export const slowStep = defineDetector({
     const { tool_ms, llm_ms, baseline_multiplier, high_factor } = ctx.config;
     const adaptive = adaptiveLimit(ctx, baseline_multiplier);
     const out: SignalDraft[] = [];
-    trace.steps.forEach((s, i) => {
-      if (s.durationMs === undefined) return;
-      if (s.type !== 'llm' && s.type !== 'tool' && s.type !== 'retrieval') return;
+    for (let i = 0; i < trace.steps.length; i++) {
+      const s = trace.steps[i]!;
+      if (s.durationMs === undefined) continue;
+      if (s.type !== 'llm' && s.type !== 'tool' && s.type !== 'retrieval') continue;
       const limit = adaptive ? adaptive.limit : s.type === 'llm' ? llm_ms : tool_ms;
-      if (!(s.durationMs > limit)) return;
+      if (!(s.durationMs > limit)) continue;
       const ratio = s.durationMs / limit;
       const high = ratio > high_factor;
       const no = stepNo(i);
@@ -84,7 +85,7 @@ export const slowStep = defineDetector({
           ratio,
         },
       });
-    });
+    }
     return out;
   },
 });

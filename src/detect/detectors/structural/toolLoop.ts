@@ -13,9 +13,7 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { isTool } from '../../../trace/measure.js';
-import type { ToolStep } from '../../../trace/schema.js';
-import { allIdentical, stableJson, stepNo, stepSpan } from './shared.js';
+import { argsSummary, stepSpan, toolCalls } from './shared.js';
 
 interface Loop {
   tool: string;
@@ -50,41 +48,38 @@ export const toolLoop = defineDetector({
   detect(trace, ctx) {
     const { threshold } = ctx.config;
     const window = Math.max(ctx.config.window, threshold);
-    const calls: { step: ToolStep; no: number }[] = [];
-    trace.steps.forEach((s, i) => {
-      if (isTool(s)) calls.push({ step: s, no: stepNo(i) });
-    });
+    const calls = toolCalls(trace);
+    if (calls.length < threshold) return [];
 
     // Positions (in the tool-call sequence) of each tool's calls.
     const byName = new Map<string, number[]>();
-    calls.forEach((c, pos) => {
-      const list = byName.get(c.step.name) ?? [];
-      list.push(pos);
-      byName.set(c.step.name, list);
-    });
+    for (let pos = 0; pos < calls.length; pos++) {
+      const name = calls[pos]!.step.name;
+      const list = byName.get(name);
+      if (list) list.push(pos);
+      else byName.set(name, [pos]);
+    }
 
     // Per tool: group i = occurrences i … i+threshold−1 qualifies when they fit in one window;
     // overlapping qualifying groups merge into one loop.
-    const loops: Loop[] = [];
+    let loops: Loop[] | undefined;
     for (const [tool, positions] of byName) {
+      if (positions.length < threshold) continue;
       let a = -1;
       let b = -1;
-      const flush = () => {
-        if (a >= 0) loops.push({ tool, positions: positions.slice(a, b + 1) });
-        a = b = -1;
-      };
       for (let i = 0; i + threshold - 1 < positions.length; i++) {
         const j = i + threshold - 1;
         if (positions[j]! - positions[i]! + 1 > window) continue;
         if (a >= 0 && i <= b) b = j;
         else {
-          flush();
+          if (a >= 0) (loops ??= []).push({ tool, positions: positions.slice(a, b + 1) });
           a = i;
           b = j;
         }
       }
-      flush();
+      if (a >= 0) (loops ??= []).push({ tool, positions: positions.slice(a, b + 1) });
     }
+    if (loops === undefined) return [];
 
     // Loops of different tools over overlapping stretches of tool calls are one loop.
     loops.sort((x, y) => x.positions[0]! - y.positions[0]!);
@@ -92,8 +87,8 @@ export const toolLoop = defineDetector({
     let end = -1;
     for (const loop of loops) {
       const first = loop.positions[0]!;
-      const last = loop.positions.at(-1)!;
-      const cluster = clusters.at(-1);
+      const last = loop.positions[loop.positions.length - 1]!;
+      const cluster = clusters.length > 0 ? clusters[clusters.length - 1] : undefined;
       if (cluster && first <= end) {
         cluster.push(loop);
         end = Math.max(end, last);
@@ -106,17 +101,21 @@ export const toolLoop = defineDetector({
     return clusters.map((cluster): SignalDraft => {
       const perTool = cluster.map((loop) => {
         const args = loop.positions.map((p) => calls[p]!.step.args);
+        const summary = argsSummary(args);
         return {
           tool: loop.tool,
           calls: loop.positions.length,
-          identicalArgs: allIdentical(args),
-          distinctArgs: new Set(args.map(stableJson)).size,
-          argsRecorded: args.every((a) => a !== undefined),
+          identicalArgs: summary.identical,
+          distinctArgs: summary.distinct,
+          argsRecorded: summary.recorded,
         };
       });
-      const positions = cluster.flatMap((l) => l.positions).sort((x, y) => x - y);
+      const positions =
+        cluster.length === 1
+          ? cluster[0]!.positions.slice()
+          : cluster.flatMap((l) => l.positions).sort((x, y) => x - y);
       const steps = positions.map((p) => calls[p]!.no);
-      const spanned = positions.at(-1)! - positions[0]! + 1;
+      const spanned = positions[positions.length - 1]! - positions[0]! + 1;
       const identicalArgs = perTool.every((t) => t.identicalArgs);
       const allDistinct = perTool.every((t) => t.distinctArgs === t.calls && t.argsRecorded);
       const over = perTool.some((t) => t.calls > threshold);

@@ -11,9 +11,7 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { isTool } from '../../../trace/measure.js';
-import type { ToolStep } from '../../../trace/schema.js';
-import { allIdentical, stableJson, stepNo, stepSpan } from './shared.js';
+import { argsSummary, stepSpan, toolCalls } from './shared.js';
 
 export const toolThrashing = defineDetector({
   meta: {
@@ -37,10 +35,8 @@ export const toolThrashing = defineDetector({
   },
   detect(trace, ctx) {
     const min = ctx.config.min_alternations;
-    const calls: { step: ToolStep; no: number }[] = [];
-    trace.steps.forEach((s, i) => {
-      if (isTool(s)) calls.push({ step: s, no: stepNo(i) });
-    });
+    const calls = toolCalls(trace);
+    if (calls.length < min) return [];
     const name = (k: number) => calls[k]!.step.name;
 
     const out: SignalDraft[] = [];
@@ -59,11 +55,16 @@ export const toolThrashing = defineDetector({
         const a = name(start);
         const b = name(start + 1);
         const argsOf = (tool: string) => run.filter((c) => c.step.name === tool).map((c) => c.step.args);
-        const repeatedArgs = allIdentical(argsOf(a)) && allIdentical(argsOf(b));
-        const allFresh = [a, b].every((tool) => {
-          const args = argsOf(tool);
-          return args.every((x) => x !== undefined) && new Set(args.map(stableJson)).size === args.length;
-        });
+        const argsA = argsOf(a);
+        const argsB = argsOf(b);
+        const summaryA = argsSummary(argsA);
+        const summaryB = argsSummary(argsB);
+        const repeatedArgs = summaryA.identical && summaryB.identical;
+        const allFresh =
+          summaryA.recorded &&
+          summaryA.distinct === argsA.length &&
+          summaryB.recorded &&
+          summaryB.distinct === argsB.length;
         const steps = run.map((c) => c.no);
         out.push({
           severity: 'high',

@@ -8,6 +8,7 @@
  * judged on prompts, models and order alone. Messages then say the timing is unknown.
  */
 import type { Pricer } from '../../../pricing/pricer.js';
+import { parseIsoMs } from '../../../trace/measure.js';
 import type { LlmStep, Trace } from '../../../trace/schema.js';
 import type { Severity } from '../../signal.js';
 
@@ -22,33 +23,45 @@ export interface LlmCall {
 }
 
 // Four waste detectors walk the same calls and compare the same prompts; traces are immutable
-// while detectors run, so each is derived once per trace (or step) and shared.
-const callsCache = new WeakMap<Trace, LlmCall[]>();
-const promptKeyCache = new WeakMap<LlmStep, string | undefined>();
+// while detectors run, and the runner takes one trace at a time, so the calls of the last trace
+// (and the prompt keys of its steps) are derived once and shared. Not WeakMaps: their entries keep
+// every trace alive through young-generation collections, which promotes them all to the old
+// generation and doubles peak memory. The step count guards against a trace extended in between.
+let lastTrace: Trace | undefined;
+let lastSteps = 0;
+let lastCalls: LlmCall[] = [];
+/** Prompt keys of recent steps; emptied when a new trace comes in, and bounded. */
+const promptKeyCache = new Map<LlmStep, string | undefined>();
+const MAX_PROMPT_KEYS = 10_000;
 
 export function llmCalls(trace: Trace): LlmCall[] {
-  let calls = callsCache.get(trace);
-  if (!calls) {
-    calls = computeLlmCalls(trace);
-    callsCache.set(trace, calls);
-  }
-  return calls;
+  if (trace === lastTrace && trace.steps.length === lastSteps) return lastCalls;
+  if (trace !== lastTrace && promptKeyCache.size > 0) promptKeyCache.clear();
+  lastCalls = computeLlmCalls(trace);
+  lastTrace = trace;
+  lastSteps = trace.steps.length;
+  return lastCalls;
 }
 
 function computeLlmCalls(trace: Trace): LlmCall[] {
-  const out: { step: LlmStep; n: number; t: number | undefined }[] = [];
-  trace.steps.forEach((step, i) => {
-    if (step.type !== 'llm') return;
-    const parsed = step.startedAt ? Date.parse(step.startedAt) : NaN;
-    out.push({ step, n: i + 1, t: Number.isFinite(parsed) ? parsed : undefined });
-  });
-  const firstKnown = out.find((c) => c.t !== undefined)?.t ?? 0;
-  let prev = firstKnown;
-  return out.map((c) => {
-    const t = c.t ?? prev;
-    prev = t;
-    return { step: c.step, n: c.n, t, timed: c.t !== undefined };
-  });
+  const out: LlmCall[] = [];
+  let firstKnown: number | undefined;
+  const steps = trace.steps;
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
+    if (step.type !== 'llm') continue;
+    const parsed = step.startedAt ? parseIsoMs(step.startedAt) : NaN;
+    const timed = Number.isFinite(parsed);
+    if (timed && firstKnown === undefined) firstKnown = parsed;
+    out.push({ step, n: i + 1, t: parsed, timed });
+  }
+  // Untimed calls start when the call before them did (leading ones at the first known time).
+  let prev = firstKnown ?? 0;
+  for (const c of out) {
+    if (c.timed) prev = c.t;
+    else c.t = prev;
+  }
+  return out;
 }
 
 function messageText(content: unknown): string {
@@ -82,8 +95,35 @@ export function promptText(step: LlmStep): string | undefined {
 export function promptKey(step: LlmStep): string | undefined {
   if (promptKeyCache.has(step)) return promptKeyCache.get(step);
   const key = computePromptKey(step);
+  if (promptKeyCache.size >= MAX_PROMPT_KEYS) promptKeyCache.clear();
   promptKeyCache.set(step, key);
   return key;
+}
+
+/**
+ * A cheap summary of a prompt, equal whenever the prompt keys are equal (so different shapes mean
+ * different prompts): the trimmed length of a string prompt, or the number of messages and their
+ * trimmed text lengths. Undefined exactly when the prompt key is. Comparing shapes first spares
+ * building (and keeping) the full keys of prompts that cannot match.
+ */
+export function promptShape(step: LlmStep): number | undefined {
+  const input = step.input;
+  if (input === undefined) return undefined;
+  if (typeof input === 'string') return -1 - input.trim().length;
+  let shape = input.length;
+  for (const m of input) {
+    const text = typeof m.content === 'string' ? m.content : messageText(m.content);
+    shape = (Math.imul(shape, 31) + text.trim().length) | 0;
+  }
+  return shape;
+}
+
+/** Same prompt key (and a recorded prompt), checking the cheap shape first. */
+export function samePrompt(a: LlmStep, b: LlmStep): boolean {
+  const shape = promptShape(a);
+  if (shape === undefined || shape !== promptShape(b)) return false;
+  const key = promptKey(a);
+  return key !== undefined && key === promptKey(b);
 }
 
 function computePromptKey(step: LlmStep): string | undefined {

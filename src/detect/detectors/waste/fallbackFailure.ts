@@ -30,8 +30,8 @@ import {
   fmtUsd,
   hasOutput,
   llmCalls,
-  promptKey,
   roundUsd,
+  samePrompt,
   sumWaste,
   wasteSeverity,
 } from './common.js';
@@ -79,8 +79,7 @@ export const fallbackFailure = defineDetector({
       if (tierOf(fallback.step.model, fallback.step.provider).tier !== 'expensive') continue;
       if (callFailed(cheap.step)) continue;
       if (cfg.empty_output_is_failure && !hasOutput(cheap.step)) continue;
-      const key = promptKey(cheap.step);
-      if (key === undefined || key !== promptKey(fallback.step)) continue;
+      if (!samePrompt(cheap.step, fallback.step)) continue;
       const gapMs = Math.abs(fallback.t - cheap.t);
       if (gapMs > cfg.time_window_seconds * 1000) continue;
 

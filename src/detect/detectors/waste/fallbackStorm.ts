@@ -22,6 +22,7 @@ import {
   fmtUsd,
   llmCalls,
   promptKey,
+  promptShape,
   promptText,
   roundUsd,
   sumWaste,
@@ -30,6 +31,29 @@ import {
 } from './common.js';
 
 const MINUTE = 60_000;
+
+/** True when at least `min` calls share one (defined) prompt shape. */
+function shapeRecurs(calls: readonly LlmCall[], min: number): boolean {
+  const shapes: (number | undefined)[] = calls.map((c) => promptShape(c.step));
+  if (shapes.length > 64) {
+    const counts = new Map<number, number>();
+    for (const shape of shapes) {
+      if (shape === undefined) continue;
+      const n = (counts.get(shape) ?? 0) + 1;
+      if (n >= min) return true;
+      counts.set(shape, n);
+    }
+    return false;
+  }
+  for (let i = 0; i < shapes.length; i++) {
+    const shape = shapes[i];
+    if (shape === undefined) continue;
+    let n = 1;
+    for (let j = i + 1; j < shapes.length && n < min; j++) if (shapes[j] === shape) n++;
+    if (n >= min) return true;
+  }
+  return false;
+}
 
 export const fallbackStorm = defineDetector({
   meta: {
@@ -70,8 +94,13 @@ export const fallbackStorm = defineDetector({
   detect(trace, ctx) {
     const cfg = ctx.config;
     const windowMs = cfg.time_window_minutes * MINUTE;
+    const all = llmCalls(trace);
+    // A storm is `fallback_threshold` calls of one task: with the same prompt, calls whose prompt
+    // shapes differ are different tasks, so a trace where no shape recurs that often has none.
+    if (all.length < cfg.fallback_threshold) return [];
+    if (cfg.same_prompt && !shapeRecurs(all, cfg.fallback_threshold)) return [];
     const tasks = new Map<string, LlmCall[]>();
-    for (const call of llmCalls(trace)) {
+    for (const call of all) {
       const key = cfg.same_prompt ? promptKey(call.step) : '';
       if (key === undefined) continue;
       const list = tasks.get(key);

@@ -101,6 +101,8 @@ export const overkillModel = defineDetector({
       const tier = tierOf(step.model, step.provider);
       if (tier.tier !== 'expensive') continue;
       if (callFailed(step)) continue;
+      // A recorded prompt size over the limit decides without building the prompt text.
+      if (step.usage.inputTokens > cfg.max_prompt_tokens) continue;
       const text = promptText(step);
       const pt = promptTokens(step, text);
       if (pt.tokens > cfg.max_prompt_tokens) continue;

@@ -19,15 +19,17 @@ import {
   fmtSteps,
   fmtUsd,
   llmCalls,
-  promptKey,
   promptText,
   roundUsd,
+  samePrompt,
   sumWaste,
   wasteSeverity,
   type LlmCall,
 } from './common.js';
 
 const MINUTE = 60_000;
+
+const sameModel = (a: string, b: string): boolean => a === b || a.toLowerCase() === b.toLowerCase();
 
 export const retryLoop = defineDetector({
   meta: {
@@ -76,27 +78,25 @@ export const retryLoop = defineDetector({
     const intervalMs = cfg.max_retry_interval_minutes * MINUTE;
     const calls = llmCalls(trace);
 
+    // Runs are stretches of consecutive calls; only those long enough to be a loop are kept. The
+    // prompt comparison comes last, after the cheap model and time checks.
     const runs: LlmCall[][] = [];
-    let run: LlmCall[] = [];
-    for (const call of calls) {
-      const first = run[0];
-      const prev = run[run.length - 1];
-      const key = promptKey(call.step);
-      const continues =
-        first !== undefined &&
-        prev !== undefined &&
-        key !== undefined &&
-        key === promptKey(prev.step) &&
-        call.step.model.toLowerCase() === prev.step.model.toLowerCase() &&
-        Math.abs(call.t - prev.t) <= intervalMs &&
-        Math.abs(call.t - first.t) <= windowMs;
-      if (continues) run.push(call);
-      else {
-        if (run.length > 0) runs.push(run);
-        run = [call];
+    let start = 0;
+    for (let i = 1; i <= calls.length; i++) {
+      if (i < calls.length) {
+        const call = calls[i]!;
+        const prev = calls[i - 1]!;
+        const first = calls[start]!;
+        const continues =
+          sameModel(call.step.model, prev.step.model) &&
+          Math.abs(call.t - prev.t) <= intervalMs &&
+          Math.abs(call.t - first.t) <= windowMs &&
+          samePrompt(call.step, prev.step);
+        if (continues) continue;
       }
+      if (i - start - 1 >= cfg.max_retries) runs.push(calls.slice(start, i));
+      start = i;
     }
-    if (run.length > 0) runs.push(run);
 
     const signals: SignalDraft[] = [];
     for (const r of runs) {

@@ -1,0 +1,149 @@
+/**
+ * The hand-written fast paths of the detectors' hot helpers must give exactly what the plain
+ * versions they replace give: thousands grouping vs toLocaleString, flat stable JSON vs the
+ * sorting replacer, ISO timestamps vs Date.parse, prompt shapes vs prompt keys.
+ */
+import { describe, expect, it } from 'vitest';
+import { fmtInt, fmtThousands, stableJson } from '../../src/detect/detectors/structural/shared.js';
+import { promptKey, promptShape, samePrompt } from '../../src/detect/detectors/waste/common.js';
+import { measureTrace, parseIsoMs } from '../../src/trace/measure.js';
+import type { LlmStep } from '../../src/trace/schema.js';
+import { llm, makeTrace, tool } from '../helpers/traceBuilder.js';
+
+describe('fmtThousands', () => {
+  it('matches toLocaleString("en-US")', () => {
+    const values = [
+      0,
+      -0,
+      1,
+      -1,
+      12,
+      999,
+      1000,
+      -1000,
+      1234,
+      12345,
+      123456,
+      1234567,
+      -7654321,
+      2 ** 53 - 1,
+      -(2 ** 53 - 1),
+      2 ** 53,
+      1e21,
+      1.5,
+      -0.25,
+      1234.5678,
+      NaN,
+      Infinity,
+      -Infinity,
+    ];
+    for (const n of values) expect(fmtThousands(n)).toBe(n.toLocaleString('en-US'));
+    for (const n of [0.4, -0.4, 2.5, -2.5, 1234.5, 999_999.5])
+      expect(fmtInt(n)).toBe(Math.round(n).toLocaleString('en-US'));
+  });
+});
+
+describe('stableJson', () => {
+  const reference = (v: unknown) =>
+    v === undefined
+      ? ''
+      : JSON.stringify(v, (_k, value: unknown) =>
+          value && typeof value === 'object' && !Array.isArray(value)
+            ? Object.fromEntries(
+                Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)),
+              )
+            : value,
+        );
+  it('matches the sorting replacer', () => {
+    const values: unknown[] = [
+      undefined,
+      null,
+      'x',
+      3,
+      {},
+      { b: 1, a: 'two', c: null, d: true },
+      { q: 'he said "hi"\n' },
+      { '10': 1, '9': 2, b: 3, a: 4 },
+      { z: { y: 1, x: [2, { b: 1, a: 2 }] }, a: undefined },
+      { n: NaN, m: -0, i: Infinity },
+      [{ b: 1, a: 2 }],
+      Object.assign(Object.create(null) as object, { b: 1, a: 2 }),
+      { é: 1, e: 2, E: 3, _: 4 },
+    ];
+    for (const v of values) expect(stableJson(v)).toBe(reference(v));
+  });
+});
+
+describe('parseIsoMs', () => {
+  it('matches Date.parse', () => {
+    const values = [
+      '2026-11-01T10:00:00.000Z',
+      '2026-11-01T10:00:00Z',
+      '2024-02-29T23:59:59.999Z',
+      '2024-02-30T00:00:00.000Z',
+      '2024-01-31T00:00:00.000Z',
+      '2024-01-01T24:00:00.000Z',
+      '2024-01-01T23:59:60.000Z',
+      '2024-13-01T00:00:00.000Z',
+      '0050-01-01T00:00:00.000Z',
+      '2024-01-01T10:00:00.000+02:00',
+      '2024-01-01 10:00:00.000Z',
+      '2024-01-0xT10:00:00.000Z',
+      '2024-01-01',
+      'yesterday',
+    ];
+    for (const s of values) expect(parseIsoMs(s)).toStrictEqual(Date.parse(s));
+    for (let t = -1e12; t < 4e12; t += 7_777_777_777) {
+      const iso = new Date(t).toISOString();
+      expect(parseIsoMs(iso)).toBe(Date.parse(iso));
+      expect(parseIsoMs(`${iso.slice(0, 19)}Z`)).toBe(Date.parse(`${iso.slice(0, 19)}Z`));
+    }
+  });
+});
+
+describe('promptShape', () => {
+  const step = (input: LlmStep['input']) =>
+    makeTrace([llm(input === undefined ? {} : { input })]).steps[0] as LlmStep;
+  it('is equal whenever prompt keys are, and undefined exactly when they are', () => {
+    const steps = [
+      step(undefined),
+      step('  hello '),
+      step('hello'),
+      step('hellO'),
+      step([{ role: 'user', content: 'hello' }]),
+      step([{ role: 'user', content: ' hello ' }]),
+      step([{ role: 'assistant', content: 'hello' }]),
+      step([
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hel' },
+            { type: 'text', text: 'lo' },
+          ],
+        },
+      ]),
+      step([
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hello' },
+      ]),
+    ];
+    for (const a of steps) {
+      expect(promptShape(a) === undefined).toBe(promptKey(a) === undefined);
+      for (const b of steps) {
+        const sameKey = promptKey(a) !== undefined && promptKey(a) === promptKey(b);
+        if (sameKey) expect(promptShape(a)).toBe(promptShape(b));
+        expect(samePrompt(a, b)).toBe(sameKey);
+      }
+    }
+  });
+});
+
+describe('measureTrace', () => {
+  it('measures a trace again once steps were added', () => {
+    const trace = makeTrace([llm(), tool('search')]);
+    expect(measureTrace(trace).stepCount).toBe(2);
+    trace.steps.push(makeTrace([tool('read')]).steps[0]!);
+    expect(measureTrace(trace).stepCount).toBe(3);
+    expect(measureTrace(trace).toolCalls).toBe(2);
+  });
+});
