@@ -22,7 +22,7 @@ import {
   type InjectionCategory,
   type InjectionPattern,
 } from '../../injection/patterns.js';
-import { compileTriggerScanner, MIN_BLOB_RUN } from '../../injection/prefilter.js';
+import { compileTriggerScanner, MIN_BLOB_RUN, type TriggerScanner } from '../../injection/prefilter.js';
 import type { Trace } from '../../../trace/schema.js';
 
 export const EXCERPT_MAX = 80;
@@ -82,10 +82,13 @@ const OTHER_TRIGGER_SCAN = new RegExp(
  * pattern can match (no trigger, no non-ASCII character, no base64 run), before it is normalised
  * or hashed. A superset of the checks below (see prefilter.ts), so it changes no finding.
  */
-const PREFILTER = compileTriggerScanner(
-  TRIGGERS.filter(isWordTrigger),
-  TRIGGERS.filter((t) => !isWordTrigger(t)),
-);
+let PREFILTER: TriggerScanner | undefined;
+/** Compiled on first use: loading the module does not pay for the automaton. */
+const prefilter = (): TriggerScanner =>
+  (PREFILTER ??= compileTriggerScanner(
+    TRIGGERS.filter(isWordTrigger),
+    TRIGGERS.filter((t) => !isWordTrigger(t)),
+  ));
 const RAW_PRECHECK = /[\u200b-\u200d\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]|[\u{E0000}-\u{E007F}]/u;
 const MIN_HEX_BLOB = 32;
 const MAX_BLOBS = 16;
@@ -172,7 +175,7 @@ export function capText(text: string, maxChars: number): { text: string; truncat
 /** Scans one field. Exported for tests and for callers that scan text outside a trace. */
 export function scanText(raw: string, opts: ScanOptions): { matches: InjectionMatch[]; truncated: boolean } {
   const { text, truncated } = capText(raw, opts.maxChars);
-  if (!PREFILTER.mayMatch(text)) return { matches: [], truncated };
+  if (!prefilter().mayMatch(text)) return { matches: [], truncated };
   return { matches: scanCapped(text, opts), truncated };
 }
 
@@ -281,86 +284,176 @@ interface Source {
   step?: number;
   where: string;
   kind: 'trace_input' | 'message' | 'tool_result' | 'retrieval' | 'llm_input';
-  value: unknown;
   extra?: Record<string, unknown>;
-  skipKeys?: boolean;
 }
 
-function* sources(trace: Trace, cfg: Config): Generator<Source> {
-  if (trace.input !== undefined)
-    yield { where: 'the trace input', kind: 'trace_input', value: trace.input, skipKeys: true };
-  const trustedSenders = new Set([
-    ...cfg.trusted_senders.map((s) => s.toLowerCase()),
-    trace.agentId.toLowerCase(),
-  ]);
-  const untrustedRoles = new Set(cfg.untrusted_roles.map((r) => r.toLowerCase()));
-  for (let i = 0; i < trace.steps.length; i++) {
-    const s = trace.steps[i]!;
-    const step = i + 1;
-    switch (s.type) {
-      case 'tool':
-        if (s.result !== undefined)
-          yield {
-            step,
-            where: `the result of tool "${s.name}"`,
-            kind: 'tool_result',
-            value: s.result,
-            extra: { tool: s.name },
-          };
-        if (s.error)
-          yield {
-            step,
-            where: `the error of tool "${s.name}"`,
-            kind: 'tool_result',
-            value: s.error,
-            extra: { tool: s.name },
-          };
-        break;
-      case 'retrieval':
-        for (let d = 0; d < s.results.length; d++) {
-          const content = s.results[d]!.content;
-          if (content)
-            yield {
-              step,
-              where: `retrieved document ${d + 1}${s.results[d]!.id ? ` ("${s.results[d]!.id}")` : ''}`,
-              kind: 'retrieval',
-              value: content,
-              extra: { document: d + 1, documentId: s.results[d]!.id },
-            };
-        }
-        break;
-      case 'message':
-        if (!trustedSenders.has(s.from.toLowerCase()))
-          yield {
-            step,
-            where: `a message from "${s.from}"`,
-            kind: 'message',
-            value: s.content,
-            extra: { from: s.from },
-          };
-        break;
-      case 'llm':
-        if (typeof s.input === 'string') {
-          if (cfg.scan_string_prompts)
-            yield { step, where: 'the LLM prompt', kind: 'llm_input', value: s.input };
-        } else if (s.input) {
-          for (let m = 0; m < s.input.length; m++) {
-            const msg = s.input[m]!;
-            if (!untrustedRoles.has(msg.role.toLowerCase()) || msg.content === undefined) continue;
-            yield {
-              step,
-              where: `an LLM input message (role ${msg.role})`,
-              kind: 'llm_input',
-              value: msg.content,
-              extra: { message: m + 1, role: msg.role },
-            };
-          }
-        }
-        break;
-      default:
-        break;
-    }
+/**
+ * Which field of the trace a scanned text came from. Sources are described only when a field
+ * passes the prefilter and holds a fresh match: the walk itself allocates nothing per field.
+ */
+const FIELD_INPUT = 0;
+const FIELD_TOOL_RESULT = 1;
+const FIELD_TOOL_ERROR = 2;
+const FIELD_DOCUMENT = 3;
+const FIELD_MESSAGE = 4;
+const FIELD_LLM_PROMPT = 5;
+const FIELD_LLM_MESSAGE = 6;
+
+function describeSource(trace: Trace, field: number, stepIndex: number, sub: number): Source {
+  if (field === FIELD_INPUT) return { where: 'the trace input', kind: 'trace_input' };
+  const s = trace.steps[stepIndex]!;
+  const step = stepIndex + 1;
+  if (s.type === 'tool') {
+    const which = field === FIELD_TOOL_RESULT ? 'result' : 'error';
+    return { step, where: `the ${which} of tool "${s.name}"`, kind: 'tool_result', extra: { tool: s.name } };
   }
+  if (s.type === 'retrieval') {
+    const doc = s.results[sub]!;
+    return {
+      step,
+      where: `retrieved document ${sub + 1}${doc.id ? ` ("${doc.id}")` : ''}`,
+      kind: 'retrieval',
+      extra: { document: sub + 1, documentId: doc.id },
+    };
+  }
+  if (s.type === 'message')
+    return { step, where: `a message from "${s.from}"`, kind: 'message', extra: { from: s.from } };
+  if (s.type === 'llm' && field === FIELD_LLM_MESSAGE && typeof s.input !== 'string' && s.input) {
+    const msg = s.input[sub]!;
+    return {
+      step,
+      where: `an LLM input message (role ${msg.role})`,
+      kind: 'llm_input',
+      extra: { message: sub + 1, role: msg.role },
+    };
+  }
+  return { step, where: 'the LLM prompt', kind: 'llm_input' };
+}
+
+/** A field the prefilter passed: its collected text, capped. */
+interface Field {
+  /** The collected text (the key under which an LLM input message counts as scanned). */
+  text: string;
+  /** The collected text cut to `max_field_chars` (what is scanned). */
+  capped: string;
+  truncated: boolean;
+}
+
+/**
+ * The text of one field when the prefilter passes it, else undefined. A string field (the common
+ * case) goes to the prefilter as it is, with no object created for it.
+ */
+function passingField(value: unknown, skipKeys: boolean, maxChars: number): Field | undefined {
+  let text: string;
+  let cut = false;
+  if (typeof value === 'string') {
+    if (value.length === 0) return undefined;
+    if (value.length <= maxChars) {
+      if (!prefilter().mayMatch(value)) return undefined;
+      return { text: value, capped: value, truncated: false };
+    }
+    text = value;
+  } else {
+    const collected = collectStrings(value, maxChars, skipKeys ? skipSystemKey : noSkip);
+    text = collected.text;
+    cut = collected.truncated;
+    if (text.length === 0) return undefined;
+  }
+  const capped = capText(text, maxChars);
+  // A field the prefilter rejects has no match, now or when replayed later: it changes nothing
+  // (no signal, no group), so it is skipped before it is hashed into `scanned`.
+  if (!prefilter().mayMatch(capped.text)) return undefined;
+  return { text, capped: capped.text, truncated: capped.truncated || cut };
+}
+
+const skipSystemKey = (k: string) => SYSTEM_KEYS.test(k);
+
+/** Per-config data, derived once per config object rather than once per trace. */
+interface Prepared {
+  opts: ScanOptions;
+  trustedSenders: ReadonlySet<string>;
+  untrustedRoles: ReadonlySet<string>;
+}
+const prepared = new WeakMap<Config, Prepared>();
+function prepare(cfg: Config): Prepared {
+  let p = prepared.get(cfg);
+  if (p === undefined) {
+    p = {
+      opts: {
+        maxChars: cfg.max_field_chars,
+        decodeEncoded: cfg.decode_encoded,
+        disabled: new Set(cfg.disabled_patterns),
+      },
+      trustedSenders: new Set(cfg.trusted_senders.map((s) => s.toLowerCase())),
+      untrustedRoles: new Set(cfg.untrusted_roles.map((r) => r.toLowerCase())),
+    };
+    prepared.set(cfg, p);
+  }
+  return p;
+}
+
+/** The state of one trace's scan, created when its first field passes the prefilter. */
+class TraceScan {
+  readonly signals: SignalDraft[] = [];
+  private readonly scanned = new Set<string>();
+  /** pattern + excerpt of everything reported so far: replayed chat history is not reported again. */
+  private readonly reported = new Set<string>();
+  private current:
+    | {
+        key: string;
+        sources: Source[];
+        matches: (InjectionMatch & Record<string, unknown>)[];
+        truncated: boolean;
+      }
+    | undefined;
+
+  constructor(
+    private readonly trace: Trace,
+    private readonly opts: ScanOptions,
+  ) {}
+
+  add(f: Field, field: number, stepIndex: number, sub: number): void {
+    const llmInput = field === FIELD_LLM_PROMPT || field === FIELD_LLM_MESSAGE;
+    if (llmInput && this.scanned.has(f.text)) return;
+    this.scanned.add(f.text);
+    const matches = scanCapped(f.capped, this.opts);
+    const fresh = matches.filter((m) => {
+      const key = `${m.pattern}\u0000${m.excerpt}`;
+      if (llmInput && this.reported.has(key)) return false;
+      this.reported.add(key);
+      return true;
+    });
+    // One signal per step (a retrieval's documents or an LLM call's messages are grouped).
+    const key = field === FIELD_INPUT ? 'input' : `step:${stepIndex + 1}`;
+    if (this.current?.key !== key) {
+      this.flush();
+      this.current = { key, sources: [], matches: [], truncated: false };
+    }
+    if (fresh.length === 0) return;
+    const src = describeSource(this.trace, field, stepIndex, sub);
+    this.current.sources.push(src);
+    for (const m of fresh) this.current.matches.push({ ...m, ...(src.extra ?? {}) });
+    this.current.truncated ||= f.truncated;
+  }
+
+  flush(): void {
+    const current = this.current;
+    if (!current || current.matches.length === 0) return;
+    this.signals.push(buildSignal(current.sources, current.matches, current.truncated));
+  }
+}
+
+/** The message-step sender is the agent itself or a configured trusted sender. */
+function isTrustedSender(from: string, agentId: string, trusted: ReadonlySet<string>): boolean {
+  if (trusted.has(from)) return true;
+  const lower = from.toLowerCase();
+  return trusted.has(lower) || lower === agentId.toLowerCase();
+}
+
+/** The LLM input message role is one that is scanned. */
+function isUntrustedRole(role: string, untrusted: ReadonlySet<string>): boolean {
+  // The set holds lowercase roles: a role found as it is needs no lowercasing.
+  return untrusted.has(role) || untrusted.has(role.toLowerCase());
 }
 
 const config = z.object({
@@ -401,65 +494,59 @@ export const promptInjectionSignal = defineDetector({
   },
   detect(trace, ctx) {
     const cfg = ctx.config;
-    const opts: ScanOptions = {
-      maxChars: cfg.max_field_chars,
-      decodeEncoded: cfg.decode_encoded,
-      disabled: new Set(cfg.disabled_patterns),
-    };
-    const signals: SignalDraft[] = [];
-    const scanned = new Set<string>();
-    /** pattern + excerpt of everything reported so far: replayed chat history is not reported again. */
-    const reported = new Set<string>();
-    let current:
-      | {
-          key: string;
-          sources: Source[];
-          matches: (InjectionMatch & Record<string, unknown>)[];
-          truncated: boolean;
-        }
-      | undefined;
-
-    const flush = () => {
-      if (!current || current.matches.length === 0) return;
-      signals.push(buildSignal(current.sources, current.matches, current.truncated));
-    };
-
-    for (const src of sources(trace, cfg)) {
-      const { text, truncated: cut } = collectStrings(
-        src.value,
-        cfg.max_field_chars,
-        src.skipKeys ? (k) => SYSTEM_KEYS.test(k) : noSkip,
-      );
-      if (text.length === 0) continue;
-      const capped = capText(text, cfg.max_field_chars);
-      // A field the prefilter rejects has no match, now or when replayed later: it changes nothing
-      // (no signal, no group), so it is skipped before it is hashed into `scanned`.
-      if (!PREFILTER.mayMatch(capped.text)) continue;
-      if (src.kind === 'llm_input') {
-        if (scanned.has(text)) continue;
+    const max = cfg.max_field_chars;
+    let scan: TraceScan | undefined;
+    let f: Field | undefined;
+    let p: Prepared | undefined;
+    // The untrusted fields, in trace order, with plain loops: a field the prefilter rejects costs
+    // one walk over its text and nothing else.
+    if (trace.input !== undefined && (f = passingField(trace.input, true, max)) !== undefined)
+      (scan ??= new TraceScan(trace, (p ??= prepare(cfg)).opts)).add(f, FIELD_INPUT, -1, 0);
+    const steps = trace.steps;
+    for (let i = 0; i < steps.length; i++) {
+      const s = steps[i]!;
+      switch (s.type) {
+        case 'tool':
+          if (s.result !== undefined && (f = passingField(s.result, false, max)) !== undefined)
+            (scan ??= new TraceScan(trace, (p ??= prepare(cfg)).opts)).add(f, FIELD_TOOL_RESULT, i, 0);
+          if (s.error && (f = passingField(s.error, false, max)) !== undefined)
+            (scan ??= new TraceScan(trace, (p ??= prepare(cfg)).opts)).add(f, FIELD_TOOL_ERROR, i, 0);
+          break;
+        case 'retrieval':
+          for (let d = 0; d < s.results.length; d++) {
+            const content = s.results[d]!.content;
+            if (content && (f = passingField(content, false, max)) !== undefined)
+              (scan ??= new TraceScan(trace, (p ??= prepare(cfg)).opts)).add(f, FIELD_DOCUMENT, i, d);
+          }
+          break;
+        case 'message':
+          if (
+            !isTrustedSender(s.from, trace.agentId, (p ??= prepare(cfg)).trustedSenders) &&
+            (f = passingField(s.content, false, max)) !== undefined
+          )
+            (scan ??= new TraceScan(trace, p.opts)).add(f, FIELD_MESSAGE, i, 0);
+          break;
+        case 'llm':
+          if (typeof s.input === 'string') {
+            if (cfg.scan_string_prompts && (f = passingField(s.input, false, max)) !== undefined)
+              (scan ??= new TraceScan(trace, (p ??= prepare(cfg)).opts)).add(f, FIELD_LLM_PROMPT, i, 0);
+          } else if (s.input) {
+            const untrusted = (p ??= prepare(cfg)).untrustedRoles;
+            for (let m = 0; m < s.input.length; m++) {
+              const msg = s.input[m]!;
+              if (msg.content === undefined || !isUntrustedRole(msg.role, untrusted)) continue;
+              if ((f = passingField(msg.content, false, max)) !== undefined)
+                (scan ??= new TraceScan(trace, p.opts)).add(f, FIELD_LLM_MESSAGE, i, m);
+            }
+          }
+          break;
+        default:
+          break;
       }
-      scanned.add(text);
-      const matches = scanCapped(capped.text, opts);
-      const truncated = capped.truncated;
-      const fresh = matches.filter((m) => {
-        const key = `${m.pattern}\u0000${m.excerpt}`;
-        if (src.kind === 'llm_input' && reported.has(key)) return false;
-        reported.add(key);
-        return true;
-      });
-      // One signal per step (a retrieval's documents or an LLM call's messages are grouped).
-      const key = src.step === undefined ? 'input' : `step:${src.step}`;
-      if (current?.key !== key) {
-        flush();
-        current = { key, sources: [], matches: [], truncated: false };
-      }
-      if (fresh.length === 0) continue;
-      current.sources.push(src);
-      for (const m of fresh) current.matches.push({ ...m, ...(src.extra ?? {}) });
-      current.truncated ||= truncated || cut;
     }
-    flush();
-    return signals;
+    if (scan === undefined) return [];
+    scan.flush();
+    return scan.signals;
   },
 });
 
