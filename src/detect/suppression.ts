@@ -44,20 +44,3 @@ export function applyWasteSuppression<S extends { suppressedBy?: string }, R ext
   }
   return out;
 }
-
-/** Waste counted in totals: the signals not suppressed. */
-export function countedWaste(
-  signals: readonly { wasteUsd?: number; wasteTokens?: number; suppressedBy?: string }[],
-): {
-  usd: number;
-  tokens: number;
-} {
-  let usd = 0;
-  let tokens = 0;
-  for (const s of signals) {
-    if (s.suppressedBy !== undefined) continue;
-    usd += s.wasteUsd ?? 0;
-    tokens += s.wasteTokens ?? 0;
-  }
-  return { usd, tokens };
-}

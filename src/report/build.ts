@@ -12,6 +12,7 @@ import { measureTrace } from '../trace/measure.js';
 import type { LoadedTrace } from '../trace/schema.js';
 import { VERSION } from '../version.js';
 import { evaluateGate } from './gate.js';
+import { wasteTotals } from './wasteTotals.js';
 import { REPORT_SCHEMA_VERSION, type Report, type TraceSummary } from './schema.js';
 
 export interface ReportAccumulator {
@@ -65,18 +66,7 @@ export function createReportAccumulator(): ReportAccumulator {
     },
 
     finish({ stats, pricer, failOn, verdicts = [], notes = [], judgeStats, now = new Date() }) {
-      const byDetector: Report['waste']['byDetector'] = {};
-      let wasteUsd = 0;
-      let wasteTokens = 0;
-      for (const s of signals) {
-        if (s.wasteUsd === undefined || s.shadow || !isConfirmed(s)) continue;
-        const entry = (byDetector[s.detector] ??= { usd: 0, tokens: 0, signals: 0 });
-        entry.usd += s.wasteUsd;
-        entry.tokens += s.wasteTokens ?? 0;
-        entry.signals++;
-        wasteUsd += s.wasteUsd;
-        wasteTokens += s.wasteTokens ?? 0;
-      }
+      const waste = wasteTotals(signals);
       const review = signals.filter(isGrayZone).map((s) => ({
         traceId: s.traceId,
         detector: s.detector,
@@ -116,7 +106,7 @@ export function createReportAccumulator(): ReportAccumulator {
         totals: { ...totals, unknownModels },
         traces,
         signals,
-        waste: { totalUsd: wasteUsd, totalTokens: wasteTokens, byDetector },
+        waste,
         verdicts,
         sessions: [],
         review,

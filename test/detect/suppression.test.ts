@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DetectorMeta, SignalDraft } from '../../src/detect/detector.js';
 import { wasteDetectors } from '../../src/detect/detectors/waste/index.js';
-import { applyWasteSuppression, countedWaste } from '../../src/detect/suppression.js';
+import { applyWasteSuppression } from '../../src/detect/suppression.js';
+import { wasteTotals } from '../../src/report/wasteTotals.js';
 import { createPricer } from '../../src/pricing/pricer.js';
 import type { Trace } from '../../src/trace/schema.js';
 import { calls, repeat } from './waste/fixtures.js';
@@ -21,6 +22,13 @@ const ids = ['RETRY_LOOP', 'FALLBACK_STORM', 'FALLBACK_FAILURE', 'OVERKILL_MODEL
 function results(present: Record<string, number>) {
   return ids.map((id) => ({ meta: metaOf(id), signals: present[id] ? [sig(present[id]!)] : [] }));
 }
+/** What the report's totals count of these results (the one rule, in src/report/wasteTotals.ts). */
+const counted = (out: { meta: Meta; signals: SignalDraft[] }[]) => {
+  const t = wasteTotals(
+    out.flatMap((r) => r.signals.map((s) => ({ ...s, detector: r.meta.id, shadow: false }))),
+  );
+  return { usd: t.totalUsd, tokens: t.totalTokens };
+};
 const suppressedBy = (out: { meta: Meta; signals: SignalDraft[] }[]) =>
   Object.fromEntries(
     out.filter((r) => r.signals.length).map((r) => [r.meta.id, r.signals.map((s) => s.suppressedBy ?? null)]),
@@ -46,7 +54,7 @@ describe('applyWasteSuppression', () => {
       FALLBACK_FAILURE: ['RETRY_LOOP'],
       OVERKILL_MODEL: ['RETRY_LOOP'],
     });
-    expect(countedWaste(out.flatMap((r) => r.signals))).toEqual({ usd: 1, tokens: 10 });
+    expect(counted(out)).toEqual({ usd: 1, tokens: 10 });
   });
 
   it('a storm suppresses the fallback failure on the same calls and the overkill', () => {
@@ -66,7 +74,7 @@ describe('applyWasteSuppression', () => {
   it('overkill alone is counted', () => {
     const out = applyWasteSuppression(results({ OVERKILL_MODEL: 4 }));
     expect(suppressedBy(out)).toEqual({ OVERKILL_MODEL: [null] });
-    expect(countedWaste(out.flatMap((r) => r.signals)).usd).toBe(4);
+    expect(counted(out).usd).toBe(4);
   });
 
   it('detectors without suppressedBy are independent', () => {
@@ -114,8 +122,8 @@ describe('applyWasteSuppression', () => {
       })),
     );
     expect(suppressedBy(out)).toEqual({ RETRY_LOOP: [null], OVERKILL_MODEL: Array(4).fill('RETRY_LOOP') });
-    const counted = countedWaste(out.flatMap((r) => r.signals));
-    expect(counted.usd).toBeCloseTo(0.0045, 10);
-    expect(counted.tokens).toBe(75);
+    const totals = counted(out);
+    expect(totals.usd).toBeCloseTo(0.0045, 10);
+    expect(totals.tokens).toBe(75);
   });
 });
