@@ -2,7 +2,7 @@
  * Accumulates per-trace results into a Report v1. Traces stream through `add` and are dropped;
  * only their summaries and signals stay, so memory grows with findings, not with input size.
  */
-import { isConfirmed, isGrayZone } from '../detect/grayZone.js';
+import { isGrayZone } from '../detect/grayZone.js';
 import type { Severity, Signal } from '../detect/signal.js';
 import type { TribunalStats } from '../judge/tribunal.js';
 import type { Verdict } from '../judge/verdict.js';
