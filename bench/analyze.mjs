@@ -1,7 +1,9 @@
 // Benchmark: loader + report, and the full detector set, against the JSON.parse floor.
 // Not a test: prints ratios measured inside one run on this machine. Usage:
-//   npm run build && node bench/analyze.mjs [sizeMB=320]
-// Each phase runs in its own process so its peak RSS is its own.
+//   npm run build && node bench/analyze.mjs [sizeMB=320] [rounds=3]
+// Each phase runs in its own process so its peak RSS is its own. The machine's speed drifts (a
+// shared 2-core box), so the phases are interleaved round by round and ratios are taken between
+// medians: a slow minute then slows every phase alike instead of skewing one ratio.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -151,22 +153,34 @@ if (phase) {
     );
     await generate(file, sizeMb * 1024 * 1024);
   }
-  const results = {};
-  for (const name of ['floor', 'load+report', 'analyze']) {
-    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), file], {
-      env: { ...process.env, TRACEJURY_BENCH_PHASE: name },
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    });
-    if (child.status !== 0) {
-      process.stderr.write(child.stderr);
-      process.exit(1);
+  const rounds = Number(process.argv[3] ?? 3);
+  const runs = { floor: [], 'load+report': [], analyze: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const name of Object.keys(runs)) {
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), file], {
+        env: { ...process.env, TRACEJURY_BENCH_PHASE: name },
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      });
+      if (child.status !== 0) {
+        process.stderr.write(child.stderr);
+        process.exit(1);
+      }
+      runs[name].push(JSON.parse(child.stdout.trim().split('\n').pop()));
     }
-    results[name] = JSON.parse(child.stdout.trim().split('\n').pop());
   }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const results = Object.fromEntries(
+    Object.entries(runs).map(([name, rs]) => [
+      name,
+      { ms: median(rs.map((r) => r.ms)), rssMb: Math.max(...rs.map((r) => r.rssMb)), traces: rs[0].traces },
+    ]),
+  );
   const floor = results.floor.ms;
   const mb = statSync(file).size / 1024 / 1024;
-  process.stdout.write(`input: ${mb.toFixed(0)} MB, ${results.floor.traces} traces\n`);
+  process.stdout.write(
+    `input: ${mb.toFixed(0)} MB, ${results.floor.traces} traces; median of ${rounds} interleaved rounds\n`,
+  );
   for (const [name, r] of Object.entries(results)) {
     process.stdout.write(
       `${name.padEnd(12)} ${(r.ms / 1000).toFixed(2).padStart(7)} s  ${(r.ms / floor).toFixed(2)}× floor  peak RSS ${r.rssMb.toFixed(0)} MB\n`,

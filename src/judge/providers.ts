@@ -4,8 +4,10 @@
  * OpenRouter, Ollama, vLLM, a test server). The SDKs' own retries are off (`maxRetries: 0`): the
  * tribunal retries itself so it can honour Retry-After inside the judge's time and record statuses.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+// Types only: the SDKs are loaded on the first judge call (see loadSdk), so a run without judges
+// (most CLI runs) does not pay for loading hundreds of SDK modules at start-up.
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import { z } from 'zod';
 import { JUDGE_ANSWER_JSON_SCHEMA } from './answer.js';
 import type { JudgeProvider, ModelCapabilities } from './capabilities.js';
@@ -125,28 +127,50 @@ export function buildRequest(
   return { provider: 'anthropic', model: judge.model, body, options, usedStructuredOutput };
 }
 
-const clients = new Map<string, OpenAI | Anthropic>();
+type Sdks = { OpenAI: typeof OpenAI; Anthropic: typeof Anthropic };
+let sdks: Promise<Sdks> | undefined;
 
-function clientFor(provider: JudgeProvider, apiKey: string, baseURL: string | undefined): OpenAI | Anthropic {
+function loadSdk(): Promise<Sdks> {
+  sdks ??= Promise.all([import('openai'), import('@anthropic-ai/sdk')]).then(([o, a]) => ({
+    OpenAI: o.default,
+    Anthropic: a.default,
+  }));
+  return sdks;
+}
+
+type Client = { provider: 'openai'; client: OpenAI } | { provider: 'anthropic'; client: Anthropic };
+const clients = new Map<string, Client>();
+
+async function clientFor(
+  provider: JudgeProvider,
+  apiKey: string,
+  baseURL: string | undefined,
+): Promise<Client> {
   const id = `${provider}\u0000${baseURL ?? ''}\u0000${apiKey}`;
   let c = clients.get(id);
   if (!c) {
+    const sdk = await loadSdk();
     // Timeouts come from our AbortSignal; the SDK's own is only a generous backstop.
     const common = { apiKey, maxRetries: 0, timeout: 10 * 60_000, ...(baseURL ? { baseURL } : {}) };
-    c = provider === 'openai' ? new OpenAI(common) : new Anthropic(common);
+    c =
+      provider === 'openai'
+        ? { provider, client: new sdk.OpenAI(common) }
+        : { provider, client: new sdk.Anthropic(common) };
     clients.set(id, c);
   }
   return c;
 }
 
-function rethrow(err: unknown): never {
-  if (
-    (err instanceof OpenAI.APIError || err instanceof Anthropic.APIError) &&
-    typeof err.status === 'number'
-  ) {
-    throw new JudgeHttpError(err.status, err.headers as HeaderSource | undefined, err.message);
-  }
-  throw err;
+function rethrow(sdk: Sdks) {
+  return (err: unknown): never => {
+    if (
+      (err instanceof sdk.OpenAI.APIError || err instanceof sdk.Anthropic.APIError) &&
+      typeof err.status === 'number'
+    ) {
+      throw new JudgeHttpError(err.status, err.headers as HeaderSource | undefined, err.message);
+    }
+    throw err;
+  };
 }
 
 /** Sends one request. Throws JudgeHttpError on an HTTP error, the SDK's error otherwise. */
@@ -155,12 +179,13 @@ export async function sendRequest(
   conn: { apiKey: string; baseURL?: string },
   signal: AbortSignal,
 ): Promise<ProviderAnswer> {
-  const client = clientFor(req.provider, conn.apiKey, conn.baseURL);
-  if (client instanceof OpenAI) {
-    const { data, response } = await client.chat.completions
+  const sdk = await loadSdk();
+  const c = await clientFor(req.provider, conn.apiKey, conn.baseURL);
+  if (c.provider === 'openai') {
+    const { data, response } = await c.client.chat.completions
       .create(req.body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal })
       .withResponse()
-      .catch(rethrow);
+      .catch(rethrow(sdk));
     return {
       text: data.choices?.[0]?.message?.content ?? '',
       usage: {
@@ -170,10 +195,10 @@ export async function sendRequest(
       httpStatus: response.status,
     };
   }
-  const { data, response } = await client.messages
+  const { data, response } = await c.client.messages
     .create(req.body as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal })
     .withResponse()
-    .catch(rethrow);
+    .catch(rethrow(sdk));
   const blocks = (data.content ?? []) as { type: string; name?: string; input?: unknown; text?: string }[];
   const tool = blocks.find((b) => b.type === 'tool_use' && b.name === ANTHROPIC_TOOL_NAME);
   const text = tool
