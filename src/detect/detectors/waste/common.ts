@@ -7,6 +7,7 @@
  * time), so a missing time never breaks a pattern on its own and a trace with no times at all is
  * judged on prompts, models and order alone. Messages then say the timing is unknown.
  */
+import { z } from 'zod';
 import type { Pricer } from '../../../pricing/pricer.js';
 import { parseIsoMs } from '../../../trace/measure.js';
 import type { LlmStep, Trace } from '../../../trace/schema.js';
@@ -213,3 +214,11 @@ export function wasteSeverity(wasteUsd: number, highWasteUsd: number, base: Seve
 export function roundUsd(usd: number): number {
   return Math.round(usd * 1e12) / 1e12;
 }
+
+/** The waste above which a finding is high severity: one setting, shared by the four detectors. */
+export const highSeverityWasteUsd = (defaultUsd: number) =>
+  z.number().nonnegative().default(defaultUsd).describe('Waste above which it is high severity');
+
+/** The call count at which a retry loop or storm is high severity. */
+export const highSeverityCalls = (what: string) =>
+  z.number().int().min(2).default(6).describe(`Calls in the ${what} that make it high severity`);

@@ -29,6 +29,7 @@ import {
   fmtSteps,
   fmtUsd,
   hasOutput,
+  highSeverityWasteUsd,
   llmCalls,
   roundUsd,
   samePrompt,
@@ -57,11 +58,7 @@ export const fallbackFailure = defineDetector({
         .boolean()
         .default(false)
         .describe('Treat a cheap call with an empty answer and no completion tokens as failed'),
-      high_severity_waste_usd: z
-        .number()
-        .nonnegative()
-        .default(0.01)
-        .describe('Waste above which it is high severity'),
+      high_severity_waste_usd: highSeverityWasteUsd(0.01),
       ...modelTierConfigShape,
     }),
   },

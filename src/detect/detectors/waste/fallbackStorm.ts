@@ -20,6 +20,9 @@ import {
   fmtSpan,
   fmtSteps,
   fmtUsd,
+  highSeverityCalls,
+  highSeverityWasteUsd,
+  type LlmCall,
   llmCalls,
   promptKey,
   promptShape,
@@ -27,7 +30,6 @@ import {
   roundUsd,
   sumWaste,
   wasteSeverity,
-  type LlmCall,
 } from './common.js';
 
 const MINUTE = 60_000;
@@ -78,17 +80,8 @@ export const fallbackStorm = defineDetector({
         .boolean()
         .default(true)
         .describe('Only calls with the same prompt are one task; false: the whole trace is one task'),
-      high_severity_calls: z
-        .number()
-        .int()
-        .min(2)
-        .default(6)
-        .describe('Calls in the storm that make it high severity'),
-      high_severity_waste_usd: z
-        .number()
-        .nonnegative()
-        .default(0.1)
-        .describe('Waste above which it is high severity'),
+      high_severity_calls: highSeverityCalls('storm'),
+      high_severity_waste_usd: highSeverityWasteUsd(0.1),
     }),
   },
   detect(trace, ctx) {

@@ -31,6 +31,7 @@ import {
   callTokens,
   fmtSteps,
   fmtUsd,
+  highSeverityWasteUsd,
   llmCalls,
   promptText,
   roundUsd,
@@ -84,11 +85,7 @@ export const overkillModel = defineDetector({
         .min(1)
         .default(DEFAULT_CHEAP_ALTERNATIVE_MODEL)
         .describe('Model whose price for the same tokens is subtracted to get the waste'),
-      high_severity_waste_usd: z
-        .number()
-        .nonnegative()
-        .default(0.1)
-        .describe('Waste above which it is high severity'),
+      high_severity_waste_usd: highSeverityWasteUsd(0.1),
       ...modelTierConfigShape,
     }),
   },

@@ -18,13 +18,15 @@ import {
   fmtSpan,
   fmtSteps,
   fmtUsd,
+  highSeverityCalls,
+  highSeverityWasteUsd,
+  type LlmCall,
   llmCalls,
   promptText,
   roundUsd,
   samePrompt,
   sumWaste,
   wasteSeverity,
-  type LlmCall,
 } from './common.js';
 
 const MINUTE = 60_000;
@@ -59,17 +61,8 @@ export const retryLoop = defineDetector({
         .positive()
         .default(2)
         .describe('Max time between consecutive calls of the loop'),
-      high_severity_calls: z
-        .number()
-        .int()
-        .min(2)
-        .default(6)
-        .describe('Calls in the loop that make it high severity'),
-      high_severity_waste_usd: z
-        .number()
-        .nonnegative()
-        .default(0.1)
-        .describe('Waste above which it is high severity'),
+      high_severity_calls: highSeverityCalls('loop'),
+      high_severity_waste_usd: highSeverityWasteUsd(0.1),
     }),
   },
   detect(trace, ctx) {
