@@ -109,6 +109,17 @@ function candidatePatterns(text: string): InjectionPattern[] {
   return [...out];
 }
 
+/** The record of one pattern matched at `index` (where its excerpt starts). */
+function matchOf(p: InjectionPattern, text: string, index: number): InjectionMatch {
+  return {
+    pattern: p.id,
+    category: p.category,
+    description: p.description,
+    weak: p.weak === true,
+    excerpt: excerptAt(text, index),
+  };
+}
+
 function excerptAt(text: string, index: number): string {
   const visible = text
     .slice(Math.max(0, index), index + EXCERPT_MAX * 2)
@@ -128,13 +139,7 @@ function scanNormalised(
     if (disabled?.has(p.id)) continue;
     const m = p.pattern.exec(text);
     if (m) {
-      out.push({
-        pattern: p.id,
-        category: p.category,
-        description: p.description,
-        weak: p.weak === true,
-        excerpt: excerptAt(text, m.index),
-      });
+      out.push(matchOf(p, text, m.index));
     }
   }
 }
@@ -187,13 +192,8 @@ function scanCapped(text: string, opts: ScanOptions): InjectionMatch[] {
       if (opts.disabled?.has(p.id)) continue;
       const m = p.pattern.exec(text);
       if (m) {
-        matches.push({
-          pattern: p.id,
-          category: p.category,
-          description: p.description,
-          weak: p.weak === true,
-          excerpt: excerptAt(text, Math.max(0, m.index - 20)),
-        });
+        // Raw patterns match invisible characters: start the excerpt a little before them.
+        matches.push(matchOf(p, text, Math.max(0, m.index - 20)));
       }
     }
   }

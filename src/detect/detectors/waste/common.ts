@@ -222,3 +222,12 @@ export const highSeverityWasteUsd = (defaultUsd: number) =>
 /** The call count at which a retry loop or storm is high severity. */
 export const highSeverityCalls = (what: string) =>
   z.number().int().min(2).default(6).describe(`Calls in the ${what} that make it high severity`);
+
+/** A loop or storm is high severity by its length or by its waste, whichever says so first. */
+export function runSeverity(
+  calls: number,
+  wasteUsd: number,
+  cfg: { high_severity_calls: number; high_severity_waste_usd: number },
+): Severity {
+  return calls >= cfg.high_severity_calls ? 'high' : wasteSeverity(wasteUsd, cfg.high_severity_waste_usd);
+}

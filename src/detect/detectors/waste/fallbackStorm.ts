@@ -28,8 +28,8 @@ import {
   promptShape,
   promptText,
   roundUsd,
+  runSeverity,
   sumWaste,
-  wasteSeverity,
 } from './common.js';
 
 const MINUTE = 60_000;
@@ -126,8 +126,7 @@ export const fallbackStorm = defineDetector({
       const wasteUsd = roundUsd(waste.usd);
       const models = [...new Set(s.map((c) => c.step.model))];
       const steps = s.map((c) => c.n);
-      const severity =
-        s.length >= cfg.high_severity_calls ? 'high' : wasteSeverity(wasteUsd, cfg.high_severity_waste_usd);
+      const severity = runSeverity(s.length, wasteUsd, cfg);
       const prompt = promptText(s[0]!.step) ?? '';
       signals.push({
         severity,

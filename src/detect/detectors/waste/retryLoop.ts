@@ -24,9 +24,9 @@ import {
   llmCalls,
   promptText,
   roundUsd,
+  runSeverity,
   samePrompt,
   sumWaste,
-  wasteSeverity,
 } from './common.js';
 
 const MINUTE = 60_000;
@@ -100,8 +100,7 @@ export const retryLoop = defineDetector({
       const wasteUsd = roundUsd(waste.usd);
       const model = r[0]!.step.model;
       const steps = r.map((c) => c.n);
-      const severity =
-        r.length >= cfg.high_severity_calls ? 'high' : wasteSeverity(wasteUsd, cfg.high_severity_waste_usd);
+      const severity = runSeverity(r.length, wasteUsd, cfg);
       const prompt = promptText(r[0]!.step) ?? '';
       signals.push({
         severity,
