@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { importFile } from '../../helpers/importFile.js';
 import { describe, expect, it } from 'vitest';
 import type { ImportProblem } from '../../../src/trace/importer.js';
 import { langfuseImporter } from '../../../src/trace/formats/langfuse.js';
@@ -13,16 +14,7 @@ import {
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/langfuse/${name}`, import.meta.url));
 
-function read(file: string) {
-  const problems: ImportProblem[] = [];
-  const reader = langfuseImporter.createReader({ problem: (p) => problems.push(p) });
-  const text = readFileSync(file, 'utf8');
-  const imported = file.endsWith('.jsonl')
-    ? text.split('\n').flatMap((l, i) => (l.trim() ? reader.push(JSON.parse(l), i + 1) : []))
-    : reader.push(JSON.parse(text), 1);
-  imported.push(...reader.end());
-  return { traces: imported.map((t) => ({ trace: TraceSchema.parse(t.trace), line: t.line })), problems };
-}
+const read = (file: string) => importFile(langfuseImporter, file);
 
 describe('langfuse importer: a full trace export', () => {
   const { traces, problems } = read(fixture('trace.json'));

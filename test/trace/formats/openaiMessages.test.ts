@@ -1,29 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { importFile } from '../../helpers/importFile.js';
 import { describe, expect, it } from 'vitest';
-import type { ImportProblem } from '../../../src/trace/importer.js';
 import { openaiMessagesImporter } from '../../../src/trace/formats/openaiMessages.js';
-import {
-  TraceSchema,
-  type LlmStep,
-  type MessageStep,
-  type ToolStep,
-  type Trace,
-} from '../../../src/trace/schema.js';
+import { type LlmStep, type MessageStep, type ToolStep, type Trace } from '../../../src/trace/schema.js';
 
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../fixtures/openai-messages/${name}`, import.meta.url));
 
-function read(file: string) {
-  const problems: ImportProblem[] = [];
-  const reader = openaiMessagesImporter.createReader({ problem: (p) => problems.push(p) });
-  const text = readFileSync(file, 'utf8');
-  const imported = file.endsWith('.jsonl')
-    ? text.split('\n').flatMap((l, i) => (l.trim() ? reader.push(JSON.parse(l), i + 1) : []))
-    : reader.push(JSON.parse(text), 1);
-  imported.push(...reader.end());
-  return { traces: imported.map((t) => ({ trace: TraceSchema.parse(t.trace), line: t.line })), problems };
-}
+const read = (file: string) => importFile(openaiMessagesImporter, file);
 
 const only = <T extends Trace['steps'][number]['type']>(t: Trace, type: T) =>
   t.steps.filter((s) => s.type === type) as Extract<Trace['steps'][number], { type: T }>[];

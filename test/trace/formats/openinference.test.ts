@@ -1,31 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { importFile } from '../../helpers/importFile.js';
 import { describe, expect, it } from 'vitest';
 import type { Importer, ImportProblem } from '../../../src/trace/importer.js';
 import { openinferenceImporter } from '../../../src/trace/formats/openinference.js';
 import { otelImporter } from '../../../src/trace/formats/otel.js';
-import {
-  TraceSchema,
-  type LlmStep,
-  type RetrievalStep,
-  type ToolStep,
-  type Trace,
-} from '../../../src/trace/schema.js';
+import { type LlmStep, type RetrievalStep, type ToolStep, type Trace } from '../../../src/trace/schema.js';
 
 const root = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
 
 function read(importer: Importer, path: string): { traces: Trace[]; problems: ImportProblem[] } {
-  const problems: ImportProblem[] = [];
-  const reader = importer.createReader({ problem: (p) => problems.push(p) });
-  const text = readFileSync(root(path), 'utf8');
-  const out = [];
-  if (path.endsWith('.json')) out.push(...reader.push(JSON.parse(text), 1));
-  else
-    text.split('\n').forEach((line, i) => {
-      if (line.trim()) out.push(...reader.push(JSON.parse(line), i + 1));
-    });
-  out.push(...reader.end());
-  return { traces: out.map((t) => TraceSchema.parse(t.trace)), problems };
+  const { traces, problems } = importFile(importer, root(path));
+  return { traces: traces.map((t) => t.trace), problems };
 }
 
 const llm = (t: Trace, i: number) => t.steps[i] as LlmStep;

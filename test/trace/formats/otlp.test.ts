@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { importFile } from '../../helpers/importFile.js';
 import { describe, expect, it } from 'vitest';
-import type { ImportedTrace, ImportProblem } from '../../../src/trace/importer.js';
+import type { ImportProblem } from '../../../src/trace/importer.js';
 import { otelImporter } from '../../../src/trace/formats/otel.js';
 import {
   decodeAnyValue,
@@ -17,16 +18,8 @@ import { TraceSchema, type LlmStep, type ToolStep } from '../../../src/trace/sch
 const fixture = (p: string) => fileURLToPath(new URL(`../../fixtures/${p}`, import.meta.url));
 
 function readLines(path: string) {
-  const problems: ImportProblem[] = [];
-  const reader = otelImporter.createReader({ problem: (p) => problems.push(p) });
-  const out: ImportedTrace[] = [];
-  readFileSync(fixture(path), 'utf8')
-    .split('\n')
-    .forEach((line, i) => {
-      if (line.trim()) out.push(...reader.push(JSON.parse(line), i + 1));
-    });
-  out.push(...reader.end());
-  return { traces: out.map((t) => TraceSchema.parse(t.trace)), problems };
+  const { traces, problems } = importFile(otelImporter, fixture(path), 'jsonl');
+  return { traces: traces.map((t) => t.trace), problems };
 }
 
 describe('OTLP values', () => {
