@@ -99,6 +99,16 @@ describe('parseIsoMs', () => {
       expect(parseIsoMs(`${iso.slice(0, 19)}Z`)).toBe(Date.parse(`${iso.slice(0, 19)}Z`));
     }
   });
+  it('matches Date.parse on every day from 1599 to 2401, leap days and century years included', () => {
+    const DAY = 86_400_000;
+    let mismatches = 0;
+    for (let t = Date.UTC(1599, 0, 1), i = 0; t < Date.UTC(2402, 0, 1); t += DAY, i++) {
+      // A different time of day each day, so hours, minutes, seconds and milliseconds vary too.
+      const iso = new Date(t + ((i * 7_919_993) % DAY)).toISOString();
+      if (parseIsoMs(iso) !== Date.parse(iso)) mismatches++;
+    }
+    expect(mismatches).toBe(0);
+  });
 });
 
 describe('promptShape', () => {

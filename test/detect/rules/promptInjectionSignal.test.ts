@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   capText,
   injectionConfidence,
@@ -186,6 +186,39 @@ describe('PROMPT_INJECTION_SIGNAL sources', () => {
     expect(injectionConfidence(all)).toBe(0.96);
     expect(injectionConfidence([m('w', 'tool_hijack', true)])).toBe(0.5);
     expect(injectionConfidence([m('w', 'tool_hijack', true), m('v', 'tool_hijack', true)])).toBe(0.65);
+  });
+});
+
+describe('PROMPT_INJECTION_SIGNAL on replayed chat history', () => {
+  /** A chat of `turns` calls, each replaying every user message so far (as chat APIs are called). */
+  const chat = (userTexts: string[]) =>
+    makeTrace(
+      userTexts.map((_, call) =>
+        llm({
+          input: [
+            { role: 'system', content: SYSTEM_PROMPT },
+            ...userTexts.slice(0, call + 1).map((content) => ({ role: 'user', content })),
+          ],
+        }),
+      ),
+    );
+
+  it('walks each distinct message once, not once per call that replays it', () => {
+    // The prefilter encodes each text it walks; count those walks.
+    const encode = vi.spyOn(TextEncoder.prototype, 'encodeInto');
+    try {
+      const texts = Array.from({ length: 12 }, (_, i) => `Where is my parcel number ${1000 + i}?`);
+      expect(runDetector(promptInjectionSignal, chat(texts))).toEqual([]);
+      expect(encode).toHaveBeenCalledTimes(12); // 78 without the replay check
+    } finally {
+      encode.mockRestore();
+    }
+  });
+
+  it('still scans a new message whose length equals an earlier one, and reports a replayed injection once', () => {
+    const benign = 'x'.repeat(INJECTION.length);
+    const signals = runDetector(promptInjectionSignal, chat([benign, INJECTION, 'thanks']));
+    expect(signals.map((s) => s.steps)).toEqual([[2]]);
   });
 });
 

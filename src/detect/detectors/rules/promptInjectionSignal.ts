@@ -10,8 +10,8 @@
  *
  * Cost: one combined keyword regex per field decides whether any pattern can match, and only the
  * patterns whose trigger words are present run. Fields are capped (head and tail of a long string)
- * and an LLM input message already scanned in an earlier call is not scanned again (chat history
- * is replayed on every call, which would make the work quadratic).
+ * and an LLM input message already seen in an earlier call is neither walked nor scanned again
+ * (chat history is replayed on every call, which would make the work quadratic).
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
@@ -443,6 +443,31 @@ class TraceScan {
   }
 }
 
+/**
+ * The text LLM input messages of one trace walked so far. Chat history is replayed on every call,
+ * so without this the prefilter would walk the whole conversation again at each call (quadratic in
+ * its length). A message seen before changes nothing when seen again: if the prefilter rejected it,
+ * it rejects it again; if it passed, its scan is already done (`TraceScan.scanned`). Texts are kept
+ * by length, so a new text costs one Map lookup by a number and is compared with earlier texts only
+ * when the lengths are equal; a bucket stops growing at MAX_PER_LENGTH texts to keep that bounded.
+ */
+class ReplayedHistory {
+  private static readonly MAX_PER_LENGTH = 64;
+  private readonly byLength = new Map<number, string[]>();
+
+  /** True when this text was seen before in this trace; remembers it otherwise. */
+  seen(text: string): boolean {
+    const bucket = this.byLength.get(text.length);
+    if (bucket === undefined) {
+      this.byLength.set(text.length, [text]);
+      return false;
+    }
+    if (bucket.includes(text)) return true;
+    if (bucket.length < ReplayedHistory.MAX_PER_LENGTH) bucket.push(text);
+    return false;
+  }
+}
+
 /** The message-step sender is the agent itself or a configured trusted sender. */
 function isTrustedSender(from: string, agentId: string, trusted: ReadonlySet<string>): boolean {
   if (trusted.has(from)) return true;
@@ -498,6 +523,7 @@ export const promptInjectionSignal = defineDetector({
     let scan: TraceScan | undefined;
     let f: Field | undefined;
     let p: Prepared | undefined;
+    let history: ReplayedHistory | undefined;
     // The untrusted fields, in trace order, with plain loops: a field the prefilter rejects costs
     // one walk over its text and nothing else.
     if (trace.input !== undefined && (f = passingField(trace.input, true, max)) !== undefined)
@@ -535,6 +561,8 @@ export const promptInjectionSignal = defineDetector({
             for (let m = 0; m < s.input.length; m++) {
               const msg = s.input[m]!;
               if (msg.content === undefined || !isUntrustedRole(msg.role, untrusted)) continue;
+              if (typeof msg.content === 'string' && (history ??= new ReplayedHistory()).seen(msg.content))
+                continue;
               if ((f = passingField(msg.content, false, max)) !== undefined)
                 (scan ??= new TraceScan(trace, p.opts)).add(f, FIELD_LLM_MESSAGE, i, m);
             }
