@@ -2,8 +2,8 @@
 // Not a test: prints ratios measured inside one run on this machine. Usage:
 //   npm run build && node bench/analyze.mjs [sizeMB=320] [rounds=3]
 // Each phase runs in its own process so its peak RSS is its own. The machine's speed drifts (a
-// shared 2-core box), so the phases are interleaved round by round and ratios are taken between
-// medians: a slow minute then slows every phase alike instead of skewing one ratio.
+// shared 2-core box), so the phases are interleaved round by round and each ratio is taken within
+// a round, then reported as the median and range over rounds.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -176,18 +176,27 @@ if (phase) {
       { ms: median(rs.map((r) => r.ms)), rssMb: Math.max(...rs.map((r) => r.rssMb)), traces: rs[0].traces },
     ]),
   );
-  const floor = results.floor.ms;
+  // Ratios are taken within each round (its three phases ran back to back, so a slow minute slows
+  // them alike), then summarised by their median and range across rounds.
+  const perRound = (f) => runs.floor.map((floor, i) => f(i) / floor.ms);
+  const ratios = {
+    'load+report': perRound((i) => runs['load+report'][i].ms),
+    analyze: perRound((i) => runs.analyze[i].ms),
+    detectors: perRound((i) => runs.analyze[i].ms - runs['load+report'][i].ms),
+  };
+  const spread = (xs) =>
+    `${median(xs).toFixed(2)}× (rounds ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
   const mb = statSync(file).size / 1024 / 1024;
   process.stdout.write(
-    `input: ${mb.toFixed(0)} MB, ${results.floor.traces} traces; median of ${rounds} interleaved rounds\n`,
+    `input: ${mb.toFixed(0)} MB, ${results.floor.traces} traces; ${rounds} interleaved rounds\n`,
   );
   for (const [name, r] of Object.entries(results)) {
+    const ratio = name === 'floor' ? '1.00×' : spread(ratios[name]);
     process.stdout.write(
-      `${name.padEnd(12)} ${(r.ms / 1000).toFixed(2).padStart(7)} s  ${(r.ms / floor).toFixed(2)}× floor  peak RSS ${r.rssMb.toFixed(0)} MB\n`,
+      `${name.padEnd(12)} median ${(r.ms / 1000).toFixed(2).padStart(6)} s  ${ratio.padEnd(30)} peak RSS ${r.rssMb.toFixed(0)} MB\n`,
     );
   }
-  const detectorsOverhead = (results.analyze.ms - results['load+report'].ms) / floor;
-  process.stdout.write(`detectors add ${detectorsOverhead.toFixed(2)}× floor on top of loading\n`);
+  process.stdout.write(`detectors add ${spread(ratios.detectors)} of the floor on top of loading\n`);
   process.stdout.write(
     `targets: load+report ≤ 1.5× floor, analyze ≤ 2× floor, detectors ≤ 0.5× floor, peak RSS < 300 MB\n`,
   );
