@@ -15,13 +15,11 @@ import {
   baselineMultiplier,
   CONFIDENCE,
   describeAdaptive,
-  fmtInt,
+  fmtTokens,
   fmtX,
   stepNo,
   thresholdConfidence,
 } from './shared.js';
-
-const tokens = (n: number) => `${fmtInt(n)} tokens`;
 
 export const contextBloat = defineDetector({
   meta: {
@@ -84,8 +82,8 @@ export const contextBloat = defineDetector({
           confidence: thresholdConfidence(max / adaptive.limit, CONFIDENCE.baseline),
           steps: [at.no],
           message:
-            `largest prompt reached ${tokens(max)} at step ${at.no}, ${fmtX(max / adaptive.p75)} this agent's usual ` +
-            `(${describeAdaptive(adaptive, tokens)})`,
+            `largest prompt reached ${fmtTokens(max)} at step ${at.no}, ${fmtX(max / adaptive.p75)} this agent's usual ` +
+            `(${describeAdaptive(adaptive, fmtTokens)})`,
           evidence: { maxPromptTokens: max, ...adaptiveEvidence(adaptive) },
         },
       ];
@@ -102,7 +100,7 @@ export const contextBloat = defineDetector({
         confidence: thresholdConfidence(growth / growth_factor, CONFIDENCE.static, 0.9),
         steps: [first.no, last.no],
         message:
-          `prompt grew ${fmtX(growth)} from ${tokens(firstTokens)} (step ${first.no}) to ${tokens(lastTokens)} ` +
+          `prompt grew ${fmtX(growth)} from ${fmtTokens(firstTokens)} (step ${first.no}) to ${fmtTokens(lastTokens)} ` +
           `(step ${last.no}) over ${count} LLM calls (static fallback: ≥ ${fmtX(growth_factor)} growth)`,
         evidence: {
           rule: 'static',

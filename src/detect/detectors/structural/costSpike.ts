@@ -15,12 +15,11 @@ import {
   CONFIDENCE,
   describeAdaptive,
   fmtInt,
+  fmtTokens,
   stepNo,
   stepSpan,
   thresholdConfidence,
 } from './shared.js';
-
-const tokens = (n: number) => `${fmtInt(n)} tokens`;
 
 export const costSpike = defineDetector({
   meta: {
@@ -58,16 +57,18 @@ export const costSpike = defineDetector({
       undefined,
     );
     const steps = calls.map((c) => c.no);
-    const rule = adaptive ? describeAdaptive(adaptive, tokens) : `static fallback: > ${tokens(max_tokens)}`;
+    const rule = adaptive
+      ? describeAdaptive(adaptive, fmtTokens)
+      : `static fallback: > ${fmtTokens(max_tokens)}`;
     return [
       {
         severity: 'medium',
         confidence: thresholdConfidence(total / limit, adaptive ? CONFIDENCE.baseline : CONFIDENCE.static),
         steps,
         message:
-          `run used ${tokens(total)} (${fmtInt(m.inputTokens)} in, ${fmtInt(m.outputTokens)} out) over ` +
+          `run used ${fmtTokens(total)} (${fmtInt(m.inputTokens)} in, ${fmtInt(m.outputTokens)} out) over ` +
           `${m.llmCalls} LLM calls (${rule})` +
-          (biggest ? `; largest: step ${biggest.no} with ${tokens(biggest.tokens)}` : '') +
+          (biggest ? `; largest: step ${biggest.no} with ${fmtTokens(biggest.tokens)}` : '') +
           ` (${stepSpan(steps)})`,
         evidence: {
           totalTokens: total,

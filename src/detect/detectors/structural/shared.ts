@@ -39,6 +39,9 @@ export function fmtThousands(n: number): string {
   return n < 0 ? `-${out}` : out;
 }
 
+/** "12,500 tokens". */
+export const fmtTokens = (n: number): string => `${fmtInt(n)} tokens`;
+
 /** A number with at most one decimal and thousands separators: 12.5, 50,000. */
 export function fmtNum(n: number): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: 1 });

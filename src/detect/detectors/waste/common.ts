@@ -182,6 +182,11 @@ export function hasOutput(step: LlmStep): boolean {
   return messageText(out.content).trim() !== '' || (out.toolCalls?.length ?? 0) > 0;
 }
 
+/** A prompt quoted in evidence: its first 120 characters, then "…". */
+export function clipPrompt(prompt: string): string {
+  return prompt.length > 120 ? `${prompt.slice(0, 120)}…` : prompt;
+}
+
 /** "$0.0045", "$0.000162", "$1.23". */
 export function fmtUsd(usd: number): string {
   usd = roundUsd(usd);

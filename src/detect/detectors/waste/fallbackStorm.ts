@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
 import type { SignalDraft } from '../../detector.js';
 import {
+  clipPrompt,
   fmtSpan,
   fmtSteps,
   fmtUsd,
@@ -143,7 +144,7 @@ export const fallbackStorm = defineDetector({
           firstModel: s[0]!.step.model,
           wastedSteps: extra.map((c) => c.n),
           costSources: waste.costSources,
-          prompt: prompt.length > 120 ? `${prompt.slice(0, 120)}…` : prompt,
+          prompt: clipPrompt(prompt),
         },
         wasteUsd,
         wasteTokens: waste.tokens,

@@ -27,6 +27,7 @@ import type { SignalDraft } from '../../detector.js';
 import type { LlmStep } from '../../../trace/schema.js';
 import {
   callCost,
+  clipPrompt,
   callFailed,
   callTokens,
   fmtSteps,
@@ -131,7 +132,7 @@ export const overkillModel = defineDetector({
           alternativeModel: cfg.cheap_alternative_model,
           alternativeCost: roundUsd(alt),
           blendedUsdPer1M: tier.blendedUsdPer1M ?? null,
-          prompt: text === undefined ? null : text.length > 120 ? `${text.slice(0, 120)}…` : text,
+          prompt: text === undefined ? null : clipPrompt(text),
         },
         wasteUsd,
         wasteTokens: callTokens(step),

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
 import type { SignalDraft } from '../../detector.js';
 import {
+  clipPrompt,
   fmtSpan,
   fmtSteps,
   fmtUsd,
@@ -116,7 +117,7 @@ export const retryLoop = defineDetector({
           spanMs: r.every((c) => c.timed) ? Math.abs(r[r.length - 1]!.t - r[0]!.t) : null,
           redundantSteps: redundant.map((c) => c.n),
           costSources: waste.costSources,
-          prompt: prompt.length > 120 ? `${prompt.slice(0, 120)}…` : prompt,
+          prompt: clipPrompt(prompt),
         },
         wasteUsd,
         wasteTokens: waste.tokens,
