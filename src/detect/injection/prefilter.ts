@@ -1,3 +1,5 @@
+import { ALPHABET, isWordChar, type TriggerDfa } from './triggerDfa.js';
+
 /**
  * The cheap first pass of the injection scanner: one left-to-right walk over the raw text that
  * proves, for most benign fields, that no pattern of the catalogue can match, so the field is never
@@ -27,10 +29,18 @@ if (MIN_BLOB_RUN + 8 !== 32) throw new Error('walk() tests bit 5 of run + 8');
 /** Longer than any trigger and than MIN_BLOB_RUN: how far the second half of a walk starts early. */
 const OVERLAP = 64;
 
-const ALPHABET = 128;
-const isWordChar = (c: number) =>
-  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
-const lower = (c: number) => (c >= 0x41 && c <= 0x5a ? c + 32 : c);
+/** Base64 characters, standard or URL-safe: [A-Za-z0-9+/_-]. */
+export const isBase64Char = (c: number) => isWordChar(c) || c === 0x2b || c === 0x2f || c === 0x2d;
+
+/**
+ * -1 for base64 characters, 0 for the rest, so that a walk keeps the length of the current run
+ * with `run = (run + 1) & mask[c]`, no branch.
+ */
+export function blobRunMask(size: number): Int32Array {
+  const mask = new Int32Array(size);
+  for (let c = 0; c < ALPHABET; c++) mask[c] = isBase64Char(c) ? -1 : 0;
+  return mask;
+}
 
 export interface TriggerScanner {
   /** True when the text may hold a match: non-ASCII, a long base64 run, or a trigger. */
@@ -40,103 +50,25 @@ export interface TriggerScanner {
 }
 
 /**
- * Compiles the triggers. `wordTriggers` only count at the start of a word (after a character other
- * than [A-Za-z0-9_], or at the start of the text); `anywhereTriggers` count anywhere. Triggers
- * are matched against the text with ASCII letters lowercased, so they are lowercased here too.
+ * Compiles the prefilter from the trigger automaton (see triggerDfa.ts): a table over UTF-8 bytes
+ * in which every transition into a state that completes a trigger goes to the accepting sink 0.
  */
-export function compileTriggerScanner(
-  wordTriggers: readonly string[],
-  anywhereTriggers: readonly string[],
-): TriggerScanner {
-  // ── the trie (NFA): node 0 is the root (anywhere triggers), node 1 the word-start node ──
-  const children: Map<number, number>[] = [new Map(), new Map()];
-  const terminal: boolean[] = [false, false];
-  const insert = (from: number, trigger: string) => {
-    let node = from;
-    for (let i = 0; i < trigger.length; i++) {
-      const c = lower(trigger.charCodeAt(i));
-      if (c >= ALPHABET) return; // a non-ASCII trigger: the text holding it passes anyway
-      let next = children[node]!.get(c);
-      if (next === undefined) {
-        next = children.length;
-        children.push(new Map());
-        terminal.push(false);
-        children[node]!.set(c, next);
-      }
-      node = next;
-    }
-    terminal[node] = true;
-  };
-  for (const t of wordTriggers) insert(1, t);
-  for (const t of anywhereTriggers) insert(0, t);
-  if (terminal[0] || terminal[1]) throw new Error('an empty trigger would match everything');
-  if ([...wordTriggers, ...anywhereTriggers].some((t) => t.length >= OVERLAP))
+export function compileTriggerScanner(dfa: TriggerDfa): TriggerScanner {
+  if (dfa.longestTrigger >= OVERLAP)
     throw new Error(`a trigger of ${OVERLAP}+ characters would defeat the split walk`);
-
-  // ── subset construction: a DFA state is the set of trie nodes active after a prefix ──
-  // Characters that occur in no trigger behave alike (word or not), so they share one class.
-  const classOf = new Int32Array(ALPHABET).fill(-1);
-  const classChar: number[] = [];
-  for (let c = 0; c < ALPHABET; c++) {
-    const lc = lower(c);
-    if (lc !== c) continue;
-    let used = false;
-    for (const m of children) if (m.has(c)) used = true;
-    if (used) classOf[c] = classChar.push(c) - 1;
-  }
-  const OTHER_WORD = classChar.push(-1) - 1;
-  const OTHER_NONWORD = classChar.push(-2) - 1;
-  for (let c = 0; c < ALPHABET; c++) {
-    const lc = lower(c);
-    if (classOf[lc]! >= 0) classOf[c] = classOf[lc]!;
-    else classOf[c] = isWordChar(c) ? OTHER_WORD : OTHER_NONWORD;
-  }
-
-  const ACCEPT = 0;
-  const sets: number[][] = [[]]; // index 0: the accepting sink
-  const ids = new Map<string, number>();
-  const stateOf = (set: number[]): number => {
-    if (set.some((n) => terminal[n])) return ACCEPT;
-    const key = set.join(',');
-    let id = ids.get(key);
-    if (id === undefined) {
-      id = sets.push(set) - 1;
-      ids.set(key, id);
-    }
-    return id;
-  };
-  const START = stateOf([0, 1]);
-  const rows: Int32Array[] = [new Int32Array(classChar.length)];
-  for (let s = 1; s < sets.length; s++) {
-    const row = new Int32Array(classChar.length);
-    for (let k = 0; k < classChar.length; k++) {
-      const ch = classChar[k]!;
-      const next = new Set<number>([0]);
-      if (ch === -2 || (ch >= 0 && !isWordChar(ch))) next.add(1);
-      if (ch >= 0) {
-        for (const n of sets[s]!) {
-          const child = children[n]!.get(ch);
-          if (child !== undefined) next.add(child);
-        }
-      }
-      row[k] = stateOf([...next].sort((a, b) => a - b));
-    }
-    rows.push(row);
-  }
-  const states = sets.length;
+  const { states, start: START, classOf, rows, outputs } = dfa;
   if (states > 0xffff) throw new Error('trigger automaton too large');
 
   // ── the table: state × byte → state (0 accepts). The text is scanned as UTF-8, so any byte of
-  // a non-ASCII character (0x80–0xff) accepts; ASCII letters were folded to lowercase above. ──
+  // a non-ASCII character (0x80–0xff) accepts; ASCII letters are folded to lowercase. ──
   const delta = new Uint16Array(states * 256);
   for (let s = 1; s < states; s++) {
-    for (let c = 0; c < ALPHABET; c++) delta[s * 256 + c] = rows[s]![classOf[c]!]!;
+    for (let c = 0; c < ALPHABET; c++) {
+      const next = rows[s]![classOf[c]!]!;
+      delta[s * 256 + c] = outputs[next]!.length > 0 ? 0 : next;
+    }
   }
-  /** -1 for base64 characters (standard or URL-safe), 0 for the rest: `run = (run + 1) & RUN[b]`. */
-  const RUN = new Int32Array(256);
-  for (let c = 0; c < ALPHABET; c++) {
-    RUN[c] = (isWordChar(c) && c !== 0x5f) || c === 0x2b || c === 0x2f || c === 0x5f || c === 0x2d ? -1 : 0;
-  }
+  const RUN = blobRunMask(256);
   let buf = new Uint8Array(1 << 16);
 
   return {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/detect/detectors/rules/promptInjectionSignal.js';
 import { compileTriggerScanner } from '../../../src/detect/injection/prefilter.js';
+import { buildTriggerDfa } from '../../../src/detect/injection/triggerDfa.js';
 import { INJECTION_PATTERNS } from '../../../src/detect/injection/patterns.js';
 
-const scanner = compileTriggerScanner(['ignore', 'you', 'inst]'], ['<', 'awdub3jl']);
+const scanner = compileTriggerScanner(buildTriggerDfa(['ignore', 'you', 'inst]'], ['<', 'awdub3jl']));
 const pad = (n: number) => 'the order was found '.repeat(Math.ceil(n / 20)).slice(0, n);
 
 describe('injection prefilter (trigger scanner)', () => {

@@ -22,7 +22,14 @@ import {
   type InjectionCategory,
   type InjectionPattern,
 } from '../../injection/patterns.js';
-import { compileTriggerScanner, MIN_BLOB_RUN, type TriggerScanner } from '../../injection/prefilter.js';
+import {
+  compileTriggerScanner,
+  isBase64Char,
+  MIN_BLOB_RUN,
+  type TriggerScanner,
+} from '../../injection/prefilter.js';
+import { buildTriggerDfa } from '../../injection/triggerDfa.js';
+import { compileTriggerFinder, type TriggerFinder, type TriggerHits } from '../../injection/triggerFinder.js';
 import type { Trace } from '../../../trace/schema.js';
 
 export const EXCERPT_MAX = 80;
@@ -50,6 +57,10 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 const NORMAL_PATTERNS = INJECTION_PATTERNS.filter((p) => !p.raw);
 const RAW_PATTERNS = INJECTION_PATTERNS.filter((p) => p.raw);
+/** Candidates run in catalogue order, whichever way they were found. */
+const CATALOGUE_ORDER = new Map(NORMAL_PATTERNS.map((p, i) => [p, i]));
+const byCatalogueOrder = (a: InjectionPattern, b: InjectionPattern) =>
+  CATALOGUE_ORDER.get(a)! - CATALOGUE_ORDER.get(b)!;
 const PATTERNS_BY_TRIGGER = new Map<string, InjectionPattern[]>();
 for (const p of NORMAL_PATTERNS) {
   for (const t of p.triggers) {
@@ -62,51 +73,77 @@ for (const p of NORMAL_PATTERNS) {
 const TRIGGERS = [...PATTERNS_BY_TRIGGER.keys()].sort((a, b) => b.length - a.length);
 const ANYWHERE = new Set(NORMAL_PATTERNS.filter((p) => p.anywhere).flatMap((p) => p.triggers));
 const isWordTrigger = (t: string) => /^[a-z0-9]/.test(t) && !ANYWHERE.has(t);
+/** The triggers looked for at a word start, and those looked for anywhere (exported for tests). */
+export const WORD_TRIGGERS = TRIGGERS.filter(isWordTrigger);
+export const OTHER_TRIGGERS = TRIGGERS.filter((t) => !isWordTrigger(t));
 /**
- * The one pass every field pays, as two regexes (one alternation of 200 words is slower than two):
- * word triggers anchored at a word start, so the engine skips most positions after a
- * one-character check, and the punctuation triggers anywhere. No hit rejects the field.
+ * The keyword pass over text that is not ASCII, on the normalised text, as two regexes (one
+ * alternation of 200 words is slower than two): word triggers anchored at a word start, so the
+ * engine skips most positions after a one-character check, and the punctuation triggers anywhere.
  */
-const WORD_TRIGGER_SCAN = new RegExp(
-  `\\b(?:${TRIGGERS.filter(isWordTrigger).map(escapeRegExp).join('|')})`,
-  'g',
-);
-const OTHER_TRIGGER_SCAN = new RegExp(
-  TRIGGERS.filter((t) => !isWordTrigger(t))
-    .map(escapeRegExp)
-    .join('|'),
-  'g',
-);
+const WORD_TRIGGER_SCAN = new RegExp(`\\b(?:${WORD_TRIGGERS.map(escapeRegExp).join('|')})`, 'g');
+const OTHER_TRIGGER_SCAN = new RegExp(OTHER_TRIGGERS.map(escapeRegExp).join('|'), 'g');
 /**
  * The cheap first pass: one walk over the raw (capped) text that rejects a field in which no
  * pattern can match (no trigger, no non-ASCII character, no base64 run), before it is normalised
  * or hashed. A superset of the checks below (see prefilter.ts), so it changes no finding.
  */
 let PREFILTER: TriggerScanner | undefined;
-/** Compiled on first use: loading the module does not pay for the automaton. */
-const prefilter = (): TriggerScanner =>
-  (PREFILTER ??= compileTriggerScanner(
-    TRIGGERS.filter(isWordTrigger),
-    TRIGGERS.filter((t) => !isWordTrigger(t)),
-  ));
+/** The keyword pass over ASCII text (see triggerFinder.ts). */
+let FINDER: TriggerFinder | undefined;
+/** Both are compiled on first use, from one automaton: loading the module does not pay for it. */
+function compileScanners(): void {
+  const dfa = buildTriggerDfa(WORD_TRIGGERS, OTHER_TRIGGERS);
+  PREFILTER = compileTriggerScanner(dfa);
+  FINDER = compileTriggerFinder(dfa);
+}
+const prefilter = (): TriggerScanner => PREFILTER ?? (compileScanners(), PREFILTER!);
+const triggerFinder = (): TriggerFinder => FINDER ?? (compileScanners(), FINDER!);
+/** The patterns of each trigger, by the trigger's index in the finder (word triggers, then the others). */
+const PATTERNS_OF_TRIGGER = [...WORD_TRIGGERS, ...OTHER_TRIGGERS].map((t) => PATTERNS_BY_TRIGGER.get(t)!);
 const RAW_PRECHECK = /[\u200b-\u200d\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]|[\u{E0000}-\u{E007F}]/u;
 const MIN_HEX_BLOB = 32;
 const MAX_BLOBS = 16;
 const MAX_BLOB_CHARS = 8192;
 
-function candidatePatterns(text: string): InjectionPattern[] {
+/**
+ * For each trigger, the patterns it selects: its own and those of every shorter trigger it starts
+ * with (a regex alternation reports only the longest trigger at a position).
+ */
+const PATTERNS_SELECTED_BY = new Map<string, readonly InjectionPattern[]>(
+  TRIGGERS.map((found) => {
+    const selected = new Set<InjectionPattern>();
+    for (const t of TRIGGERS) {
+      if (t.length <= found.length && found.startsWith(t))
+        for (const p of PATTERNS_BY_TRIGGER.get(t)!) selected.add(p);
+    }
+    return [found, [...selected]];
+  }),
+);
+
+/** Adds every match of a global regex to `found` (exec with lastIndex: no iterator, no clone). */
+function addMatches(scan: RegExp, text: string, found: Set<string>): void {
+  scan.lastIndex = 0;
+  for (let m = scan.exec(text); m !== null; m = scan.exec(text)) found.add(m[0]);
+}
+
+/** The patterns whose triggers occur in normalised text, by regex (the path for non-ASCII text). */
+function candidatesByRegex(normalised: string): InjectionPattern[] {
   const found = new Set<string>();
-  for (const m of text.matchAll(WORD_TRIGGER_SCAN)) found.add(m[0]);
-  for (const m of text.matchAll(OTHER_TRIGGER_SCAN)) found.add(m[0]);
+  addMatches(WORD_TRIGGER_SCAN, normalised, found);
+  addMatches(OTHER_TRIGGER_SCAN, normalised, found);
   if (found.size === 0) return [];
   const out = new Set<InjectionPattern>();
-  for (const f of found) {
-    // A trigger that is a prefix of the one found at the same position is present too.
-    for (const t of TRIGGERS) {
-      if (t.length <= f.length && f.startsWith(t)) for (const p of PATTERNS_BY_TRIGGER.get(t)!) out.add(p);
-    }
-  }
-  return [...out];
+  for (const f of found) for (const p of PATTERNS_SELECTED_BY.get(f)!) out.add(p);
+  return [...out].sort(byCatalogueOrder);
+}
+
+/** The patterns of the triggers the finder found. */
+function candidatesOf(hits: TriggerHits): InjectionPattern[] {
+  if (hits.triggers.length === 0) return [];
+  const out = new Set<InjectionPattern>();
+  for (const t of hits.triggers) for (const p of PATTERNS_OF_TRIGGER[t]!) out.add(p);
+  return [...out].sort(byCatalogueOrder);
 }
 
 /** The record of one pattern matched at `index` (where its excerpt starts). */
@@ -130,12 +167,27 @@ function excerptAt(text: string, index: number): string {
   return visible.length > EXCERPT_MAX ? `${visible.slice(0, EXCERPT_MAX - 1)}…` : visible;
 }
 
+/**
+ * Runs the candidate patterns of raw text over its normalised form. `hits` is the finder's answer
+ * for the text (undefined when it is not ASCII, which takes the regex keyword pass).
+ */
 function scanNormalised(
-  text: string,
+  raw: string,
+  hits: TriggerHits | undefined,
   disabled: ReadonlySet<string> | undefined,
   out: InjectionMatch[],
 ): void {
-  for (const p of candidatePatterns(text)) {
+  let text: string | undefined;
+  let candidates: InjectionPattern[];
+  if (hits === undefined) {
+    text = normaliseForScan(raw);
+    candidates = candidatesByRegex(text);
+  } else {
+    candidates = candidatesOf(hits);
+  }
+  if (candidates.length === 0) return;
+  text ??= normaliseForScan(raw, true);
+  for (const p of candidates) {
     if (disabled?.has(p.id)) continue;
     const m = p.pattern.exec(text);
     if (m) {
@@ -144,17 +196,34 @@ function scanNormalised(
   }
 }
 
-if (MIN_BLOB_RUN !== 24) throw new Error('BLOB and the prefilter disagree on the shortest blob');
-/** A run of 24+ base64 (standard or URL-safe) characters; the lookbehind makes it start only at a run's start. */
-const BLOB = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}/g;
 const HEX_ONLY = /^[0-9a-fA-F]+$/;
 
-/** Long runs of base64 or hex that decode to mostly printable text. */
-function decodedBlobs(raw: string): { text: string; encoding: 'base64' | 'hex' }[] {
+/**
+ * The maximal runs of MIN_BLOB_RUN+ base64 characters, in order, as [start, end) pairs (the
+ * finder reports them for ASCII text; this is for the rest). A loop over char codes rather than a
+ * regex: the regex needs a lookbehind at every position to start only at a run's start.
+ */
+function blobRuns(raw: string): number[] {
+  const runs: number[] = [];
+  let start = -1;
+  for (let i = 0; i <= raw.length; i++) {
+    const c = i < raw.length ? raw.charCodeAt(i) : 0;
+    if (isBase64Char(c)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start >= MIN_BLOB_RUN) runs.push(start, i);
+      start = -1;
+    }
+  }
+  return runs;
+}
+
+/** The blobs at `runs` (see blobRuns) that decode from base64 or hex to mostly printable text. */
+function decodedBlobs(raw: string, runs: readonly number[]): { text: string; encoding: 'base64' | 'hex' }[] {
   const out: { text: string; encoding: 'base64' | 'hex' }[] = [];
-  for (const m of raw.matchAll(BLOB)) {
+  for (let r = 0; r < runs.length; r += 2) {
     if (out.length >= MAX_BLOBS) break;
-    const blob = m[0].slice(0, MAX_BLOB_CHARS);
+    const blob = raw.slice(runs[r]!, Math.min(runs[r + 1]!, runs[r]! + MAX_BLOB_CHARS));
     const hex = blob.length >= MIN_HEX_BLOB && blob.length % 2 === 0 && HEX_ONLY.test(blob);
     const text = (
       hex ? Buffer.from(blob, 'hex') : Buffer.from(blob.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
@@ -187,7 +256,9 @@ export function scanText(raw: string, opts: ScanOptions): { matches: InjectionMa
 /** The full scan of text already capped and passed by the prefilter. */
 function scanCapped(text: string, opts: ScanOptions): InjectionMatch[] {
   const matches: InjectionMatch[] = [];
-  if (RAW_PRECHECK.test(text)) {
+  const hits = triggerFinder().find(text);
+  // Raw patterns look for invisible non-ASCII characters: ASCII text (hits found) has none.
+  if (hits === undefined && RAW_PRECHECK.test(text)) {
     for (const p of RAW_PATTERNS) {
       if (opts.disabled?.has(p.id)) continue;
       const m = p.pattern.exec(text);
@@ -197,11 +268,12 @@ function scanCapped(text: string, opts: ScanOptions): InjectionMatch[] {
       }
     }
   }
-  scanNormalised(normaliseForScan(text), opts.disabled, matches);
-  if (opts.decodeEncoded) {
-    for (const blob of decodedBlobs(text)) {
+  scanNormalised(text, hits, opts.disabled, matches);
+  const runs = hits === undefined ? (opts.decodeEncoded ? blobRuns(text) : []) : hits.blobRuns;
+  if (opts.decodeEncoded && runs.length > 0) {
+    for (const blob of decodedBlobs(text, runs)) {
       const inner: InjectionMatch[] = [];
-      scanNormalised(normaliseForScan(blob.text), opts.disabled, inner);
+      scanNormalised(blob.text, triggerFinder().find(blob.text), opts.disabled, inner);
       for (const m of inner) {
         // The base64 fragment pattern would only re-find what was decoded.
         if (m.category !== 'delimiter_encoding') matches.push({ ...m, encoding: blob.encoding });
