@@ -26,7 +26,8 @@ import { escalateGrayZone } from './tiers/escalate.js';
 import type { InputFormat } from './trace/importer.js';
 import { GRAY_ZONE_LOWER } from './detect/grayZone.js';
 import { emptyStats, priceTrace, streamTraces, type LoadProgress } from './trace/load.js';
-import { TraceSchema, type LoadedTrace, type TraceInput } from './trace/schema.js';
+import { parseTraceOrThrow } from './trace/fastParse.js';
+import type { LoadedTrace, TraceInput } from './trace/schema.js';
 
 export const DEFAULT_STATE_DIR = '.tracejury';
 
@@ -76,7 +77,7 @@ function tribunalFor(
 /** Traces given directly (library use) rather than as files. */
 async function* fromObjects(traces: TraceInput[]): AsyncGenerator<LoadedTrace> {
   for (const [i, t] of traces.entries()) {
-    yield { trace: TraceSchema.parse(t), source: { file: `<input>[${i}]`, format: 'native' } };
+    yield { trace: parseTraceOrThrow(t), source: { file: `<input>[${i}]`, format: 'native' } };
   }
 }
 

@@ -9,6 +9,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import type { ZodError } from 'zod';
 import { createPricer, type Pricer } from '../pricing/pricer.js';
 import type { InputError } from '../report/schema.js';
+import { parseTrace } from './fastParse.js';
 import { importerFor, importers } from './formats/index.js';
 import {
   INPUT_FORMATS,
@@ -18,9 +19,9 @@ import {
   type TraceReader,
 } from './importer.js';
 import { jsonErrorPosition } from './jsonErrorPosition.js';
-import { readLines } from './lines.js';
+import { readLines, type Line } from './lines.js';
 import { expandPaths } from './paths.js';
-import { TraceSchema, type LoadedTrace, type Trace } from './schema.js';
+import type { LoadedTrace, Trace } from './schema.js';
 
 export interface LoadOptions {
   /** Skip detection and read every file as this format. */
@@ -75,6 +76,25 @@ function zodField(error: ZodError): { field?: string; message: string } {
 function describeJsonError(err: unknown): string {
   const msg = err instanceof Error ? err.message : String(err);
   return `not valid JSON (${msg.replace(/^JSON\.parse: /, '')})`;
+}
+
+/** One JSONL line: parsed and handed to the reader, or reported with its line number. Blank lines are skipped. */
+function readJsonLine(
+  line: Line,
+  file: string,
+  reader: FileReader,
+  addError: (e: InputError) => void,
+): LoadedTrace[] {
+  const text = line.text.trim();
+  if (text === '') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    addError({ file, line: line.number, message: describeJsonError(err) });
+    return [];
+  }
+  return reader.push(value, line.number);
 }
 
 /** Fills costUsd of every LLM step: recorded cost wins, else tokens × price; unknown models stay unpriced. */
@@ -173,7 +193,7 @@ class FileReader {
   private accept(imported: ImportedTrace[]): LoadedTrace[] {
     const out: LoadedTrace[] = [];
     for (const item of imported) {
-      const parsed = TraceSchema.safeParse(item.trace);
+      const parsed = parseTrace(item.trace);
       if (!parsed.success) {
         const { field, message } = zodField(parsed.error);
         const id = (item.trace as { id?: unknown }).id;
@@ -296,14 +316,7 @@ async function* readFile_(
         mode = 'jsonl';
       }
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (err) {
-      addError({ file, line: line.number, message: describeJsonError(err) });
-      continue;
-    }
-    yield* reader.push(value, line.number);
+    yield* readJsonLine(line, file, reader, addError);
   }
   if (mode === 'document') {
     const text = await readFile(filePath, 'utf8');
@@ -327,16 +340,7 @@ async function* readFile_(
       }
       // JSONL whose first record is broken: read it line by line after all.
       for (let i = 0; i < lines.length; i++) {
-        const t = lines[i]!.trim();
-        if (t === '') continue;
-        let value: unknown;
-        try {
-          value = JSON.parse(t);
-        } catch (lineErr) {
-          addError({ file, line: i + 1, message: describeJsonError(lineErr) });
-          continue;
-        }
-        yield* reader.push(value, i + 1);
+        yield* readJsonLine({ number: i + 1, text: lines[i]! }, file, reader, addError);
       }
       yield* reader.end();
       return;
