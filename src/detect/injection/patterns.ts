@@ -72,12 +72,14 @@ const WHITESPACE_TO_COLLAPSE = /\s{2,}|[^\S \n]/g;
 
 /**
  * The text every non-raw pattern is matched against. Cheap on plain ASCII (the common case): the
- * Unicode steps run only when the text has a non-ASCII character. `ascii` says the caller already
- * knows the text is ASCII (the trigger finder read every character), which skips that check.
+ * Unicode steps run only when the text has a non-ASCII character. `known` is what the caller
+ * already knows of the text (the trigger finder read every character): that it is ASCII, and
+ * whether its spacing needs rewriting at all.
  */
-export function normaliseForScan(text: string, ascii = false): string {
+export function normaliseForScan(text: string, known?: { ascii: true; plainSpacing: boolean }): string {
   let t = text;
-  if (!ascii && NON_ASCII.test(t)) {
+  if (known?.plainSpacing) return t.toLowerCase();
+  if (!known?.ascii && NON_ASCII.test(t)) {
     // Unicode tag characters (U+E0020–E007E) mirror printable ASCII and render invisibly: an
     // instruction smuggled in them is made visible to the other patterns.
     t = t.replace(TAG_CHARS, (c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000));

@@ -22,6 +22,8 @@ export interface TriggerHits {
   triggers: number[];
   /** The maximal runs of MIN_BLOB_RUN+ base64 characters, as [start, end) pairs in text order. */
   blobRuns: number[];
+  /** No whitespace run and no whitespace but ' ' and '\n': normalising only lowercases the text. */
+  plainSpacing: boolean;
 }
 
 export interface TriggerFinder {
@@ -39,45 +41,83 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
   }
   if (ALPHABET !== 128) throw new Error('find() indexes the table with (state << 7) | char');
   if (dfa.states > 0xffff) throw new Error('trigger automaton too large');
+  // States are renumbered so that those where a trigger ends come last: the walk tests for one
+  // with a comparison instead of a table read.
+  const order = Array.from({ length: dfa.states }, (_, s) => s).sort(
+    (a, b) => Number(dfa.outputs[a]!.length > 0) - Number(dfa.outputs[b]!.length > 0) || a - b,
+  );
+  const renamed = new Int32Array(dfa.states);
+  order.forEach((s, id) => (renamed[s] = id));
+  const firstWithOutput = order.findIndex((s) => dfa.outputs[s]!.length > 0);
+  const FIRST_OUTPUT = firstWithOutput === -1 ? dfa.states : firstWithOutput;
+  const outputsOf = order.map((s) => dfa.outputs[s]!);
   const delta = new Uint16Array(dfa.states * ALPHABET);
-  const hasOutput = new Uint8Array(dfa.states);
   for (let s = 1; s < dfa.states; s++) {
-    for (let c = 0; c < ALPHABET; c++) delta[s * ALPHABET + c] = dfa.rows[s]![dfa.classOf[c]!]!;
-    hasOutput[s] = dfa.outputs[s]!.length > 0 ? 1 : 0;
+    for (let c = 0; c < ALPHABET; c++)
+      delta[renamed[s]! * ALPHABET + c] = renamed[dfa.rows[s]![dfa.classOf[c]!]!]!;
   }
-  const RUN = blobRunMask(ALPHABET);
+  const start = renamed[dfa.start]!;
+  /**
+   * What each character is besides its automaton class: BASE64 (part of a blob run), SPACE
+   * (whitespace normalising keeps when alone: ' ', '\n') or SPACE|ODD_SPACE (tab, CR, VT, FF).
+   */
+  const BASE64 = 4;
+  const SPACE = 1;
+  const ODD_SPACE = 2;
+  const KIND = new Uint8Array(ALPHABET);
+  const base64 = blobRunMask(ALPHABET);
+  for (let c = 0; c < ALPHABET; c++) if (base64[c] !== 0) KIND[c] = BASE64;
+  KIND[0x20] = KIND[0x0a] = SPACE;
+  KIND[0x09] = KIND[0x0b] = KIND[0x0c] = KIND[0x0d] = SPACE | ODD_SPACE;
   /** Generation stamps: a state's outputs are collected once per call without clearing a set. */
   const seenIn = new Uint32Array(dfa.states);
   let generation = 0;
+  let buf = new Uint8Array(1 << 16);
 
   return {
     find(text: string): TriggerHits | undefined {
+      // Walked as UTF-8 bytes, which reads faster than char codes. ASCII text is one byte per
+      // character, so a longer encoding means a non-ASCII character (and byte i is character i).
+      if (text.length * 3 > buf.length) buf = new Uint8Array(Math.max(text.length * 3, buf.length * 2));
+      const n = encoder.encodeInto(text, buf).written;
+      if (n !== text.length) return undefined;
       generation = (generation + 1) >>> 0;
       if (generation === 0) {
         seenIn.fill(0);
         generation = 1;
       }
+      const bytes = buf;
       const ended: number[] = [];
       const blobRuns: number[] = [];
-      let s = dfa.start;
+      let s = start;
       let run = 0;
-      const n = text.length;
+      let space = 0;
+      let rewrite = 0;
       for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c >= ALPHABET) return undefined;
+        const c = bytes[i]!;
         s = delta[(s << 7) | c]!;
-        if (hasOutput[s] === 1 && seenIn[s] !== generation) {
+        if (s >= FIRST_OUTPUT && seenIn[s] !== generation) {
           seenIn[s] = generation;
           ended.push(s);
         }
-        const inRun = RUN[c]!;
-        if (inRun === 0 && run >= MIN_BLOB_RUN) blobRuns.push(i - run, i);
-        run = (run + 1) & inRun;
+        const kind = KIND[c]!;
+        if (kind === BASE64) {
+          run++;
+          space = 0;
+        } else {
+          if (run >= MIN_BLOB_RUN) blobRuns.push(i - run, i);
+          run = 0;
+          // Set when whitespace follows whitespace, or is a tab, CR, VT or FF.
+          rewrite |= kind & (ODD_SPACE | space);
+          space = kind & SPACE;
+        }
       }
       if (run >= MIN_BLOB_RUN) blobRuns.push(n - run, n);
       const triggers = new Set<number>();
-      for (const state of ended) for (const t of dfa.outputs[state]!) triggers.add(t);
-      return { triggers: [...triggers].sort((a, b) => a - b), blobRuns };
+      for (const state of ended) for (const t of outputsOf[state]!) triggers.add(t);
+      return { triggers: [...triggers].sort((a, b) => a - b), blobRuns, plainSpacing: rewrite === 0 };
     },
   };
 }
+
+const encoder = new TextEncoder();

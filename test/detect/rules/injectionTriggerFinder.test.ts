@@ -55,7 +55,7 @@ function randomText(r: () => number): string {
 }
 
 describe('trigger finder (the keyword pass over ASCII text)', () => {
-  it('reports exactly the triggers that occur, and every base64 run of 24+ characters', () => {
+  it('reports exactly the triggers that occur, every base64 run of 24+ characters and odd spacing', () => {
     const r = rng(7);
     let withTriggers = 0;
     let withRuns = 0;
@@ -66,6 +66,11 @@ describe('trigger finder (the keyword pass over ASCII text)', () => {
       expect(hits.triggers, text).toEqual(triggersIn(text));
       const runs = [...text.matchAll(/(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}/g)];
       expect(hits.blobRuns, text).toEqual(runs.flatMap((m) => [m.index, m.index + m[0].length]));
+      // normalising rewrites whitespace runs and odd whitespace; plain spacing means it need not
+      expect(hits.plainSpacing, text).toBe(!/\s\s|[\t\v\f\r]/.test(text));
+      expect(normaliseForScan(text, { ascii: true, plainSpacing: hits.plainSpacing })).toBe(
+        normaliseForScan(text),
+      );
       if (hits.triggers.length > 0) withTriggers++;
       if (hits.blobRuns.length > 0) withRuns++;
     }
@@ -76,7 +81,8 @@ describe('trigger finder (the keyword pass over ASCII text)', () => {
   it('declines text with a non-ASCII character (it takes the regex path)', () => {
     expect(finder.find('ignore café')).toBeUndefined();
     expect(finder.find('i\u200bgnore')).toBeUndefined();
-    expect(finder.find('plain text')).toEqual({ triggers: [], blobRuns: [] });
+    expect(finder.find('plain text')).toEqual({ triggers: [], blobRuns: [], plainSpacing: true });
+    expect(finder.find('\u{1F600} x')).toBeUndefined(); // an astral character, two UTF-16 units
   });
 
   it('refuses triggers it could not read from raw text', () => {

@@ -177,16 +177,17 @@ function scanNormalised(
   disabled: ReadonlySet<string> | undefined,
   out: InjectionMatch[],
 ): void {
-  let text: string | undefined;
+  let text: string;
   let candidates: InjectionPattern[];
   if (hits === undefined) {
     text = normaliseForScan(raw);
     candidates = candidatesByRegex(text);
+    if (candidates.length === 0) return;
   } else {
     candidates = candidatesOf(hits);
+    if (candidates.length === 0) return;
+    text = normaliseForScan(raw, { ascii: true, plainSpacing: hits.plainSpacing });
   }
-  if (candidates.length === 0) return;
-  text ??= normaliseForScan(raw, true);
   for (const p of candidates) {
     if (disabled?.has(p.id)) continue;
     const m = p.pattern.exec(text);
