@@ -17,7 +17,7 @@
  * always zod's own.
  */
 import { z } from 'zod';
-import { TraceSchema, type Trace } from './schema.js';
+import { ChatMessageSchema, TraceSchema, type Trace } from './schema.js';
 
 /** What a compiled parser returns when zod would reject the input. */
 export const INVALID: unique symbol = Symbol('fastParse.INVALID');
@@ -87,6 +87,9 @@ class Emitter {
   /** Schemas on the path being compiled. */
   readonly visiting = new Set<Schema>();
 
+  /** Object schemas whose repeated input objects are parsed once (see compileFastParser). */
+  constructor(readonly shared: ReadonlySet<Schema> = new Set()) {}
+
   fresh(prefix: string): string {
     return `${prefix}${this.counter++}`;
   }
@@ -118,7 +121,8 @@ class Emitter {
 
   compile(output: string): (input: unknown) => unknown {
     const names = [...this.constants.values()];
-    const source = `return function fastParse(input) {\n${this.lines.join('\n')}\n  return ${output};\n};`;
+    // `memo` maps input objects of shared schemas to their outputs, for one call.
+    const source = `return function fastParse(input) {\n  let memo;\n${this.lines.join('\n')}\n  return ${output};\n};`;
     const factory = new Function('INVALID', ...names, source) as (
       ...args: unknown[]
     ) => (input: unknown) => unknown;
@@ -185,8 +189,36 @@ function emit(e: Emitter, schema: Schema, input: string, fail: string, path: str
   // A schema that contains itself (a getter in a shape) would unroll forever.
   if (e.visiting.has(schema)) throw new FastParseUnsupportedError('recursive schema', path);
   e.visiting.add(schema);
-  const out = emitKind(e, kind, schema, input, fail, path);
+  const out = e.shared.has(schema)
+    ? emitShared(e, kind, schema, input, fail, path)
+    : emitKind(e, kind, schema, input, fail, path);
   e.visiting.delete(schema);
+  return out;
+}
+
+/**
+ * An object schema whose input object may recur within one parse (an importer that puts one chat
+ * message in the prompt of every later call): an object met again gets the output made the first
+ * time, instead of a copy per occurrence. Only successes are kept, so a failure still fails where
+ * it occurs.
+ */
+function emitShared(
+  e: Emitter,
+  kind: Kind,
+  schema: Schema,
+  input: string,
+  fail: string,
+  path: string,
+): string {
+  if (kind !== 'object') throw new FastParseUnsupportedError(`sharing of a ${kind} schema`, path);
+  const out = e.fresh('m');
+  e.line(`if (typeof ${input} !== 'object' || ${input} === null) ${fail}`);
+  e.line(`let ${out} = memo === undefined ? undefined : memo.get(${input});`);
+  e.block(`if (${out} === undefined)`, () => {
+    const made = emitKind(e, kind, schema, input, fail, path);
+    e.line(`(memo ??= new Map()).set(${input}, ${made});`);
+    e.line(`${out} = ${made};`);
+  });
   return out;
 }
 
@@ -503,13 +535,22 @@ function emitDiscriminatedUnion(
  * Compiles `schema` into a parser whose output equals zod's, or INVALID where zod would fail.
  * Throws FastParseUnsupportedError for any construct the compiler does not model.
  */
-export function compileFastParser<S extends Schema>(schema: S): FastParser<z.core.output<S>> {
-  const e = new Emitter();
+export function compileFastParser<S extends Schema>(
+  schema: S,
+  options: { shareRepeated?: readonly Schema[] } = {},
+): FastParser<z.core.output<S>> {
+  const e = new Emitter(new Set(options.shareRepeated));
   const output = emit(e, schema, 'input', 'return INVALID;', '');
   return e.compile(output) as FastParser<z.core.output<S>>;
 }
 
-const fastTraceParser = compileFastParser(TraceSchema);
+/**
+ * Chat messages are shared: chat importers put the conversation so far in the prompt of every LLM
+ * call, as the same message objects, and copying each occurrence made validation quadratic in the
+ * conversation's length. The output is still deep-equal to zod's; where the input shared a
+ * message, the output shares its copy (traces are read-only once loaded).
+ */
+const fastTraceParser = compileFastParser(TraceSchema, { shareRepeated: [ChatMessageSchema] });
 
 /** TraceSchema.safeParse, through the fast path; a rejected input gets zod's own error. */
 export function parseTrace(input: unknown): z.ZodSafeParseResult<Trace> {

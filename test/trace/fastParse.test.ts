@@ -673,3 +673,53 @@ describe('loadTraces through the fast path', () => {
     ]);
   });
 });
+
+describe('chat messages that recur within a trace', () => {
+  const user = { role: 'user', content: 'find my booking', note: 'stripped' };
+  const reply = { role: 'assistant', content: 'which one?' };
+  const chat = () => ({
+    id: 'chat',
+    steps: [
+      { type: 'llm', model: 'm', input: [user], output: reply },
+      { type: 'llm', model: 'm', input: [user, reply], output: 'done' },
+    ],
+  });
+
+  it('are parsed once and shared as the input shared them, deep-equal to zod', () => {
+    const input = chat();
+    const got = parseTrace(input);
+    const want = TraceSchema.safeParse(input);
+    expect(got.success).toBe(true);
+    expect(got.data).toEqual(want.data);
+    const [first, second] = got.data!.steps as Extract<Trace['steps'][number], { type: 'llm' }>[];
+    const firstInput = first!.input as object[];
+    const secondInput = second!.input as object[];
+    expect(secondInput[0]).toBe(firstInput[0]);
+    expect(secondInput[1]).toBe(first!.output);
+    // still the validated copy, not the input object
+    expect(firstInput[0]).not.toBe(user);
+    expect(firstInput[0]).toEqual({ role: 'user', content: 'find my booking' });
+  });
+
+  it('are not shared between two parses', () => {
+    const input = chat();
+    const a = parseTrace(input).data!.steps[0] as { input: object[] };
+    const b = parseTrace(input).data!.steps[0] as { input: object[] };
+    expect(b.input[0]).not.toBe(a.input[0]);
+    expect(b.input[0]).toEqual(a.input[0]);
+  });
+
+  it('fail where they are invalid, with zod’s error', () => {
+    const bad = { role: 7, content: 'x' };
+    const input = {
+      id: 'chat',
+      steps: [
+        { type: 'llm', model: 'm', input: [bad] },
+        { type: 'llm', model: 'm', input: [bad] },
+      ],
+    };
+    const got = parseTrace(input);
+    expect(got.success).toBe(false);
+    expect(got.error!.issues).toEqual(TraceSchema.safeParse(input).error!.issues);
+  });
+});
