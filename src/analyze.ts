@@ -25,7 +25,7 @@ import type { Report } from './report/schema.js';
 import { escalateGrayZone } from './tiers/escalate.js';
 import type { InputFormat } from './trace/importer.js';
 import { GRAY_ZONE_LOWER } from './detect/grayZone.js';
-import { emptyStats, priceTrace, streamTraces, type LoadProgress } from './trace/load.js';
+import { emptyStats, priceTrace, streamTraceBatches, type LoadProgress } from './trace/load.js';
 import { parseTraceOrThrow } from './trace/fastParse.js';
 import type { LoadedTrace, TraceInput } from './trace/schema.js';
 
@@ -74,10 +74,10 @@ function tribunalFor(
   return createTribunalSession({ ...settings, cassette, ...(env ? { env } : {}) });
 }
 
-/** Traces given directly (library use) rather than as files. */
-async function* fromObjects(traces: TraceInput[]): AsyncGenerator<LoadedTrace> {
+/** Traces given directly (library use) rather than as files, one at a time, as one batch each. */
+async function* fromObjects(traces: TraceInput[]): AsyncGenerator<LoadedTrace[]> {
   for (const [i, t] of traces.entries()) {
-    yield { trace: parseTraceOrThrow(t), source: { file: `<input>[${i}]`, format: 'native' } };
+    yield [{ trace: parseTraceOrThrow(t), source: { file: `<input>[${i}]`, format: 'native' } }];
   }
 }
 
@@ -111,36 +111,38 @@ export async function analyze(
         ? (input as string[])
         : undefined;
   let stats = emptyStats();
-  let traces: AsyncIterable<LoadedTrace>;
+  let batches: AsyncIterable<LoadedTrace[]>;
   if (asPaths) {
-    const stream = streamTraces(asPaths, {
+    const stream = streamTraceBatches(asPaths, {
       inputFormat: options.inputFormat,
       pricer,
       onProgress: options.onProgress,
       cwd,
     });
-    traces = stream.traces;
+    batches = stream.batches;
     stats = stream.stats;
   } else {
     const objects = input as TraceInput[];
-    traces = fromObjects(objects);
+    batches = fromObjects(objects);
     stats = { ...stats, files: 0, records: objects.length, traces: objects.length };
   }
 
-  for await (const loaded of traces) {
-    if (!asPaths) priceTrace(loaded.trace, pricer);
-    let signals = runner.run(loaded);
-    if (tribunal) {
-      const escalated = await escalateGrayZone(loaded.trace, signals, {
-        session: tribunal,
-        noDowngrade,
-        describe: (id) => findDetector(id)?.meta,
-      });
-      // A judge that clears a signal below the gray zone resolves it: the verdict stays, the signal goes.
-      signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
-      verdicts.push(...escalated.verdicts);
+  for await (const batch of batches) {
+    for (const loaded of batch) {
+      if (!asPaths) priceTrace(loaded.trace, pricer);
+      let signals = runner.run(loaded);
+      if (tribunal) {
+        const escalated = await escalateGrayZone(loaded.trace, signals, {
+          session: tribunal,
+          noDowngrade,
+          describe: (id) => findDetector(id)?.meta,
+        });
+        // A judge that clears a signal below the gray zone resolves it: the verdict stays, the signal goes.
+        signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
+        verdicts.push(...escalated.verdicts);
+      }
+      report.add(loaded, signals);
     }
-    report.add(loaded, signals);
   }
 
   const notes = [...config.warnings];

@@ -19,7 +19,7 @@ import { renderText } from '../report/renderText.js';
 import { ReportSchema, type Report } from '../report/schema.js';
 import { formatUsd, plural } from '../report/summarise.js';
 import { INPUT_FORMATS, type InputFormat } from '../trace/importer.js';
-import { streamTraces, type LoadProgress } from '../trace/load.js';
+import { streamTraceBatches, type LoadProgress } from '../trace/load.js';
 import { UsageError } from '../trace/paths.js';
 import { traceJsonSchema } from '../trace/schema.js';
 import { VERSION } from '../version.js';
@@ -158,17 +158,17 @@ async function baselineCommand(args: string[], io: CliIO): Promise<number> {
     DEFAULT_BASELINE_FILE,
   );
   let store = readBaselineFile(file);
-  const { traces, stats } = streamTraces(positionals, {
+  const { batches, stats } = streamTraceBatches(positionals, {
     inputFormat: inputFormatOf(values['input-format']),
     pricer: createPricer(config.prices),
     cwd: io.cwd,
   });
-  const batch = [];
-  for await (const t of traces) {
-    batch.push(t.trace);
-    if (batch.length >= 1000) store = updateBaselines(store, batch.splice(0), config.baselines.window);
+  const pending = [];
+  for await (const batch of batches) {
+    for (const t of batch) pending.push(t.trace);
+    if (pending.length >= 1000) store = updateBaselines(store, pending.splice(0), config.baselines.window);
   }
-  store = updateBaselines(store, batch, config.baselines.window);
+  store = updateBaselines(store, pending, config.baselines.window);
   writeBaselineFile(file, store);
   for (const e of stats.errors.slice(0, 10))
     io.stderr.write(`${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${e.message}\n`);

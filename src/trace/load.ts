@@ -19,7 +19,7 @@ import {
   type TraceReader,
 } from './importer.js';
 import { jsonErrorPosition } from './jsonErrorPosition.js';
-import { readLines, type Line } from './lines.js';
+import { readLineBatches, type Line } from './lines.js';
 import { expandPaths } from './paths.js';
 import type { LoadedTrace, Trace } from './schema.js';
 
@@ -224,6 +224,21 @@ export function streamTraces(
   paths: string[],
   options: LoadOptions = {},
 ): { traces: AsyncIterable<LoadedTrace>; stats: LoadStats } {
+  const { batches, stats } = streamTraceBatches(paths, options);
+  async function* traces(): AsyncGenerator<LoadedTrace> {
+    for await (const batch of batches) yield* batch;
+  }
+  return { traces: traces(), stats };
+}
+
+/**
+ * streamTraces, a few traces at a time: the hot loops (analyze, baseline update) take one async
+ * step per batch instead of several per trace.
+ */
+export function streamTraceBatches(
+  paths: string[],
+  options: LoadOptions = {},
+): { batches: AsyncIterable<LoadedTrace[]>; stats: LoadStats } {
   const stats = emptyStats();
   const pricer = options.pricer ?? createPricer();
   const maxErrors = options.maxErrors ?? 1000;
@@ -232,7 +247,7 @@ export function streamTraces(
     if (stats.errors.length < maxErrors) stats.errors.push(e);
   };
 
-  async function* generate(): AsyncGenerator<LoadedTrace> {
+  async function* generate(): AsyncGenerator<LoadedTrace[]> {
     const files = await expandPaths(paths, options.cwd);
     let bytesTotal = 0;
     const sizes = new Map<string, number>();
@@ -282,13 +297,13 @@ export function streamTraces(
     }
   }
 
-  return { traces: generate(), stats };
+  return { batches: generate(), stats };
 }
 
 /**
  * Reads one file as JSONL when its first non-blank line is a whole JSON value, otherwise as one
  * JSON document; a document that does not parse is read again as JSONL so that its good lines
- * survive and each bad one is named.
+ * survive and each bad one is named. Yields the traces of each batch of lines together.
  */
 async function* readFile_(
   filePath: string,
@@ -297,26 +312,31 @@ async function* readFile_(
   reader: FileReader,
   addError: (e: InputError) => void,
   onBytes: (n: number) => void,
-): AsyncGenerator<LoadedTrace> {
+): AsyncGenerator<LoadedTrace[]> {
   let mode: 'unknown' | 'jsonl' | 'document' = 'unknown';
-  for await (const line of readLines(filePath, onBytes)) {
-    const text = line.text.trim();
-    if (text === '') continue;
-    if (mode === 'unknown') {
-      try {
-        const value: unknown = JSON.parse(text);
-        mode = 'jsonl';
-        yield* reader.push(value, line.number);
-        continue;
-      } catch {
-        if ((text.startsWith('{') || text.startsWith('[')) && size <= MAX_DOCUMENT_BYTES) {
-          mode = 'document';
-          break;
+  buffers: for await (const lines of readLineBatches(filePath, onBytes)) {
+    const out: LoadedTrace[] = [];
+    for (const line of lines) {
+      if (mode === 'unknown') {
+        const text = line.text.trim();
+        if (text === '') continue;
+        try {
+          const value: unknown = JSON.parse(text);
+          mode = 'jsonl';
+          for (const t of reader.push(value, line.number)) out.push(t);
+          continue;
+        } catch {
+          // Nothing was read before the first record, so `out` is empty here.
+          if ((text.startsWith('{') || text.startsWith('[')) && size <= MAX_DOCUMENT_BYTES) {
+            mode = 'document';
+            break buffers;
+          }
+          mode = 'jsonl';
         }
-        mode = 'jsonl';
       }
+      for (const t of readJsonLine(line, file, reader, addError)) out.push(t);
     }
-    yield* readJsonLine(line, file, reader, addError);
+    yield out;
   }
   if (mode === 'document') {
     const text = await readFile(filePath, 'utf8');
@@ -335,19 +355,21 @@ async function* readFile_(
           line: at?.line,
           message: `${describeJsonError(err)}${at ? ` at line ${at.line}, column ${at.column}` : ''}`,
         });
-        yield* reader.end();
+        yield reader.end();
         return;
       }
       // JSONL whose first record is broken: read it line by line after all.
+      const out: LoadedTrace[] = [];
       for (let i = 0; i < lines.length; i++) {
-        yield* readJsonLine({ number: i + 1, text: lines[i]! }, file, reader, addError);
+        for (const t of readJsonLine({ number: i + 1, text: lines[i]! }, file, reader, addError)) out.push(t);
       }
-      yield* reader.end();
+      yield out;
+      yield reader.end();
       return;
     }
-    yield* reader.push(doc, 1);
+    yield reader.push(doc, 1);
   }
-  yield* reader.end();
+  yield reader.end();
 }
 
 /** Loads everything into memory: convenient for small inputs and the library API. */

@@ -130,6 +130,27 @@ describe('loadTraces', () => {
     expect(stats.errorCount).toBe(0);
   });
 
+  it('keeps order and line numbers across read buffers, with CRLF and blank lines', async () => {
+    // ~3 MB: the reader takes 1 MB at a time, so lines fall across buffer boundaries.
+    const pad = 'p'.repeat(1000);
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      if (i === 1500) lines.push('{"id": "broken", ');
+      else if (i % 700 === 0) lines.push('');
+      else lines.push(trace(`t${i}`, { input: pad }));
+    }
+    const d = dir({ 'many.jsonl': lines.join('\r\n') });
+    const { traces, stats } = await loadTraces(d);
+    const expected = lines.flatMap((l) => (l.startsWith('{"id":"t') ? [JSON.parse(l).id] : []));
+    expect(traces.map((t) => t.trace.id)).toEqual(expected);
+    expect(traces.map((t) => t.source.line)).toEqual(
+      lines.flatMap((l, i) => (l.startsWith('{"id":"t') ? [i + 1] : [])),
+    );
+    expect(stats.errors).toEqual([
+      { file: path.join(d, 'many.jsonl'), line: 1501, message: expect.stringMatching(/^not valid JSON/) },
+    ]);
+  });
+
   it('keeps the same trace id from two files apart, each with its file', async () => {
     const d = dir({ 'a.jsonl': trace('same'), 'b.jsonl': trace('same') });
     const { traces } = await loadTraces(d);
