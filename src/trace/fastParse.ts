@@ -212,7 +212,7 @@ function emitShared(
 ): string {
   if (kind !== 'object') throw new FastParseUnsupportedError(`sharing of a ${kind} schema`, path);
   const out = e.fresh('m');
-  e.line(`if (typeof ${input} !== 'object' || ${input} === null) ${fail}`);
+  // Only objects that parsed are stored, so anything else misses and fails the object check below.
   e.line(`let ${out} = memo === undefined ? undefined : memo.get(${input});`);
   e.block(`if (${out} === undefined)`, () => {
     const made = emitKind(e, kind, schema, input, fail, path);

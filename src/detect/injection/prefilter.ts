@@ -33,11 +33,11 @@ const OVERLAP = 64;
 export const isBase64Char = (c: number) => isWordChar(c) || c === 0x2b || c === 0x2f || c === 0x2d;
 
 /**
- * -1 for base64 characters, 0 for the rest, so that a walk keeps the length of the current run
- * with `run = (run + 1) & mask[c]`, no branch.
+ * -1 for base64 characters, 0 for the rest (every byte value), so that the walk keeps the length
+ * of the current run with `run = (run + 1) & mask[b]`, no branch.
  */
-export function blobRunMask(size: number): Int32Array {
-  const mask = new Int32Array(size);
+function blobRunMask(): Int32Array {
+  const mask = new Int32Array(256);
   for (let c = 0; c < ALPHABET; c++) mask[c] = isBase64Char(c) ? -1 : 0;
   return mask;
 }
@@ -68,7 +68,7 @@ export function compileTriggerScanner(dfa: TriggerDfa): TriggerScanner {
       delta[s * 256 + c] = outputs[next]!.length > 0 ? 0 : next;
     }
   }
-  const RUN = blobRunMask(256);
+  const RUN = blobRunMask();
   let buf = new Uint8Array(1 << 16);
 
   return {

@@ -27,7 +27,6 @@ export interface TriggerDfa {
   longestTrigger: number;
   /** Character class of each ASCII character (case-folded; unused characters share two classes). */
   classOf: Int32Array;
-  classes: number;
   /** rows[state][class] → next state. */
   rows: Int32Array[];
   /** Indexes (into word triggers, then anywhere triggers) of the triggers that end in each state. */
@@ -126,7 +125,6 @@ export function buildTriggerDfa(
     triggers,
     longestTrigger: Math.max(0, ...triggers.map((t) => t.length)),
     classOf,
-    classes: classChar.length,
     rows,
     outputs,
   };

@@ -14,7 +14,7 @@
  * removal and tag characters can create triggers there, so that text takes the regex path over
  * the normalised text.
  */
-import { blobRunMask, MIN_BLOB_RUN } from './prefilter.js';
+import { isBase64Char, MIN_BLOB_RUN } from './prefilter.js';
 import { ALPHABET, type TriggerDfa } from './triggerDfa.js';
 
 export interface TriggerHits {
@@ -65,8 +65,7 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
   const SPACE = 1;
   const ODD_SPACE = 2;
   const KIND = new Uint8Array(ALPHABET);
-  const base64 = blobRunMask(ALPHABET);
-  for (let c = 0; c < ALPHABET; c++) if (base64[c] !== 0) KIND[c] = BASE64;
+  for (let c = 0; c < ALPHABET; c++) if (isBase64Char(c)) KIND[c] = BASE64;
   KIND[0x20] = KIND[0x0a] = SPACE;
   KIND[0x09] = KIND[0x0b] = KIND[0x0c] = KIND[0x0d] = SPACE | ODD_SPACE;
   /** Generation stamps: a state's outputs are collected once per call without clearing a set. */
