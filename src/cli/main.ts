@@ -23,6 +23,7 @@ import { streamTraceBatches, type LoadProgress } from '../trace/load.js';
 import { UsageError } from '../trace/paths.js';
 import { traceJsonSchema } from '../trace/schema.js';
 import { VERSION } from '../version.js';
+import { nearest } from '../util/nearest.js';
 import { z } from 'zod';
 
 export interface CliIO {
@@ -95,18 +96,45 @@ function oneLine(report: Report, out: string): string {
   );
 }
 
+type OptionSpec = Record<string, { type: 'string' | 'boolean' }>;
+
+/**
+ * parseArgs for one command, with an unknown option reported in one short line that names the
+ * command and the nearest valid option (Node's own message explains `--` positionals instead).
+ */
+function parseCommandArgs<O extends OptionSpec>(command: string, args: string[], options: O) {
+  try {
+    return parseArgs({ args, allowPositionals: true, options });
+  } catch (err) {
+    const code = err instanceof Error && 'code' in err ? String(err.code) : '';
+    const unknown =
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && /'(-{1,2}[^']+)'/.exec((err as Error).message);
+    if (!unknown) throw err;
+    const known = Object.keys(options).map((o) => `--${o}`);
+    const hint = nearest(unknown[1]!, known);
+    throw new UsageError(
+      `${command}: unknown option ${unknown[1]}${hint ? ` — did you mean ${hint}?` : ''} (options: ${known.join(', ')})`,
+    );
+  }
+}
+
+/** `--help` / `-h` anywhere before a `--` terminator asks for help, whatever the command. */
+function asksForHelp(args: readonly string[]): boolean {
+  for (const a of args) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
+}
+
 async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      config: { type: 'string' },
-      'input-format': { type: 'string' },
-      format: { type: 'string' },
-      out: { type: 'string' },
-      'state-dir': { type: 'string' },
-      'no-progress': { type: 'boolean' },
-    },
+  const { values, positionals } = parseCommandArgs('analyze', args, {
+    config: { type: 'string' },
+    'input-format': { type: 'string' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+    'state-dir': { type: 'string' },
+    'no-progress': { type: 'boolean' },
   });
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
   const format = formatOf(values.format);
@@ -141,14 +169,10 @@ async function baselineCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'update')
     throw new UsageError('usage: tracejury baseline update <paths…> [--state-dir DIR] [--input-format F]');
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      'state-dir': { type: 'string' },
-      'input-format': { type: 'string' },
-      config: { type: 'string' },
-    },
+  const { values, positionals } = parseCommandArgs('baseline update', rest, {
+    'state-dir': { type: 'string' },
+    'input-format': { type: 'string' },
+    config: { type: 'string' },
   });
   if (positionals.length === 0)
     throw new UsageError('baseline update needs at least one path, directory or glob');
@@ -194,6 +218,10 @@ function schemaCommand(args: string[], io: CliIO): number {
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
+  if (command !== undefined && asksForHelp(rest)) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
   try {
     switch (command) {
       case 'analyze':

@@ -112,6 +112,37 @@ describe('tracejury analyze', () => {
     }
   });
 
+  it('prints the usage for --help after any command, and exits 0', async () => {
+    for (const args of [
+      ['analyze', '--help'],
+      ['analyze', 'x.jsonl', '-h'],
+      ['baseline', 'update', '--help'],
+    ]) {
+      const { code, stdout, stderr } = await cli(args, tmp({}));
+      expect(code).toBe(0);
+      expect(stdout).toContain('Options for analyze:');
+      expect(stderr).toBe('');
+    }
+    // After "--", "--help" is a path like any other.
+    const { code, stderr } = await cli(['analyze', '--', '--help'], tmp({}));
+    expect(code).toBe(2);
+    expect(stderr).toContain('--help');
+  });
+
+  it('names the command and the nearest option for an unknown option', async () => {
+    const { code, stderr } = await cli(['analyze', 'a.jsonl', '--fromat', 'json'], tmp({}));
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      'tracejury: analyze: unknown option --fromat — did you mean --format? ' +
+        '(options: --config, --input-format, --format, --out, --state-dir, --no-progress)\n',
+    );
+    const far = await cli(['baseline', 'update', 'a.jsonl', '--verbose'], tmp({}));
+    expect(far.code).toBe(2);
+    expect(far.stderr).toMatch(
+      /^tracejury: baseline update: unknown option --verbose \(options: --state-dir, /,
+    );
+  });
+
   it('names the config file and line of a bad setting', async () => {
     const d = tmp({ 'a.jsonl': cleanTrace, 'tracejury.yml': 'default:\n  tool_loop:\n    treshold: 2\n' });
     const { code, stderr } = await cli(['analyze', 'a.jsonl'], d);
