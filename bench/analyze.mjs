@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.join(here, 'out');
 const phase = process.env.TRACEJURY_BENCH_PHASE;
+const INJECTION = 'PROMPT_INJECTION_SIGNAL';
 
 /** Deterministic PRNG (mulberry32) so every run benches the same bytes. */
 function rng(seed) {
@@ -131,7 +132,7 @@ async function runPhase(name, file) {
   // Loading tracejury's modules is a fixed cost per run, not per trace: timed apart, so that the
   // ratios measure throughput (the floor imports nothing).
   const importStart = performance.now();
-  const { analyze } = name === 'floor' ? {} : await import('../build/index.js');
+  const { analyze, detectors } = name === 'floor' ? {} : await import('../build/index.js');
   const importMs = performance.now() - importStart;
   const jsonl = name === 'floor' && isJsonl(file);
   const start = performance.now();
@@ -148,9 +149,15 @@ async function runPhase(name, file) {
     JSON.parse(readFileSync(file, 'utf8'));
     traces = NaN;
   } else {
+    const only = {
+      'load+report': [],
+      // Where the detector time goes: the injection scan reads every untrusted character, the
+      // other detectors look at steps.
+      'no-injection': detectors?.filter((d) => d.meta.id !== INJECTION),
+    }[name];
     const report = await analyze([file], {
       baselines: false,
-      ...(name === 'load+report' ? { detectors: [] } : {}),
+      ...(only ? { detectors: only } : {}),
       config: undefined,
     });
     traces = report.inputs.traces;
@@ -191,7 +198,7 @@ if (phase) {
     await generate(file, sizeMb * 1024 * 1024);
   }
   const rounds = Number(process.argv[3] ?? 3);
-  const runs = { floor: [], 'load+report': [], analyze: [] };
+  const runs = { floor: [], 'load+report': [], analyze: [], 'no-injection': [] };
   for (let round = 0; round < rounds; round++) {
     for (const name of Object.keys(runs)) {
       const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), file], {
@@ -220,6 +227,9 @@ if (phase) {
     'load+report': perRound((i) => runs['load+report'][i].ms),
     analyze: perRound((i) => runs.analyze[i].ms),
     detectors: perRound((i) => runs.analyze[i].ms - runs['load+report'][i].ms),
+    'no-injection': perRound((i) => runs['no-injection'][i].ms),
+    injection: perRound((i) => runs.analyze[i].ms - runs['no-injection'][i].ms),
+    others: perRound((i) => runs['no-injection'][i].ms - runs['load+report'][i].ms),
   };
   const spread = (xs) =>
     `${median(xs).toFixed(2)}× (rounds ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
@@ -234,6 +244,9 @@ if (phase) {
     );
   }
   process.stdout.write(`detectors add ${spread(ratios.detectors)} of the floor on top of loading\n`);
+  process.stdout.write(
+    `  of which ${INJECTION} ${spread(ratios.injection)}, the other detectors ${spread(ratios.others)}\n`,
+  );
   process.stdout.write(
     `(not in the times above: loading tracejury's modules, ${median(runs.analyze.map((r) => r.importMs)).toFixed(0)} ms per run)\n`,
   );

@@ -163,7 +163,8 @@ export function parseConfig(
     return undefined;
   };
 
-  const parsed = configSchema(list).safeParse(raw);
+  // Parsed once per run: zod's compiled fast path would cost more to generate than it saves.
+  const parsed = configSchema(list).safeParse(raw, ONE_SHOT);
   if (!parsed.success) {
     const messages = parsed.error.issues.slice(0, 5).map((issue) => {
       const issuePath = issue.path.map((k) => (typeof k === 'symbol' ? String(k) : k));
@@ -244,6 +245,13 @@ export interface ResolvedAgentConfig {
   inflationFactor?: number;
 }
 
+/**
+ * For schemas parsed a handful of times per run (the config, each detector's settings once per
+ * agent): zod otherwise generates and compiles a fast-path parser for every object schema on its
+ * first use, which took about 25 ms of a one-trace run for parses that take microseconds.
+ */
+const ONE_SHOT = { jitless: true } as const;
+
 /** default ← agent section, per detector, then the detector's own defaults. */
 export function resolveAgentConfig(
   config: Config,
@@ -255,7 +263,7 @@ export function resolveAgentConfig(
   const detectorsOut = list.map((detector) => {
     const key = detector.meta.configKey;
     const merged = { ...(base[key] as object | undefined), ...(own[key] as object | undefined) };
-    const parsed = detectorSettingsSchema(detector).parse(merged) as Record<string, unknown> & {
+    const parsed = detectorSettingsSchema(detector).parse(merged, ONE_SHOT) as Record<string, unknown> & {
       enabled: boolean;
       shadow: boolean;
     };

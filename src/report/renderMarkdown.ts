@@ -5,7 +5,8 @@
 import { escapeMarkdown } from './markdownEscape.js';
 import { redact } from './redact.js';
 import type { Report } from './schema.js';
-import { formatInt, formatUsd, groupSignals, plural } from './summarise.js';
+import { formatUsd, groupSignals, plural } from './summarise.js';
+import { fmtInt } from '../util/thousands.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin for the marker and note. */
 export const MARKDOWN_LIMIT = 60_000;
@@ -18,7 +19,7 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
   const { inputs, totals, waste } = report;
   out.push(`### ${options.title ?? 'tracejury'} ${report.gate.passed ? '✅ passed' : '❌ failed'}`, '');
   out.push(
-    `${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatUsd(totals.costUsd)}** · waste **${formatUsd(waste.totalUsd)}** (${formatInt(waste.totalTokens)} tokens)`,
+    `${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatUsd(totals.costUsd)}** · waste **${formatUsd(waste.totalUsd)}** (${fmtInt(waste.totalTokens)} tokens)`,
   );
   if (!report.gate.passed) out.push('', ...report.gate.reasons.map((r) => `- ${safe(r)}`));
   if (inputs.errorCount > 0)
@@ -61,7 +62,7 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
   }
   let text = out.join('\n') + '\n';
   if (text.length > limit) {
-    const note = `\n\n_…cut to ${formatInt(limit)} characters; the full report is in the JSON output._\n`;
+    const note = `\n\n_…cut to ${fmtInt(limit)} characters; the full report is in the JSON output._\n`;
     text = text.slice(0, limit - note.length) + note;
   }
   return text;

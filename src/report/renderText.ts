@@ -1,7 +1,8 @@
 /** The terminal summary of a report: what a person at a prompt wants to read first. */
 import { redact } from './redact.js';
 import type { Report } from './schema.js';
-import { formatInt, formatUsd, groupSignals, plural } from './summarise.js';
+import { formatUsd, groupSignals, plural } from './summarise.js';
+import { fmtInt } from '../util/thousands.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -39,7 +40,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     const max = options.maxErrors ?? 10;
     lines.push(
       '',
-      c.yellow(`Input errors: ${formatInt(inputs.errorCount)}`) +
+      c.yellow(`Input errors: ${fmtInt(inputs.errorCount)}`) +
         c.dim(' (records that could not be read; the rest were analysed)'),
     );
     for (const e of inputs.errors.slice(0, max)) {
@@ -48,12 +49,12 @@ export function renderText(report: Report, options: TextOptions = {}): string {
       );
     }
     if (inputs.errorCount > max)
-      lines.push(c.dim(`  … and ${formatInt(inputs.errorCount - max)} more (see --format json)`));
+      lines.push(c.dim(`  … and ${fmtInt(inputs.errorCount - max)} more (see --format json)`));
   }
   lines.push(
     '',
     `Cost: ${formatUsd(totals.costUsd)} over ${plural(totals.llmCalls, 'LLM call')}, ${plural(totals.toolCalls, 'tool call')}` +
-      c.dim(` (${formatInt(totals.inputTokens)} input + ${formatInt(totals.outputTokens)} output tokens)`),
+      c.dim(` (${fmtInt(totals.inputTokens)} input + ${fmtInt(totals.outputTokens)} output tokens)`),
   );
   if (totals.unknownModels.length > 0) {
     lines.push(
@@ -63,7 +64,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     );
   }
   const waste = report.waste;
-  lines.push(`Waste: ${formatUsd(waste.totalUsd)}` + c.dim(` (${formatInt(waste.totalTokens)} tokens)`));
+  lines.push(`Waste: ${formatUsd(waste.totalUsd)}` + c.dim(` (${fmtInt(waste.totalTokens)} tokens)`));
 
   const groups = groupSignals(report);
   if (groups.length === 0) {

@@ -2,6 +2,7 @@
 import { isConfirmed } from '../detect/grayZone.js';
 import { severityRank, type Severity, type Signal } from '../detect/signal.js';
 import type { Report } from './schema.js';
+import { fmtInt } from '../util/thousands.js';
 
 export interface DetectorGroup {
   detector: string;
@@ -74,10 +75,6 @@ export function formatUsd(usd: number): string {
   return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 }
 
-export function formatInt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
-
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${formatInt(n)} ${n === 1 ? word : many}`;
+  return `${fmtInt(n)} ${n === 1 ? word : many}`;
 }

@@ -62,11 +62,13 @@ export function compileTriggerScanner(dfa: TriggerDfa): TriggerScanner {
   // ── the table: state × byte → state (0 accepts). The text is scanned as UTF-8, so any byte of
   // a non-ASCII character (0x80–0xff) accepts; ASCII letters are folded to lowercase. ──
   const delta = new Uint16Array(states * 256);
+  // Per class first (a few dozen per state), then spread over the characters.
+  const byClass = new Uint16Array(rows[0]!.length);
   for (let s = 1; s < states; s++) {
-    for (let c = 0; c < ALPHABET; c++) {
-      const next = rows[s]![classOf[c]!]!;
-      delta[s * 256 + c] = outputs[next]!.length > 0 ? 0 : next;
-    }
+    const row = rows[s]!;
+    for (let k = 0; k < row.length; k++) byClass[k] = outputs[row[k]!]!.length > 0 ? 0 : row[k]!;
+    const base = s * 256;
+    for (let c = 0; c < ALPHABET; c++) delta[base + c] = byClass[classOf[c]!]!;
   }
   const RUN = blobRunMask();
   let buf = new Uint8Array(1 << 16);

@@ -99,22 +99,52 @@ export function buildTriggerDfa(
   // Most transitions advance no trie node: they lead back to the root (plus the word-start node
   // after a non-word character), which are looked up once here rather than by key every time.
   const afterWord = stateOf([0]);
-  const rows: Int32Array[] = [new Int32Array(classChar.length)];
-  const moved: number[] = [];
+  const classCount = classChar.length;
+  /** 1 for the classes of non-word characters: after one, word triggers may start. */
+  const nonWordClass = new Uint8Array(classCount);
+  for (let k = 0; k < classCount; k++) {
+    const ch = classChar[k]!;
+    nonWordClass[k] = ch === -2 || (ch >= 0 && !isWordChar(ch)) ? 1 : 0;
+  }
+  const rows: Int32Array[] = [new Int32Array(classCount)];
+  // Every state holds the root (and, after a non-word character, the word-start node), so a
+  // transition that no deeper node takes goes where it goes from `start` or `afterWord`: a row
+  // starts as a copy of theirs, and only the classes a deeper node has a child for are worked out.
+  // Those are taken in class order, so states are numbered as a class-by-class walk would number
+  // them. (Asking every class of every state built ~30,000 sets; this builds ~3,000.)
+  const moved: number[][] = Array.from({ length: classCount }, () => []);
+  const touched: number[] = [];
+  /** The children of the root [0] and of the word-start node [1], by class. */
+  const rootChildren = [0, 1].map((root) => {
+    const byClass: number[][] = Array.from({ length: classCount }, () => []);
+    for (const [ch, child] of children[root]!) byClass[classOf[ch]!]!.push(child);
+    return byClass;
+  });
   for (let s = 1; s < sets.length; s++) {
-    const row = new Int32Array(classChar.length);
-    for (let k = 0; k < classChar.length; k++) {
-      const ch = classChar[k]!;
-      const nonWord = ch === -2 || (ch >= 0 && !isWordChar(ch));
-      moved.length = 0;
-      if (ch >= 0) {
-        for (const n of sets[s]!) {
-          const child = children[n]!.get(ch);
-          if (child !== undefined) moved.push(child);
-        }
+    const set = sets[s]!;
+    const rootsOnly = s === start || s === afterWord;
+    const row = rootsOnly ? new Int32Array(classCount) : rows[set[1] === 1 ? start : afterWord]!.slice();
+    if (rootsOnly) for (let k = 0; k < classCount; k++) row[k] = nonWordClass[k] ? start : afterWord;
+    touched.length = 0;
+    for (const n of set) {
+      if (!rootsOnly && n <= 1) continue;
+      for (const [ch, child] of children[n]!) {
+        const k = classOf[ch]!;
+        if (moved[k]!.length === 0) touched.push(k);
+        moved[k]!.push(child);
       }
-      if (moved.length === 0) row[k] = nonWord ? start : afterWord;
-      else row[k] = stateOf([0, ...(nonWord ? [1] : []), ...moved.sort((a, b) => a - b)]);
+    }
+    touched.sort((a, b) => a - b);
+    for (const k of touched) {
+      const next = moved[k]!;
+      // The roots' children on this class are part of the set too.
+      if (!rootsOnly) {
+        next.push(...rootChildren[0]![k]!);
+        if (set[1] === 1) next.push(...rootChildren[1]![k]!);
+      }
+      next.sort((a, b) => a - b);
+      row[k] = stateOf(nonWordClass[k] ? [0, 1, ...next] : [0, ...next]);
+      moved[k] = [];
     }
     rows.push(row);
   }

@@ -52,9 +52,11 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
   const FIRST_OUTPUT = firstWithOutput === -1 ? dfa.states : firstWithOutput;
   const outputsOf = order.map((s) => dfa.outputs[s]!);
   const delta = new Uint16Array(dfa.states * ALPHABET);
+  const { rows, classOf } = dfa;
   for (let s = 1; s < dfa.states; s++) {
-    for (let c = 0; c < ALPHABET; c++)
-      delta[renamed[s]! * ALPHABET + c] = renamed[dfa.rows[s]![dfa.classOf[c]!]!]!;
+    const row = rows[s]!;
+    const base = renamed[s]! * ALPHABET;
+    for (let c = 0; c < ALPHABET; c++) delta[base + c] = renamed[row[classOf[c]!]!]!;
   }
   const start = renamed[dfa.start]!;
   /**

@@ -6,6 +6,9 @@
 import { z } from 'zod';
 import type { DetectContext } from '../../detector.js';
 import type { LlmStep, Step, ToolStep, Trace } from '../../../trace/schema.js';
+import { fmtInt } from '../../../util/thousands.js';
+
+export { fmtInt, fmtThousands } from '../../../util/thousands.js';
 
 /** 1-based step number of an index into trace.steps. */
 export const stepNo = (index: number): number => index + 1;
@@ -16,27 +19,6 @@ export function stepSpan(steps: readonly number[]): string {
   const first = Math.min(...steps);
   const last = Math.max(...steps);
   return first === last ? `step ${first}` : `steps ${first}–${last}`;
-}
-
-export function fmtInt(n: number): string {
-  return fmtThousands(Math.round(n));
-}
-
-/**
- * `n.toLocaleString('en-US')` for every n: safe integers are grouped by hand (1,234,567), which is
- * the same text without a trip through Intl; anything else (fractions, -0, huge or non-finite
- * numbers) goes to toLocaleString.
- */
-export function fmtThousands(n: number): string {
-  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
-  const digits = String(n < 0 ? -n : n);
-  let out = digits;
-  if (digits.length > 3) {
-    let i = digits.length % 3 || 3;
-    out = digits.slice(0, i);
-    for (; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
-  }
-  return n < 0 ? `-${out}` : out;
 }
 
 /** "12,500 tokens". */
