@@ -37,8 +37,9 @@ function daysFromCivil(year: number, month: number, day: number): number {
 /**
  * `Date.parse(s)`, with the common shape of trace timestamps (what toISOString writes:
  * `2026-11-01T10:00:00.000Z`, or without milliseconds) read directly, which is several times
- * faster. Anything else, and any field whose handling could differ (days past 28, hour 24, years
- * before 1000), goes to Date.parse.
+ * faster. Anything else, and any field whose handling could differ (day 32, hour 24, years
+ * before 1000), goes to Date.parse. Days 29–31 are read directly in every month: Date.parse (V8)
+ * carries a day the month lacks into the next month, as the day arithmetic below does.
  */
 export function parseIsoMs(s: string): number {
   const len = s.length;
@@ -70,7 +71,7 @@ export function parseIsoMs(s: string): number {
       month >= 1 &&
       month <= 12 &&
       day >= 1 &&
-      day <= 28 &&
+      day <= 31 &&
       hour >= 0 &&
       hour <= 23 &&
       minute >= 0 &&

@@ -109,6 +109,19 @@ describe('parseIsoMs', () => {
     }
     expect(mismatches).toBe(0);
   });
+  it('matches Date.parse on days 29–32 of every month, including days the month does not have', () => {
+    // Node's Date.parse carries February 31 over into March; day 32 is no date at all.
+    const mismatches: string[] = [];
+    for (let year = 1599; year <= 2401; year++) {
+      for (let month = 1; month <= 12; month++) {
+        for (const day of [0, 29, 30, 31, 32]) {
+          const iso = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}T23:59:59.999Z`;
+          if (!Object.is(parseIsoMs(iso), Date.parse(iso))) mismatches.push(iso);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
 });
 
 describe('promptShape', () => {
