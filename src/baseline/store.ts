@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { BaselineMetric, BaselineValue } from '../detect/detector.js';
 import { UsageError } from '../trace/paths.js';
+import { fsErrorReason, isFsError } from '../util/fsError.js';
 import { measureTrace } from '../trace/measure.js';
 import type { Trace } from '../trace/schema.js';
 import { percentile } from './percentile.js';
@@ -92,30 +93,38 @@ export function readBaselineFile(file: string): BaselineFile {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
-    return emptyBaselines();
+  } catch (err) {
+    // No baselines yet is the normal start; anything else (a directory in the way, no permission,
+    // --state-dir pointing at a file) would silently turn the adaptive rules off.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyBaselines();
+    throw new UsageError(`${file}: cannot read the baselines: ${fsErrorReason(err)}; check --state-dir`);
   }
+  // A damaged file is derived data: deleting it and rebuilding it from traces loses nothing.
+  const rebuild = `delete it and run \`tracejury baseline update <traces>\` to build it again`;
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new UsageError(
-      `${file}: not valid JSON; delete it or rebuild it with \`tracejury baseline update <traces>\``,
-    );
+    throw new UsageError(`${file}: not valid JSON; ${rebuild}`);
   }
   const parsed = BaselineFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new UsageError(
-      `${file}: ${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}; rebuild it with \`tracejury baseline update <traces>\``,
+      `${file}: ${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}; ${rebuild}`,
     );
   }
   return parsed.data;
 }
 
 export function writeBaselineFile(file: string, store: BaselineFile): void {
-  mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(store, null, 1) + '\n');
-  renameSync(tmp, file);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(tmp, JSON.stringify(store, null, 1) + '\n');
+    renameSync(tmp, file);
+  } catch (err) {
+    if (!isFsError(err)) throw err;
+    throw new UsageError(`${file}: cannot write the baselines: ${fsErrorReason(err)}; check --state-dir`);
+  }
 }

@@ -2,7 +2,7 @@
  * The `tracejury` command. `runCli` takes its streams and returns the exit code, so tests drive
  * it in-process; bin.ts is the only place that touches process.exit.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, DEFAULT_STATE_DIR } from '../analyze.js';
@@ -15,6 +15,7 @@ import {
 import { configSchema, loadConfig } from '../detect/config.js';
 import { createPricer } from '../pricing/pricer.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
+import { redact } from '../report/redact.js';
 import { renderText } from '../report/renderText.js';
 import { ReportSchema, type Report } from '../report/schema.js';
 import { formatUsd, plural } from '../report/summarise.js';
@@ -23,6 +24,7 @@ import { streamTraceBatches, type LoadProgress } from '../trace/load.js';
 import { UsageError } from '../trace/paths.js';
 import { traceJsonSchema } from '../trace/schema.js';
 import { VERSION } from '../version.js';
+import { fsErrorReason, isFsError } from '../util/fsError.js';
 import { nearest } from '../util/nearest.js';
 import { z } from 'zod';
 
@@ -127,6 +129,19 @@ function asksForHelp(args: readonly string[]): boolean {
   return false;
 }
 
+/** Creates the report's directory and fails, naming --out, when the report could not go there. */
+function checkWritable(outFile: string, given: string): void {
+  try {
+    mkdirSync(path.dirname(outFile), { recursive: true });
+    if (existsSync(outFile) && statSync(outFile).isDirectory())
+      throw Object.assign(new Error('is a directory'), { code: 'EISDIR', syscall: 'open' });
+    accessSync(existsSync(outFile) ? outFile : path.dirname(outFile), constants.W_OK);
+  } catch (err) {
+    if (!isFsError(err)) throw err;
+    throw new UsageError(`--out ${given}: cannot write the report there: ${fsErrorReason(err)}`);
+  }
+}
+
 async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('analyze', args, {
     config: { type: 'string' },
@@ -138,6 +153,9 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
   const format = formatOf(values.format);
+  const outFile = values.out === undefined ? undefined : path.resolve(io.cwd, values.out);
+  // A report that cannot be written is known before minutes of analysis, not after.
+  if (outFile) checkWritable(outFile, values.out!);
   const progress = progressPrinter(io, !values['no-progress']);
   const report = await analyze(positionals, {
     configFile: values.config ? path.resolve(io.cwd, values.config) : undefined,
@@ -148,11 +166,14 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
   });
   progress.done();
   const text = render(report, format, Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out);
-  if (values.out) {
-    const outFile = path.resolve(io.cwd, values.out);
-    mkdirSync(path.dirname(outFile), { recursive: true });
-    writeFileSync(outFile, text);
-    io.stdout.write(oneLine(report, values.out));
+  if (outFile) {
+    try {
+      writeFileSync(outFile, text);
+    } catch (err) {
+      if (!isFsError(err)) throw err;
+      throw new UsageError(`--out ${values.out}: cannot write the report: ${fsErrorReason(err)}`);
+    }
+    io.stdout.write(oneLine(report, values.out!));
   } else {
     io.stdout.write(text);
   }
@@ -194,8 +215,11 @@ async function baselineCommand(args: string[], io: CliIO): Promise<number> {
   }
   store = updateBaselines(store, pending, config.baselines.window);
   writeBaselineFile(file, store);
+  // Input errors quote trace text: redacted like everything else that is printed.
   for (const e of stats.errors.slice(0, 10))
-    io.stderr.write(`${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${e.message}\n`);
+    io.stderr.write(
+      `${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${redact(e.message)}\n`,
+    );
   const agents = Object.entries(store.agents).map(([k, v]) => `${k} (${v.runs.length} runs)`);
   io.stdout.write(
     `baselines: ${agents.join(', ') || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`,

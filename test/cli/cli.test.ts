@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -143,6 +143,19 @@ describe('tracejury analyze', () => {
     );
   });
 
+  it('fails before the analysis, naming --out, when the report cannot be written there', async () => {
+    const d = tmp({ 'a.jsonl': cleanTrace });
+    mkdirSync(path.join(d, 'out.json'));
+    const { code, stdout, stderr } = await cli(['analyze', 'a.jsonl', '--out', 'out.json'], d);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('tracejury: --out out.json: cannot write the report there: it is a directory\n');
+    writeFileSync(path.join(d, 'file'), 'x');
+    const under = await cli(['analyze', 'a.jsonl', '--out', 'file/report.json'], d);
+    expect(under.code).toBe(2);
+    expect(under.stderr).toMatch(/^tracejury: --out file\/report\.json: cannot write the report there: /);
+  });
+
   it('names the config file and line of a bad setting', async () => {
     const d = tmp({ 'a.jsonl': cleanTrace, 'tracejury.yml': 'default:\n  tool_loop:\n    treshold: 2\n' });
     const { code, stderr } = await cli(['analyze', 'a.jsonl'], d);
@@ -174,6 +187,40 @@ describe('tracejury baseline update', () => {
     expect(stdout).toMatch(/bot \(3 runs\)/);
     const store = JSON.parse(readFileSync(path.join(d, '.tracejury/baselines.json'), 'utf8'));
     expect(store.agents.bot.runs).toHaveLength(3);
+  });
+
+  it('says why it cannot write the baselines instead of crashing', async () => {
+    const d = tmp({ 'runs.jsonl': JSON.stringify({ id: 'r', agentId: 'bot', steps: [] }), state: 'a file' });
+    const { code, stderr } = await cli(['baseline', 'update', 'runs.jsonl', '--state-dir', 'state'], d);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^tracejury: .*state\/baselines\.json: cannot read the baselines: a part of the path is a file, not a directory; check --state-dir\n$/,
+    );
+  });
+
+  it('tells how to rebuild a damaged baselines file, and the advice works', async () => {
+    const d = tmp({ 'runs.jsonl': JSON.stringify({ id: 'r', agentId: 'bot', steps: [] }) });
+    mkdirSync(path.join(d, '.tracejury'));
+    writeFileSync(path.join(d, '.tracejury/baselines.json'), '{"version": 1, "agents": [}');
+    const failed = await cli(['analyze', 'runs.jsonl'], d);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain('not valid JSON; delete it and run `tracejury baseline update <traces>`');
+    rmSync(path.join(d, '.tracejury/baselines.json'));
+    expect((await cli(['baseline', 'update', 'runs.jsonl'], d)).code).toBe(0);
+    expect((await cli(['analyze', 'runs.jsonl'], d)).code).toBe(0);
+  });
+
+  it('redacts secrets in the input errors it prints', async () => {
+    const bad = JSON.stringify({
+      id: 'r',
+      steps: [{ type: 'llm', model: 'm', usage: 'Bearer sk-proj-abcdefghijklmnopqrstuvwxyz0123' }],
+    });
+    const d = tmp({ 'runs.jsonl': `${bad}\n${JSON.stringify({ id: 'ok', agentId: 'bot', steps: [] })}` });
+    const { code, stderr, stdout } = await cli(['baseline', 'update', 'runs.jsonl'], d);
+    expect(code).toBe(0);
+    expect(stderr).toContain('runs.jsonl:1');
+    expect(stderr).not.toContain('abcdefghijklmnop');
+    expect(stdout).toMatch(/bot \(1 runs\)/);
   });
 });
 
