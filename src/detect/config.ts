@@ -35,7 +35,19 @@ const CommonDetectorSettings = {
 export const RESERVED_KEYS = ['default', 'failOn', 'prices', 'tribunal', 'tiers', 'baselines'] as const;
 
 export const FailOnSchema = z
-  .union([SeveritySchema, z.array(SeveritySchema)])
+  .union([SeveritySchema, z.array(SeveritySchema)], {
+    // zod's own message for a union is "Invalid input": say what is allowed and what was wrong.
+    error: (issue) => {
+      const values = Array.isArray(issue.input) ? issue.input : [issue.input];
+      const bad = values.find((v) => !(SEVERITIES as readonly unknown[]).includes(v));
+      const hint = typeof bad === 'string' ? nearest(bad, SEVERITIES) : undefined;
+      return (
+        `expected one of ${SEVERITIES.join(', ')} (or a list of them)` +
+        (bad === undefined ? '' : `, got ${JSON.stringify(bad)}`) +
+        (hint ? ` — did you mean "${hint}"?` : '')
+      );
+    },
+  })
   .describe('Severities that fail the gate: a list, or one severity meaning "this or worse"');
 
 export function detectorSettingsSchema(d: Detector): z.ZodObject {

@@ -105,6 +105,15 @@ quiet-agent:
     );
   });
 
+  it('says which failOn values are allowed and which one was wrong', () => {
+    expect(() => parseConfig('failOn: HIGH', 'f.yml', list)).toThrow(
+      'f.yml:1: failOn: expected one of critical, high, medium, low (or a list of them), got "HIGH" — did you mean "high"?',
+    );
+    expect(() => parseConfig('failOn: [high, bogus]', 'f.yml', list)).toThrow(
+      'f.yml:1: failOn: expected one of critical, high, medium, low (or a list of them), got "bogus"',
+    );
+  });
+
   it('reads failOn as a list or as "this severity or worse"', () => {
     expect(parseConfig('failOn: medium', 'f', list).failOn).toEqual(['critical', 'high', 'medium']);
     expect(parseConfig('failOn: [critical]', 'f', list).failOn).toEqual(['critical']);
