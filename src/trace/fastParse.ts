@@ -296,16 +296,22 @@ function emitNumberCheck(
   fail: string,
   path: string,
 ): void {
-  const def = check._zod.def as z.core.$ZodCheckGreaterThanDef;
-  if (
-    def.check !== 'greater_than' ||
-    def.when ||
-    typeof def.value !== 'number' ||
-    !Number.isFinite(def.value)
-  ) {
+  // .min() / .nonnegative() (greater_than) and .max() (less_than), with a finite bound.
+  const def = check._zod.def as z.core.$ZodCheckGreaterThanDef | z.core.$ZodCheckLessThanDef;
+  const op =
+    def.check === 'greater_than'
+      ? def.inclusive
+        ? '>='
+        : '>'
+      : def.check === 'less_than'
+        ? def.inclusive
+          ? '<='
+          : '<'
+        : undefined;
+  if (op === undefined || def.when || typeof def.value !== 'number' || !Number.isFinite(def.value)) {
     unsupportedCheck(check, path);
   }
-  e.line(`if (!(${input} ${def.inclusive ? '>=' : '>'} ${def.value})) ${fail}`);
+  e.line(`if (!(${input} ${op} ${def.value})) ${fail}`);
 }
 
 /** Literal and enum: zod tests membership with Set#has, which is `===` for everything but NaN. */

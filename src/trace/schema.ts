@@ -19,21 +19,28 @@ export const ChatMessageSchema = z
   .describe('One chat message of an LLM prompt or completion');
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
+/**
+ * A measurement (tokens, dollars, milliseconds): beyond 2^53 a number is no longer a count anyone
+ * measured, and a handful of such values would sum to Infinity, which JSON cannot hold.
+ */
+const measured = () =>
+  z.number().nonnegative().max(Number.MAX_SAFE_INTEGER, { error: 'over 2^53, not a plausible measurement' });
+
 export const UsageSchema = z.object({
-  inputTokens: z.number().nonnegative().default(0),
-  outputTokens: z.number().nonnegative().default(0),
-  cachedInputTokens: z.number().nonnegative().optional(),
+  inputTokens: measured().default(0),
+  outputTokens: measured().default(0),
+  cachedInputTokens: measured().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
 const stepTiming = {
   startedAt: TIMESTAMP.optional(),
-  durationMs: z.number().nonnegative().optional(),
+  durationMs: measured().optional(),
 };
 
 export const LlmStepSchema = z.object({
   type: z.literal('llm'),
-  model: z.string(),
+  model: z.string().min(1, { error: 'empty; name the model the call ran on, or "unknown"' }),
   provider: z.string().optional(),
   /** Prompt text or chat messages. */
   input: z.union([z.string(), z.array(ChatMessageSchema)]).optional(),
@@ -41,7 +48,7 @@ export const LlmStepSchema = z.object({
   output: z.union([z.string(), ChatMessageSchema]).optional(),
   finishReason: z.string().optional(),
   usage: UsageSchema.default({ inputTokens: 0, outputTokens: 0 }),
-  costUsd: z.number().nonnegative().optional(),
+  costUsd: measured().optional(),
   /** Where costUsd came from: recorded in the trace, computed from the price table, or unknown. */
   costSource: z.enum(['recorded', 'price-table', 'config', 'unknown']).optional(),
   error: z.string().optional(),

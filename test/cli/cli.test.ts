@@ -143,6 +143,25 @@ describe('tracejury analyze', () => {
     );
   });
 
+  it('rejects implausible measurements with the field named, and keeps the report valid JSON', async () => {
+    const huge = JSON.stringify({
+      id: 'huge',
+      steps: [{ type: 'llm', model: 'gpt-4o', usage: { inputTokens: 1e308, outputTokens: 1e308 } }],
+    });
+    const d = tmp({ 'a.jsonl': `${huge}\n${cleanTrace}\n` });
+    const { stdout } = await cli(['analyze', 'a.jsonl', '--format', 'json'], d);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    expect(report.inputs.traces).toBe(1);
+    expect(report.inputs.errors).toEqual([
+      expect.objectContaining({
+        line: 1,
+        field: 'steps[0].usage.inputTokens',
+        message: 'trace huge: over 2^53, not a plausible measurement',
+      }),
+    ]);
+    expect(Number.isFinite(report.totals.inputTokens)).toBe(true);
+  });
+
   it('fails before the analysis, naming --out, when the report cannot be written there', async () => {
     const d = tmp({ 'a.jsonl': cleanTrace });
     mkdirSync(path.join(d, 'out.json'));

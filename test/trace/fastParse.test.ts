@@ -473,6 +473,11 @@ describe('compileFastParser(TraceSchema)', () => {
       { id: 'a', steps: [{ type: 'message', from: 'a', content: undefined }] },
       { id: 'a', steps: [{ type: 'llm', model: 'm', usage: { inputTokens: -0 } }] },
       { id: 'a', steps: [{ type: 'llm', model: 'm', usage: { inputTokens: NaN } }] },
+      { id: 'a', steps: [{ type: 'llm', model: 'm', usage: { inputTokens: 2 ** 53 - 1 } }] },
+      { id: 'a', steps: [{ type: 'llm', model: 'm', usage: { outputTokens: 2 ** 53 } }] },
+      { id: 'a', steps: [{ type: 'llm', model: 'm', costUsd: 1e308 }] },
+      { id: 'a', steps: [{ type: 'tool', name: 't', durationMs: 1e308 }] },
+      { id: 'a', steps: [{ type: 'llm', model: '' }] },
       { id: 'a', steps: [{ type: 'llm', model: 'm', input: [], output: { role: 'assistant' } }] },
       { id: 'a', steps: [{ type: 'llm', model: 'm', input: { role: 'user' } }] },
       { id: 'a', steps: [{ type: 'state', agentId: 'x', state: [] }] },
@@ -604,6 +609,16 @@ describe('compileFastParser on the supported constructs beyond TraceSchema’s u
       ['ab', '\u{1F600}', '\u{1F600}\u{1F600}', '\uD800\uDC00x', '\uDC00\uD800', 'a'],
     ],
     ['an exclusive bound', z.number().positive(), [1, 0, -0, 1e-300, -1]],
+    [
+      'upper bounds',
+      z.object({ a: z.number().max(5), b: z.number().lt(5) }),
+      [
+        { a: 5, b: 4.9 },
+        { a: 5.0001, b: 1 },
+        { a: 1, b: 5 },
+        { a: -1e308, b: -0 },
+      ],
+    ],
     [
       'a default from a function and a record of numbers',
       z.object({ d: z.array(z.number()).default(() => [1]), r: z.record(z.string(), z.number()) }),
