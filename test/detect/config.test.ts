@@ -105,6 +105,17 @@ quiet-agent:
     );
   });
 
+  it('rejects an unknown injection pattern id in disabled_patterns, naming the nearest one', () => {
+    const yml =
+      'default:\n  prompt_injection_signal:\n    disabled_patterns: [rj.named_mode, rj.named_mdoe]\n';
+    expect(() => parseConfig(yml)).toThrow(
+      /^tracejury\.yml:3: default\.prompt_injection_signal\.disabled_patterns\.1: unknown pattern id "rj\.named_mdoe" — did you mean "rj\.named_mode"\?/,
+    );
+    expect(() =>
+      parseConfig('default:\n  prompt_injection_signal:\n    disabled_patterns: [rj.named_mode]\n'),
+    ).not.toThrow();
+  });
+
   it('says which failOn values are allowed and which one was wrong', () => {
     expect(() => parseConfig('failOn: HIGH', 'f.yml', list)).toThrow(
       'f.yml:1: failOn: expected one of critical, high, medium, low (or a list of them), got "HIGH" — did you mean "high"?',

@@ -31,6 +31,7 @@ import {
 import { buildTriggerDfa } from '../../injection/triggerDfa.js';
 import { compileTriggerFinder, type TriggerFinder, type TriggerHits } from '../../injection/triggerFinder.js';
 import type { Trace } from '../../../trace/schema.js';
+import { nearest } from '../../../util/nearest.js';
 
 export const EXCERPT_MAX = 80;
 
@@ -554,6 +555,8 @@ function isUntrustedRole(role: string, untrusted: ReadonlySet<string>): boolean 
   return untrusted.has(role) || untrusted.has(role.toLowerCase());
 }
 
+const PATTERN_IDS = INJECTION_PATTERNS.map((p) => p.id) as [string, ...string[]];
+
 const config = z.object({
   max_field_chars: z
     .number()
@@ -574,7 +577,18 @@ const config = z.object({
     .array(z.string())
     .default(['system', 'developer', 'assistant'])
     .describe('Message-step senders that are not scanned (the trace’s own agentId is always trusted)'),
-  disabled_patterns: z.array(z.string()).default([]).describe('Pattern ids to skip, e.g. rj.named_mode'),
+  disabled_patterns: z
+    .array(
+      // A typo would silently disable nothing: ids are checked, and editors can offer them.
+      z.enum(PATTERN_IDS, {
+        error: (issue) => {
+          const hint = typeof issue.input === 'string' ? nearest(issue.input, PATTERN_IDS) : undefined;
+          return `unknown pattern id ${JSON.stringify(issue.input)}${hint ? ` — did you mean "${hint}"?` : ''} (\`tracejury schema config\` lists the ids)`;
+        },
+      }),
+    )
+    .default([])
+    .describe('Pattern ids to skip, e.g. rj.named_mode'),
 });
 type Config = z.infer<typeof config>;
 
