@@ -126,3 +126,38 @@ export function jsonErrorPosition(text: string): JsonErrorPosition | undefined {
     return { offset, line, column: offset - lineStart + 1 };
   }
 }
+
+/**
+ * The 1-based line on which each element of a top-level JSON array starts, or [] when the text is
+ * not an array. For errors about one trace of a pretty-printed export: `file.json:202` instead of
+ * `file.json:1`. Expects text that JSON.parse accepted; called on the error path only.
+ */
+export function arrayElementLines(text: string): number[] {
+  const starts: number[] = [];
+  let line = 1;
+  let depth = 0;
+  let inString = false;
+  let expectElement = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) {
+      line++;
+      continue;
+    }
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x20 || c === 0x09 || c === 0x0d) continue;
+    if (expectElement && depth === 1 && c !== 0x5d) starts.push(line);
+    expectElement = false;
+    if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (depth === 0 && c !== 0x5b) return [];
+      if (++depth === 1) expectElement = true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x2c && depth === 1) expectElement = true;
+  }
+  return starts;
+}

@@ -18,9 +18,9 @@ import {
   type InputFormat,
   type TraceReader,
 } from './importer.js';
-import { jsonErrorPosition } from './jsonErrorPosition.js';
+import { arrayElementLines, jsonErrorPosition } from './jsonErrorPosition.js';
 import { readLineBatches, type Line } from './lines.js';
-import { expandPaths } from './paths.js';
+import { describeFsError, expandPaths, isFsError } from './paths.js';
 import type { LoadedTrace, Trace } from './schema.js';
 
 export interface LoadOptions {
@@ -54,7 +54,11 @@ export interface LoadStats {
   formats: Record<string, number>;
 }
 
-/** How many JSON values a file may start with before we give up recognising its format. */
+/**
+ * How many unrecognised leading JSON values are held, to be read (and reported one by one) in the
+ * format a later record reveals. Past this, unrecognised records are only counted: a large JSON
+ * file that is no trace format must not be held in memory.
+ */
 const SNIFF_LIMIT = 20;
 /** A pretty-printed JSON document larger than this is not parsed whole. */
 const MAX_DOCUMENT_BYTES = 512 * 1024 * 1024;
@@ -73,9 +77,21 @@ function zodField(error: ZodError): { field?: string; message: string } {
   return { field: field || undefined, message: issue.message };
 }
 
+/** Longest JSON.parse message kept: V8 quotes some input around the bad token, other engines may quote more. */
+const MAX_JSON_MESSAGE = 200;
+
+/** JSON.parse's message on one line: the input it quotes may hold newlines or terminal escapes. */
 function describeJsonError(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  return `not valid JSON (${msg.replace(/^JSON\.parse: /, '')})`;
+  let msg = (err instanceof Error ? err.message : String(err))
+    .replace(/^JSON\.parse: /, '')
+    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => {
+      if (c === '\n') return '\\n';
+      if (c === '\r') return '\\r';
+      if (c === '\t') return '\\t';
+      return `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`;
+    });
+  if (msg.length > MAX_JSON_MESSAGE) msg = `${msg.slice(0, MAX_JSON_MESSAGE)}…`;
+  return `not valid JSON (${msg})`;
 }
 
 /** One JSONL line: parsed and handed to the reader, or reported with its line number. Blank lines are skipped. */
@@ -126,12 +142,24 @@ async function looksBinary(file: string): Promise<boolean> {
   }
 }
 
+/** A whole JSON document being read, so that errors about one element of a top-level array can name its line. */
+interface OpenDocument {
+  text: string;
+  elements: unknown[];
+  lines?: number[];
+  indexOf?: Map<unknown, number>;
+}
+
 class FileReader {
   private importer: Importer | undefined;
   private reader: TraceReader | undefined;
+  /** The first unrecognised values, read in the format a later record reveals. */
   private pending: { value: unknown; line: number | undefined }[] = [];
-  private sniffed = 0;
-  private gaveUp = false;
+  /** Unrecognised values past SNIFF_LIMIT: only counted, with the lines they span. */
+  private skipped = 0;
+  private firstSkipped: number | undefined;
+  private lastSkipped: number | undefined;
+  private document: OpenDocument | undefined;
 
   constructor(
     private readonly file: string,
@@ -150,28 +178,64 @@ class FileReader {
   private use(importer: Importer): void {
     this.importer = importer;
     this.reader = importer.createReader({
-      problem: (p) => this.addError({ file: this.file, ...p }),
+      problem: (p) => {
+        const line = this.document ? (this.elementLine(p.field) ?? p.line) : p.line;
+        this.addError({ file: this.file, ...p, ...(line !== undefined ? { line } : {}) });
+      },
     });
   }
 
   /** One parsed JSON value; returns the traces it completed. */
   push(value: unknown, line: number | undefined): LoadedTrace[] {
     this.stats.records++;
-    if (this.gaveUp) return [];
-    if (!this.reader) {
-      const found = importers.find((i) => i.sniff(value));
-      if (!found) {
-        this.pending.push({ value, line });
-        if (++this.sniffed >= SNIFF_LIMIT) this.giveUp();
-        return [];
-      }
-      this.use(found);
-      const held = this.pending;
-      this.pending = [];
-      const out = held.flatMap((p) => this.accept(this.reader!.push(p.value, p.line)));
-      return out.concat(this.accept(this.reader!.push(value, line)));
+    if (this.reader) return this.accept(this.reader.push(value, line));
+    return this.detect(value, line);
+  }
+
+  /** A whole JSON document (line 1): read and ended at once, while its text is at hand for line numbers. */
+  pushDocument(doc: unknown, text: string): LoadedTrace[] {
+    if (Array.isArray(doc)) this.document = { text, elements: doc };
+    try {
+      return this.push(doc, 1).concat(this.end());
+    } finally {
+      this.document = undefined;
     }
-    return this.accept(this.reader.push(value, line));
+  }
+
+  /**
+   * Until a value matches a format, each is tried against every importer. The first SNIFF_LIMIT are
+   * held and read in the format found, so each gets its own error; later ones only counted. A file
+   * with no match at all is reported once, as not a trace file, at its end.
+   */
+  private detect(value: unknown, line: number | undefined): LoadedTrace[] {
+    const found = importers.find((i) => i.sniff(value));
+    if (!found) {
+      if (this.pending.length < SNIFF_LIMIT) this.pending.push({ value, line });
+      else {
+        this.skipped++;
+        this.firstSkipped ??= line;
+        this.lastSkipped = line;
+      }
+      return [];
+    }
+    this.use(found);
+    const held = this.pending;
+    this.pending = [];
+    const out = held.flatMap((p) => this.accept(this.reader!.push(p.value, p.line)));
+    if (this.skipped > 0) {
+      const lines =
+        this.firstSkipped === undefined
+          ? ''
+          : this.firstSkipped === this.lastSkipped
+            ? ` (line ${this.firstSkipped})`
+            : ` (lines ${this.firstSkipped}–${this.lastSkipped})`;
+      this.addError({
+        file: this.file,
+        line: this.firstSkipped,
+        message: `${this.skipped} more record${this.skipped === 1 ? '' : 's'}${lines} match none of the formats tried (${INPUT_FORMATS.join(', ')}) and were skipped; the file is read as ${found.format} from line ${line ?? 1}`,
+      });
+    }
+    return out.concat(this.accept(this.reader!.push(value, line)));
   }
 
   end(): LoadedTrace[] {
@@ -180,7 +244,6 @@ class FileReader {
   }
 
   private giveUp(): void {
-    this.gaveUp = true;
     const first = this.pending[0];
     this.pending = [];
     this.addError({
@@ -188,6 +251,28 @@ class FileReader {
       line: first?.line,
       message: `not a trace file: the first records match none of the formats tried (${INPUT_FORMATS.join(', ')}); force one with --input-format if you know it`,
     });
+  }
+
+  /** The line where element k of the open document starts, when `field` begins with `[k]`. */
+  private elementLine(field: string | undefined): number | undefined {
+    const k = field === undefined ? undefined : /^\[(\d+)\]/.exec(field)?.[1];
+    return k === undefined ? undefined : this.lineOfElement(Number(k));
+  }
+
+  private lineOfElement(k: number): number | undefined {
+    const doc = this.document;
+    if (!doc) return undefined;
+    doc.lines ??= arrayElementLines(doc.text);
+    return doc.lines[k];
+  }
+
+  /** Where a trace that is itself an element of the open document (the native format) starts. */
+  private lineOfTrace(trace: unknown): number | undefined {
+    const doc = this.document;
+    if (!doc) return undefined;
+    doc.indexOf ??= new Map(doc.elements.map((e, i) => [e, i]));
+    const k = doc.indexOf.get(trace);
+    return k === undefined ? undefined : this.lineOfElement(k);
   }
 
   private accept(imported: ImportedTrace[]): LoadedTrace[] {
@@ -199,7 +284,7 @@ class FileReader {
         const id = (item.trace as { id?: unknown }).id;
         this.addError({
           file: this.file,
-          line: item.line,
+          line: (this.document && this.lineOfTrace(item.trace)) ?? item.line,
           field,
           message: `${typeof id === 'string' ? `trace ${id}: ` : ''}${message}`,
         });
@@ -248,13 +333,20 @@ export function streamTraceBatches(
   };
 
   async function* generate(): AsyncGenerator<LoadedTrace[]> {
-    const files = await expandPaths(paths, options.cwd);
+    const files = await expandPaths(paths, options.cwd, addError);
     let bytesTotal = 0;
     const sizes = new Map<string, number>();
+    /** Files that went away or became unreadable since the paths were expanded. */
+    const unreadable = new Map<string, string>();
     for (const f of files) {
-      const size = (await stat(f.path)).size;
-      sizes.set(f.path, size);
-      bytesTotal += size;
+      try {
+        const size = (await stat(f.path)).size;
+        sizes.set(f.path, size);
+        bytesTotal += size;
+      } catch (err) {
+        if (!isFsError(err)) throw err;
+        unreadable.set(f.path, describeFsError(err));
+      }
     }
     let bytesRead = 0;
     let lastProgress = 0;
@@ -274,23 +366,35 @@ export function streamTraceBatches(
     };
 
     for (const { path: filePath, name: file } of files) {
+      const cannotRead = unreadable.get(filePath);
+      if (cannotRead !== undefined) {
+        addError({ file, message: cannotRead });
+        stats.files++;
+        continue;
+      }
       const size = sizes.get(filePath) ?? 0;
       if (size === 0) {
         addError({ file, message: 'empty file: no records to read' });
         stats.files++;
         continue;
       }
-      if (await looksBinary(filePath)) {
-        addError({ file, message: 'binary file, not a trace file (expected JSON or JSONL text)' });
-        stats.files++;
-        bytesRead += size;
-        continue;
-      }
       const reader = new FileReader(file, stats, addError, pricer, options.inputFormat);
-      yield* readFile_(filePath, file, size, reader, addError, (n) => {
-        bytesRead += n;
-        progress(file);
-      });
+      try {
+        if (await looksBinary(filePath)) {
+          addError({ file, message: 'binary file, not a trace file (expected JSON or JSONL text)' });
+          stats.files++;
+          bytesRead += size;
+          continue;
+        }
+        yield* readFile_(filePath, file, size, reader, addError, (n) => {
+          bytesRead += n;
+          progress(file);
+        });
+      } catch (err) {
+        // One unreadable file (permissions, I/O error) is that file's input error, not the run's end.
+        if (!isFsError(err)) throw err;
+        addError({ file, message: describeFsError(err) });
+      }
       stats.files++;
       if (reader.format) stats.formats[reader.format] = (stats.formats[reader.format] ?? 0) + 1;
       progress(file, true);
@@ -313,6 +417,7 @@ async function* readFile_(
   addError: (e: InputError) => void,
   onBytes: (n: number) => void,
 ): AsyncGenerator<LoadedTrace[]> {
+  // 'unknown' until the first non-blank line: a file that stays so holds only whitespace.
   let mode: 'unknown' | 'jsonl' | 'document' = 'unknown';
   buffers: for await (const lines of readLineBatches(filePath, onBytes)) {
     const out: LoadedTrace[] = [];
@@ -338,8 +443,14 @@ async function* readFile_(
     }
     yield out;
   }
+  if (mode === 'unknown') {
+    addError({ file, message: 'no records: the file holds only whitespace' });
+    return;
+  }
   if (mode === 'document') {
-    const text = await readFile(filePath, 'utf8');
+    let text = await readFile(filePath, 'utf8');
+    // Editors on Windows save a byte order mark; trim() drops it from a JSONL line, JSON.parse does not.
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     let doc: unknown;
     try {
       doc = JSON.parse(text);
@@ -367,7 +478,8 @@ async function* readFile_(
       yield reader.end();
       return;
     }
-    yield reader.push(doc, 1);
+    yield reader.pushDocument(doc, text);
+    return;
   }
   yield reader.end();
 }

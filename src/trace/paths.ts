@@ -1,5 +1,6 @@
 /** Expands the CLI's paths, directories and globs into a sorted list of trace files. */
 import { readdir, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 
@@ -16,31 +17,135 @@ export interface InputFile {
   name: string;
 }
 
-async function walk(dir: string, out: string[]): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true });
+/** A file or directory that cannot be read, named as reports name files. */
+export interface PathProblem {
+  file: string;
+  message: string;
+}
+
+/** True for the errors node:fs throws (they carry an errno code and the syscall), not for bugs. */
+export function isFsError(err: unknown): err is NodeJS.ErrnoException {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && 'syscall' in err;
+}
+
+/** An fs error as a reader of the report can act on it: what went wrong and what to do, no stack. */
+export function describeFsError(err: unknown, action: 'read' | 'list' = 'read'): string {
+  const what = action === 'list' ? 'cannot list this directory' : 'cannot read';
+  const code = isFsError(err) ? err.code : undefined;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return `${what}: permission denied; make it readable by the user running tracejury`;
+    case 'ELOOP':
+      return `${what}: too many levels of symbolic links (a symlink loop); point the link at a real file`;
+    case 'ENOENT':
+      return `${what}: no such file (a broken symlink, or removed while tracejury ran)`;
+    case 'EISDIR':
+      return `${what}: it is a directory`;
+    default:
+      return `${what}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+/** Why a path that exists is not read: only regular files are, a pipe or device could block forever. */
+function notARegularFile(info: Stats): string {
+  const kind = info.isFIFO()
+    ? 'a named pipe'
+    : info.isSocket()
+      ? 'a socket'
+      : info.isCharacterDevice() || info.isBlockDevice()
+        ? 'a device'
+        : 'not a file or directory';
+  return `not a regular file (${kind}); save the traces to a file and analyse that`;
+}
+
+async function walk(
+  dir: string,
+  out: string[],
+  problem: (at: string, message: string) => void,
+): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if (!isFsError(err)) throw err;
+    problem(dir, `${describeFsError(err, 'list')}; the trace files in it were not read`);
+    return;
+  }
   for (const e of entries) {
     if (e.name.startsWith('.') || e.name === 'node_modules') continue;
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) await walk(full, out);
-    else if (e.isFile() && TRACE_FILE_EXTENSIONS.includes(path.extname(e.name).toLowerCase())) out.push(full);
+    if (e.isDirectory()) {
+      await walk(full, out, problem);
+      continue;
+    }
+    if (!TRACE_FILE_EXTENSIONS.includes(path.extname(e.name).toLowerCase())) continue;
+    if (e.isFile()) {
+      out.push(full);
+      continue;
+    }
+    // A symlink is followed to a file only, never into a directory, so a link to a parent cannot
+    // loop the walk; a trace-named pipe, socket or dead link is reported rather than silently skipped.
+    let info: Stats;
+    try {
+      info = await stat(full);
+    } catch (err) {
+      if (!isFsError(err)) throw err;
+      problem(full, describeFsError(err));
+      continue;
+    }
+    if (info.isFile()) out.push(full);
+    else if (!info.isDirectory()) problem(full, notARegularFile(info));
   }
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
-/** Files named by `inputs`, resolved against `cwd`, sorted by name, each once. */
-export async function expandPaths(inputs: string[], cwd = process.cwd()): Promise<InputFile[]> {
+const NO_TRACE_FILES = `no trace files found (looked for ${TRACE_FILE_EXTENSIONS.map((e) => `*${e}`).join(', ')}; hidden entries and node_modules are skipped)`;
+
+/**
+ * Files named by `inputs`, resolved against `cwd`, sorted by name, each once. A path that does not
+ * exist or a glob that matches nothing is a usage error (a typo in CI should fail loudly); a file or
+ * directory that exists but cannot be read goes to `onProblem`, so the readable ones are still read.
+ */
+export async function expandPaths(
+  inputs: string[],
+  cwd = process.cwd(),
+  onProblem: (p: PathProblem) => void = (p) => {
+    throw new UsageError(`${p.file}: ${p.message}`);
+  },
+): Promise<InputFile[]> {
   const files = new Map<string, string>();
   for (const given of inputs) {
     const absolute = path.resolve(cwd, given);
-    const nameOf = (f: string) => (path.isAbsolute(given) ? f : path.relative(cwd, f));
-    const info = await stat(absolute).catch(() => undefined);
+    const nameOf = (f: string) => (path.isAbsolute(given) ? f : path.relative(cwd, f) || '.');
+    let problems = 0;
+    const problem = (at: string, message: string) => {
+      problems++;
+      onProblem({ file: nameOf(at), message });
+    };
+    let info: Stats | undefined;
+    try {
+      info = await stat(absolute);
+    } catch (err) {
+      if (!isFsError(err)) throw err;
+      // Anything but "not there" (a symlink loop, a directory we may not enter) is the input's
+      // problem, not a typo.
+      if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') {
+        problem(absolute, describeFsError(err));
+        continue;
+      }
+    }
     let found: string[];
     if (info?.isDirectory()) {
       found = [];
-      await walk(absolute, found);
+      await walk(absolute, found, problem);
+      if (found.length === 0 && problems === 0) problem(absolute, NO_TRACE_FILES);
     } else if (info?.isFile()) {
       found = [absolute];
+    } else if (info) {
+      problem(absolute, notARegularFile(info));
+      continue;
     } else if (GLOB_CHARS.test(given)) {
       found = await glob(given, { onlyFiles: true, dot: false, cwd, absolute: true });
       if (found.length === 0) throw new UsageError(`${given}: the pattern matched no files`);

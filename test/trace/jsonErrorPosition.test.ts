@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonErrorPosition } from '../../src/trace/jsonErrorPosition.js';
+import { arrayElementLines, jsonErrorPosition } from '../../src/trace/jsonErrorPosition.js';
 
 describe('jsonErrorPosition', () => {
   it.each([
@@ -24,5 +24,18 @@ describe('jsonErrorPosition', () => {
   it('survives deep nesting without a stack overflow', () => {
     const deep = '['.repeat(200_000) + ']'.repeat(199_999);
     expect(jsonErrorPosition(deep)?.line).toBe(1);
+  });
+});
+
+describe('arrayElementLines', () => {
+  it.each([
+    ['[\n  {"a": "x,\\"[{"},\n\n  [1,\n 2],\n  "s", 3\n]', [2, 4, 6, 6]],
+    ['[{"a":1},{"b":2}]', [1, 1]],
+    ['[\n]', []],
+    ['{"a": [1, 2]}', []],
+    ['"just a string"', []],
+  ])('%j', (text, want) => {
+    expect(() => JSON.parse(text)).not.toThrow();
+    expect(arrayElementLines(text)).toEqual(want);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -159,5 +160,105 @@ describe('loadTraces', () => {
 
   it('fails with a usage error for a path that does not exist', async () => {
     await expect(loadTraces('/nonexistent/tracejury-input')).rejects.toThrow(/no such file or directory/);
+  });
+
+  it('reads a pretty-printed document saved with a byte order mark', async () => {
+    const doc = JSON.stringify([JSON.parse(trace('b1')), JSON.parse(trace('b2'))], null, 2);
+    const d = dir({ 'bom.json': `\ufeff${doc}\n` });
+    const { traces, stats } = await loadTraces(d);
+    expect(traces.map((t) => t.trace.id)).toEqual(['b1', 'b2']);
+    expect(stats.errorCount).toBe(0);
+  });
+
+  it('keeps a JSON syntax error on one line, without the raw newlines or escapes of the input', async () => {
+    const d = dir({
+      'doc.json': `[\n  ${trace('ok')},\n  x\n]\n`,
+      'esc.jsonl': `${trace('fine')}\n\u001b[31mred\n`,
+    });
+    const { traces, stats } = await loadTraces(d);
+    expect(traces.map((t) => t.trace.id)).toEqual(['fine']);
+    expect(stats.errors.map((e) => [path.basename(e.file), e.line])).toEqual([
+      ['doc.json', 3],
+      ['esc.jsonl', 2],
+    ]);
+    for (const e of stats.errors) {
+      expect(e.message).toMatch(/^not valid JSON \(/);
+      expect(e.message).not.toMatch(/[\u0000-\u001f\u007f]/);
+    }
+    expect(stats.errors[1]!.message).toContain('\\u001b');
+  });
+
+  it('says a file holding only whitespace has no records, and a directory with no trace files which files it looked for', async () => {
+    const d = dir({ 'blank.jsonl': '  \n\r\n\t\n' });
+    const empty = path.join(d, 'notes');
+    mkdirSync(empty);
+    writeFileSync(path.join(empty, 'notes.txt'), 'todo\n');
+    const { traces, stats } = await loadTraces([path.join(d, 'blank.jsonl'), empty]);
+    expect(traces).toEqual([]);
+    expect(stats.errors).toEqual([
+      {
+        file: empty,
+        message: expect.stringMatching(/^no trace files found \(looked for \*\.json, \*\.jsonl, \*\.ndjson/),
+      },
+      { file: path.join(d, 'blank.jsonl'), message: 'no records: the file holds only whitespace' },
+    ]);
+  });
+
+  it('reports a named pipe and a symlink loop among the inputs and still reads the good file', async () => {
+    const d = dir({ 'good.jsonl': trace('g') });
+    execFileSync('mkfifo', [path.join(d, 'pipe.jsonl')]);
+    symlinkSync('loop-b.jsonl', path.join(d, 'loop-a.jsonl'));
+    symlinkSync('loop-a.jsonl', path.join(d, 'loop-b.jsonl'));
+    const { traces, stats } = await loadTraces([d, path.join(d, 'loop-a.jsonl')]);
+    expect(traces.map((t) => t.trace.id)).toEqual(['g']);
+    const messages = stats.errors.map((e) => `${path.basename(e.file)}: ${e.message}`);
+    expect(messages).toEqual([
+      expect.stringMatching(
+        /^loop-a\.jsonl: cannot read: too many levels of symbolic links \(a symlink loop\)/,
+      ),
+      expect.stringMatching(/^loop-b\.jsonl: cannot read: too many levels of symbolic links/),
+      expect.stringMatching(/^pipe\.jsonl: not a regular file \(a named pipe\)/),
+      // Given explicitly: an input error like the others, not a usage error that stops the run.
+      expect.stringMatching(/^loop-a\.jsonl: cannot read: too many levels of symbolic links/),
+    ]);
+  });
+
+  it('reads the traces after more unrecognised leading records than detection holds, naming each skipped line', async () => {
+    const junk = Array.from({ length: 50 }, () => '{"garbage": true}');
+    const d = dir({
+      'late.jsonl': [...junk, trace('late-1'), trace('late-2')].join('\n'),
+      'never.jsonl': junk.join('\n'),
+    });
+    const { traces, stats } = await loadTraces(d);
+    expect(traces.map((t) => t.trace.id)).toEqual(['late-1', 'late-2']);
+    const late = stats.errors.filter((e) => e.file.endsWith('late.jsonl'));
+    // The first records are held and read as native, so each is named; the rest are one range.
+    expect(late.slice(0, 20).map((e) => e.line)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(late[20]).toMatchObject({
+      line: 21,
+      message: expect.stringMatching(/^30 more records \(lines 21–50\) match none/),
+    });
+    expect(late[20]!.message).toMatch(/read as native from line 51$/);
+    expect(late).toHaveLength(21);
+    // A file in which nothing ever matches is still one error, not one per line.
+    expect(stats.errors.filter((e) => e.file.endsWith('never.jsonl'))).toEqual([
+      expect.objectContaining({ line: 1, message: expect.stringMatching(/^not a trace file/) }),
+    ]);
+  });
+
+  it('names the line where a bad element of a pretty-printed array starts', async () => {
+    const good = JSON.parse(trace('good')) as object;
+    const bad = { id: 'bad', steps: [{ type: 'tool', name: 'x', status: 'nope' }] };
+    const text = JSON.stringify([good, bad, 'not a trace'], null, 2);
+    const lines = text.split('\n');
+    // 1-based line of the `{` above a key: the 0-based index of the key's line.
+    const startOf = (needle: string) => lines.findIndex((l) => l.includes(needle));
+    const d = dir({ 'pretty.json': text });
+    const { traces, stats } = await loadTraces(d);
+    expect(traces.map((t) => t.trace.id)).toEqual(['good']);
+    expect(stats.errors).toEqual([
+      expect.objectContaining({ line: startOf('"not a trace"') + 1, field: '[2]' }),
+      expect.objectContaining({ line: startOf('"id": "bad"'), field: 'steps[0].status' }),
+    ]);
   });
 });
