@@ -20,7 +20,8 @@ import {
 } from './importer.js';
 import { arrayElementLines, jsonErrorPosition } from './jsonErrorPosition.js';
 import { readLineBatches, type Line } from './lines.js';
-import { describeFsError, expandPaths, isFsError } from './paths.js';
+import { expandPaths } from './paths.js';
+import { describeReadError, isFsError } from '../util/fsError.js';
 import type { LoadedTrace, Trace } from './schema.js';
 
 export interface LoadOptions {
@@ -345,7 +346,7 @@ export function streamTraceBatches(
         bytesTotal += size;
       } catch (err) {
         if (!isFsError(err)) throw err;
-        unreadable.set(f.path, describeFsError(err));
+        unreadable.set(f.path, describeReadError(err));
       }
     }
     let bytesRead = 0;
@@ -393,7 +394,7 @@ export function streamTraceBatches(
       } catch (err) {
         // One unreadable file (permissions, I/O error) is that file's input error, not the run's end.
         if (!isFsError(err)) throw err;
-        addError({ file, message: describeFsError(err) });
+        addError({ file, message: describeReadError(err) });
       }
       stats.files++;
       if (reader.format) stats.formats[reader.format] = (stats.formats[reader.format] ?? 0) + 1;

@@ -1,8 +1,9 @@
 /** Expands the CLI's paths, directories and globs into a sorted list of trace files. */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
+import { describeReadError, isFsError } from '../util/fsError.js';
 
 export const TRACE_FILE_EXTENSIONS = ['.json', '.jsonl', '.ndjson'];
 
@@ -21,30 +22,6 @@ export interface InputFile {
 export interface PathProblem {
   file: string;
   message: string;
-}
-
-/** True for the errors node:fs throws (they carry an errno code and the syscall), not for bugs. */
-export function isFsError(err: unknown): err is NodeJS.ErrnoException {
-  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && 'syscall' in err;
-}
-
-/** An fs error as a reader of the report can act on it: what went wrong and what to do, no stack. */
-export function describeFsError(err: unknown, action: 'read' | 'list' = 'read'): string {
-  const what = action === 'list' ? 'cannot list this directory' : 'cannot read';
-  const code = isFsError(err) ? err.code : undefined;
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-      return `${what}: permission denied; make it readable by the user running tracejury`;
-    case 'ELOOP':
-      return `${what}: too many levels of symbolic links (a symlink loop); point the link at a real file`;
-    case 'ENOENT':
-      return `${what}: no such file (a broken symlink, or removed while tracejury ran)`;
-    case 'EISDIR':
-      return `${what}: it is a directory`;
-    default:
-      return `${what}: ${err instanceof Error ? err.message : String(err)}`;
-  }
 }
 
 /** Why a path that exists is not read: only regular files are, a pipe or device could block forever. */
@@ -69,7 +46,7 @@ async function walk(
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
     if (!isFsError(err)) throw err;
-    problem(dir, `${describeFsError(err, 'list')}; the trace files in it were not read`);
+    problem(dir, `${describeReadError(err, 'list')}; the trace files in it were not read`);
     return;
   }
   for (const e of entries) {
@@ -91,7 +68,7 @@ async function walk(
       info = await stat(full);
     } catch (err) {
       if (!isFsError(err)) throw err;
-      problem(full, describeFsError(err));
+      problem(full, describeReadError(err));
       continue;
     }
     if (info.isFile()) out.push(full);
@@ -132,7 +109,7 @@ export async function expandPaths(
       // Anything but "not there" (a symlink loop, a directory we may not enter) is the input's
       // problem, not a typo.
       if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') {
-        problem(absolute, describeFsError(err));
+        problem(absolute, describeReadError(err));
         continue;
       }
     }
@@ -154,7 +131,18 @@ export async function expandPaths(
     }
     for (const f of found) if (!files.has(f)) files.set(f, nameOf(f));
   }
-  return [...files.entries()]
+  const sorted = [...files.entries()]
     .map(([p, name]) => ({ path: p, name }))
     .sort((a, b) => a.name.localeCompare(b.name));
+  // A symlink beside the file it points to (or two paths to one file) would read it twice: each
+  // file is read once, under the first of its names.
+  const seen = new Set<string>();
+  const once: InputFile[] = [];
+  for (const f of sorted) {
+    const real = await realpath(f.path).catch(() => f.path);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    once.push(f);
+  }
+  return once;
 }

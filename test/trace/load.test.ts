@@ -223,6 +223,14 @@ describe('loadTraces', () => {
     ]);
   });
 
+  it('reads a file once when a symlink beside it, or a second path, names it too', async () => {
+    const d = dir({ 'a.jsonl': trace('a') });
+    symlinkSync('a.jsonl', path.join(d, 'b.jsonl'));
+    const { traces, stats } = await loadTraces([d, path.join(d, 'b.jsonl')]);
+    expect(traces.map((t) => [t.trace.id, path.basename(t.source.file)])).toEqual([['a', 'a.jsonl']]);
+    expect(stats.files).toBe(1);
+  });
+
   it('reads the traces after more unrecognised leading records than detection holds, naming each skipped line', async () => {
     const junk = Array.from({ length: 50 }, () => '{"garbage": true}');
     const d = dir({
