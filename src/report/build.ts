@@ -1,6 +1,12 @@
 /**
  * Accumulates per-trace results into a Report v1. Traces stream through `add` and are dropped;
  * only their summaries and signals stay, so memory grows with findings, not with input size.
+ *
+ * This is also where trace-derived text is redacted: every consumer (the library API, the JSON,
+ * the text and markdown renderers, the Action) gets the Report from here, so one choke point
+ * covers them all. Signals are redacted as they come in; input errors, notes, review reasons and
+ * verdicts in `finish`. Trace ids and file names are left as they are: they join signals to
+ * traces, and the renderers still redact what they print.
  */
 import { isGrayZone } from '../detect/grayZone.js';
 import type { Severity, Signal } from '../detect/signal.js';
@@ -12,8 +18,9 @@ import { measureTrace } from '../trace/measure.js';
 import type { LoadedTrace } from '../trace/schema.js';
 import { VERSION } from '../version.js';
 import { evaluateGate } from './gate.js';
+import { redact, redactDeep } from './redact.js';
 import { wasteTotals } from './wasteTotals.js';
-import { REPORT_SCHEMA_VERSION, type Report, type TraceSummary } from './schema.js';
+import { REPORT_SCHEMA_VERSION, type InputError, type Report, type TraceSummary } from './schema.js';
 
 export interface ReportAccumulator {
   add(loaded: LoadedTrace, signals: Signal[]): void;
@@ -56,7 +63,7 @@ export function createReportAccumulator(): ReportAccumulator {
         ...(m.durationMs !== undefined ? { durationMs: m.durationMs } : {}),
         signals: traceSignals.filter((s) => !s.suppressedBy).length,
       });
-      signals.push(...traceSignals);
+      for (const s of traceSignals) signals.push(redactSignal(s));
       totals.steps += m.stepCount;
       totals.llmCalls += m.llmCalls;
       totals.toolCalls += m.toolCalls;
@@ -71,14 +78,16 @@ export function createReportAccumulator(): ReportAccumulator {
         traceId: s.traceId,
         detector: s.detector,
         file: s.file,
-        reason:
+        // Its parts are redacted already; joined, they can make a new `name: value` shape.
+        reason: redact(
           typeof s.evidence?.escalation === 'string'
             ? `${s.evidence.escalation}: ${s.message}`
             : `confidence ${s.confidence.toFixed(2)} is in the gray zone (0.35–0.65) and no higher tier decided it: ${s.message}`,
+        ),
       }));
       const unknownModels = [...pricer.unknownModels()]
         .sort((a, b) => b[1] - a[1])
-        .map(([model, calls]) => ({ model, calls }));
+        .map(([model, calls]) => ({ model: redact(model), calls }));
       const allNotes = [...notes];
       if (unknownModels.length > 0) {
         allNotes.push(
@@ -99,7 +108,7 @@ export function createReportAccumulator(): ReportAccumulator {
           files: stats.files,
           traces: stats.traces,
           records: stats.records,
-          errors: stats.errors,
+          errors: stats.errors.map(redactInputError),
           errorCount: stats.errorCount,
           formats: stats.formats,
         },
@@ -107,7 +116,7 @@ export function createReportAccumulator(): ReportAccumulator {
         traces,
         signals,
         waste,
-        verdicts,
+        verdicts: verdicts.map((v) => redactDeep(v)),
         sessions: [],
         review,
         cost: {
@@ -122,8 +131,21 @@ export function createReportAccumulator(): ReportAccumulator {
             : {}),
         },
         gate,
-        notes: allNotes,
+        notes: allNotes.map(redact),
       };
     },
   };
+}
+
+/** The signal with its text redacted: the same object when there was nothing to hide (the usual case). */
+function redactSignal(s: Signal): Signal {
+  const message = redact(s.message);
+  const evidence = s.evidence === undefined ? undefined : redactDeep(s.evidence);
+  if (message === s.message && evidence === s.evidence) return s;
+  return { ...s, message, ...(evidence === undefined ? {} : { evidence }) };
+}
+
+function redactInputError(e: InputError): InputError {
+  const message = redact(e.message);
+  return message === e.message ? e : { ...e, message };
 }

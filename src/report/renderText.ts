@@ -2,6 +2,7 @@
 import { redact } from './redact.js';
 import type { Report } from './schema.js';
 import { formatUsd, groupSignals, plural } from './summarise.js';
+import { terminalSafe } from './terminalSafe.js';
 import { fmtInt } from '../util/thousands.js';
 
 export interface TextOptions {
@@ -9,6 +10,13 @@ export interface TextOptions {
   /** How many input errors to list. */
   maxErrors?: number;
 }
+
+/**
+ * Every string that came from a report (and so maybe from a trace) goes through here before it is
+ * printed: redacted, and with control characters shown rather than sent to the terminal. The
+ * renderer's own colour codes are added around it, after.
+ */
+const show = (s: string) => terminalSafe(redact(s));
 
 export function renderText(report: Report, options: TextOptions = {}): string {
   const c = options.color
@@ -29,7 +37,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   const lines: string[] = [];
   const { inputs, totals } = report;
   const formats = Object.entries(inputs.formats)
-    .map(([f, n]) => `${f} ${n}`)
+    .map(([f, n]) => `${show(f)} ${n}`)
     .join(', ');
   lines.push(
     c.b(`tracejury ${report.tool.version}`) +
@@ -45,7 +53,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     );
     for (const e of inputs.errors.slice(0, max)) {
       lines.push(
-        `  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${redact(e.message)}`,
+        `  ${show(e.file)}${e.line ? `:${e.line}` : ''}: ${e.field ? `${show(e.field)}: ` : ''}${show(e.message)}`,
       );
     }
     if (inputs.errorCount > max)
@@ -59,7 +67,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   if (totals.unknownModels.length > 0) {
     lines.push(
       c.yellow(`Unpriced models: `) +
-        totals.unknownModels.map((u) => `${u.model} (${plural(u.calls, 'call')})`).join(', ') +
+        totals.unknownModels.map((u) => `${show(u.model)} (${plural(u.calls, 'call')})`).join(', ') +
         c.dim(' — add them under prices: in tracejury.yml'),
     );
   }
@@ -78,23 +86,25 @@ export function renderText(report: Report, options: TextOptions = {}): string {
         g.suppressed ? `${g.suppressed} suppressed` : '',
       ].filter(Boolean);
       lines.push(
-        `  ${g.detector.padEnd(26)} ${g.severity.padEnd(8)} ${String(g.count).padStart(5)} in ${plural(g.traces, 'trace')}` +
+        `  ${show(g.detector).padEnd(26)} ${g.severity.padEnd(8)} ${String(g.count).padStart(5)} in ${plural(g.traces, 'trace')}` +
           (g.wasteUsd > 0 ? `  ${formatUsd(g.wasteUsd)}` : '') +
           (extra.length ? c.dim(`  (${extra.join(', ')})`) : ''),
       );
       for (const s of g.examples) {
         lines.push(
-          c.dim(`      ${redact(s.traceId)}${s.file ? ` (${redact(s.file)})` : ''}: `) + redact(s.message),
+          c.dim(`      ${show(s.traceId)}${s.file ? ` (${show(s.file)})` : ''}: `) + show(s.message),
         );
       }
     }
   }
   if (report.review.length > 0)
     lines.push('', `For review: ${plural(report.review.length, 'case')} no automatic tier could decide`);
-  for (const n of report.notes) lines.push(c.yellow(`Note: ${redact(n)}`));
+  for (const n of report.notes) lines.push(c.yellow(`Note: ${show(n)}`));
   lines.push(
     '',
-    report.gate.passed ? c.green('Gate: passed') : c.red(`Gate: FAILED — ${report.gate.reasons.join('; ')}`),
+    report.gate.passed
+      ? c.green('Gate: passed')
+      : c.red(`Gate: FAILED — ${report.gate.reasons.map(show).join('; ')}`),
   );
   return lines.join('\n') + '\n';
 }

@@ -4,16 +4,18 @@
  * redacted. The tribunal fences all of it as untrusted data.
  */
 import type { Signal } from '../detect/signal.js';
-import { redactDeep } from '../report/redact.js';
+import { redact, redactDeep } from '../report/redact.js';
 import type { Step, Trace } from '../trace/schema.js';
 
 const MAX_FIELD_CHARS = 1500;
 const MAX_STEPS = 12;
 
+/** Redacted before it is cut: a cut through a secret leaves a prefix no pattern recognises. */
 function clip(value: unknown): unknown {
   if (value === undefined) return undefined;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (text === undefined) return undefined;
+  const raw = typeof value === 'string' ? value : JSON.stringify(value);
+  if (raw === undefined) return undefined;
+  const text = redact(raw);
   return text.length > MAX_FIELD_CHARS
     ? `${text.slice(0, MAX_FIELD_CHARS)}… [${text.length - MAX_FIELD_CHARS} more characters]`
     : text;

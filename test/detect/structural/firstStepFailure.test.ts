@@ -1,6 +1,7 @@
 import { firstStepFailure } from '../../../src/detect/detectors/structural/firstStepFailure.js';
 import { llm, makeTrace, retrieval, tool } from '../../helpers/traceBuilder.js';
-import { testDetector } from '../tester.js';
+import { describe, expect, it } from 'vitest';
+import { runDetector, testDetector } from '../tester.js';
 
 const fail = (name: string) => tool(name, { status: 'error', error: 'ECONNREFUSED' });
 
@@ -69,4 +70,26 @@ testDetector(firstStepFailure, {
       signals: [{ steps: [3] }],
     },
   ],
+});
+
+describe('FIRST_STEP_FAILURE messages', () => {
+  // The token starts at character 110 of the error: cut first, `ghp_aB3dE5` would be left.
+  const error = `${'e'.repeat(109)} ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5z`;
+
+  it('redacts a tool error before cutting it, so no prefix of a secret is left', () => {
+    const [s] = runDetector(firstStepFailure, makeTrace([tool('a', { status: 'error', error })]));
+    expect(s?.message).not.toContain('ghp_');
+    expect(s?.message).toContain(`tool a failed: ${'e'.repeat(109)} [REDACTED] (the run`);
+    expect(JSON.stringify(s?.evidence)).not.toContain('ghp_');
+  });
+
+  it('redacts an LLM error before cutting it, and marks a cut with "…"', () => {
+    const [s] = runDetector(
+      firstStepFailure,
+      makeTrace([llm({ error, output: undefined }), llm({ error: 'x'.repeat(300) })]),
+    );
+    expect(s?.message).not.toContain('ghp_');
+    expect(s?.message).toContain(`step 1: LLM call gpt-4o-mini failed: ${'e'.repeat(109)} [REDACTED];`);
+    expect(s?.message).toContain(`step 2: LLM call gpt-4o-mini failed: ${'x'.repeat(120)}… (the run`);
+  });
 });

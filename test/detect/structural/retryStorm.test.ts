@@ -112,4 +112,24 @@ describe('RETRY_STORM evidence', () => {
       lastError: 'timeout',
     });
   });
+
+  it('redacts the last error before cutting it to 120 characters, so no prefix of a secret is left', () => {
+    // The token starts at character 110: cut first, `ghp_aB3dE5` would survive into the message.
+    const error = `${'e'.repeat(109)} ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5z and more`;
+    const [s] = runDetector(
+      retryStorm,
+      makeTrace([fail('fetch', 1, error), fail('fetch', 2, error), fail('fetch', 3, error)]),
+    );
+    expect(s?.message).not.toContain('ghp_');
+    expect(s?.message).toMatch(/; last error: e{109} \[REDACTED\]…$/);
+  });
+
+  it('marks a cut error with "…"', () => {
+    const error = 'x'.repeat(300);
+    const [s] = runDetector(
+      retryStorm,
+      makeTrace([fail('fetch', 1, error), fail('fetch', 2, error), fail('fetch', 3, error)]),
+    );
+    expect(s?.message).toMatch(/; last error: x{120}…$/);
+  });
 });

@@ -1,6 +1,7 @@
 import { retryLoop } from '../../../src/detect/detectors/waste/retryLoop.js';
 import { makeTrace, tool } from '../../helpers/traceBuilder.js';
-import { testDetector } from '../tester.js';
+import { describe, expect, it } from 'vitest';
+import { runDetector, testDetector } from '../tester.js';
 import { call, calls, repeat } from './fixtures.js';
 
 const login = { model: 'gpt-4', prompt: 'Validate user login', in: 20, out: 5, cost: 0.0015 };
@@ -96,4 +97,13 @@ testDetector(retryLoop, {
       signals: [{ steps: [1, 3, 4, 5], message: '(steps 1, 3, 4, 5)' }],
     },
   ],
+});
+
+describe('RETRY_LOOP evidence', () => {
+  it('quotes the prompt redacted, then cut to 120 characters, so no prefix of a secret is left', () => {
+    // The token starts at character 110: cut first, `ghp_aB3dE5` would be left in the evidence.
+    const prompt = `${'p'.repeat(109)} ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5z and the rest of the prompt`;
+    const [s] = runDetector(retryLoop, calls(repeat(4, 1, { ...login, prompt })));
+    expect(s?.evidence?.prompt).toBe(`${'p'.repeat(109)} [REDACTED]…`);
+  });
 });

@@ -6,6 +6,7 @@
  * every failing early step. A run that still ended ok recovered, which lowers the confidence.
  */
 import { z } from 'zod';
+import { clipRedacted } from '../../../report/redact.js';
 import { defineDetector } from '../../detector.js';
 import { isEmptyCompletion, stepNo } from './shared.js';
 
@@ -29,10 +30,13 @@ export const firstStepFailure = defineDetector({
       const s = trace.steps[i]!;
       const no = stepNo(i);
       if (s.type === 'llm') {
-        if (s.error) failures.push({ no, what: `LLM call ${s.model} failed: ${s.error.slice(0, 120)}` });
+        if (s.error) failures.push({ no, what: `LLM call ${s.model} failed: ${clipRedacted(s.error, 120)}` });
         else if (isEmptyCompletion(s)) failures.push({ no, what: `LLM call ${s.model} returned nothing` });
       } else if (s.type === 'tool' && s.status === 'error') {
-        failures.push({ no, what: `tool ${s.name} failed${s.error ? `: ${s.error.slice(0, 120)}` : ''}` });
+        failures.push({
+          no,
+          what: `tool ${s.name} failed${s.error ? `: ${clipRedacted(s.error, 120)}` : ''}`,
+        });
       }
     }
     if (failures.length === 0) return [];

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
+import { clipRedacted } from '../../../report/redact.js';
 import type { ToolStep } from '../../../trace/schema.js';
 import { allIdentical, stepNo, stepSpan } from './shared.js';
 
@@ -53,7 +54,7 @@ export const retryStorm = defineDetector({
           `${name} failed ${streak.length}× in a row with no successful call in between (${stepSpan(steps)})` +
           (sameArgs ? ', retried with identical arguments' : '') +
           (recoveredLater ? '' : ', never recovered') +
-          (lastError ? `; last error: ${lastError.slice(0, 120)}` : ''),
+          (lastError ? `; last error: ${clipRedacted(lastError, 120)}` : ''),
         evidence: {
           tool: name,
           failures: streak.length,

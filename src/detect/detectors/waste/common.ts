@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import type { Pricer } from '../../../pricing/pricer.js';
+import { clipRedacted } from '../../../report/redact.js';
 import { parseIsoMs } from '../../../trace/measure.js';
 import type { LlmStep, Trace } from '../../../trace/schema.js';
 import type { Severity } from '../../signal.js';
@@ -182,9 +183,9 @@ export function hasOutput(step: LlmStep): boolean {
   return messageText(out.content).trim() !== '' || (out.toolCalls?.length ?? 0) > 0;
 }
 
-/** A prompt quoted in evidence: its first 120 characters, then "…". */
+/** A prompt quoted in evidence: its first 120 characters (redacted before the cut), then "…". */
 export function clipPrompt(prompt: string): string {
-  return prompt.length > 120 ? `${prompt.slice(0, 120)}…` : prompt;
+  return clipRedacted(prompt, 120);
 }
 
 /** "$0.0045", "$0.000162", "$1.23". */

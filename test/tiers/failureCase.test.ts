@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { Signal } from '../../src/detect/signal.js';
+import { failureCase } from '../../src/tiers/failureCase.js';
+import { makeTrace, tool } from '../helpers/traceBuilder.js';
+
+const TOKEN = 'ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5z';
+
+const signal: Signal = {
+  detector: 'TOOL_LOOP',
+  traceId: 't1',
+  severity: 'high',
+  confidence: 0.5,
+  tier: 1,
+  shadow: false,
+  steps: [1],
+  message: 'fetch called 3×',
+};
+
+describe('failureCase: what a judge sees', () => {
+  it('never shows the prefix of a secret that straddles the 1,500-character cut', () => {
+    // The token runs across the cut: clipped first, `ghp_aB3dE5fG7hI9` would be left.
+    const result = `${'x'.repeat(1484)} ${TOKEN}`;
+    const c = failureCase(makeTrace([tool('fetch', { result })]), signal, 'loops');
+    const seen = JSON.stringify(c);
+    expect(seen).not.toContain('ghp_');
+    const step = (c.response as { steps: { result: string }[] }).steps[0]!;
+    expect(step.result).toBe(`${'x'.repeat(1484)} [REDACTED]`);
+  });
+
+  it('still says how much of a long field was cut', () => {
+    const c = failureCase(makeTrace([tool('fetch', { result: 'z'.repeat(2000) })]), signal, 'loops');
+    const step = (c.response as { steps: { result: string }[] }).steps[0]!;
+    expect(step.result).toBe(`${'z'.repeat(1500)}… [500 more characters]`);
+  });
+});
