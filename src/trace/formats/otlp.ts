@@ -73,30 +73,47 @@ export interface SpanMapping {
 // ---------------------------------------------------------------------------------------------
 // Values
 
-/** Decodes one OTLP AnyValue (`{stringValue}`, `{intValue}`, …); plain JSON values pass through. */
+/**
+ * Decodes one OTLP AnyValue (`{stringValue}`, `{intValue}`, …); plain JSON values pass through.
+ *
+ * Iterative, with an explicit list of containers still to fill: arrays and kvlists nest as deep as
+ * the input says, and a recursive decoder overflows the call stack on a deep enough value, which
+ * aborted the whole run. Each container is created and put in place when its parent is read, so
+ * keys keep their order and a repeated key keeps its last value, as a recursive decoder gives.
+ */
 export function decodeAnyValue(value: unknown): unknown {
-  if (!isRecord(value)) return value;
-  if ('stringValue' in value) return value.stringValue;
-  if ('boolValue' in value) return value.boolValue;
-  if ('intValue' in value) return toNumber(value.intValue);
-  if ('doubleValue' in value) return toNumber(value.doubleValue);
-  if ('arrayValue' in value) {
-    const values = isRecord(value.arrayValue) ? value.arrayValue.values : undefined;
-    return Array.isArray(values) ? values.map(decodeAnyValue) : [];
-  }
-  if ('kvlistValue' in value) {
-    const values = isRecord(value.kvlistValue) ? value.kvlistValue.values : undefined;
-    const out: Attributes = {};
-    if (Array.isArray(values)) {
-      for (const kv of values)
-        if (isRecord(kv) && typeof kv.key === 'string') out[kv.key] = decodeAnyValue(kv.value);
+  const pending: { out: unknown[] | Attributes; values: unknown[] }[] = [];
+  const open = (v: unknown): unknown => {
+    if (!isRecord(v)) return v;
+    if ('stringValue' in v) return v.stringValue;
+    if ('boolValue' in v) return v.boolValue;
+    if ('intValue' in v) return toNumber(v.intValue);
+    if ('doubleValue' in v) return toNumber(v.doubleValue);
+    if ('arrayValue' in v) {
+      const values = isRecord(v.arrayValue) ? v.arrayValue.values : undefined;
+      const out: unknown[] = [];
+      if (Array.isArray(values)) pending.push({ out, values });
+      return out;
     }
-    return out;
+    if ('kvlistValue' in v) {
+      const values = isRecord(v.kvlistValue) ? v.kvlistValue.values : undefined;
+      const out: Attributes = {};
+      if (Array.isArray(values)) pending.push({ out, values });
+      return out;
+    }
+    if ('bytesValue' in v) return v.bytesValue;
+    // An empty AnyValue is an unset value.
+    if (Object.keys(v).length === 0) return undefined;
+    return v;
+  };
+  const result = open(value);
+  for (let job = pending.pop(); job; job = pending.pop()) {
+    const { out, values } = job;
+    if (Array.isArray(out)) for (const v of values) out.push(open(v));
+    else
+      for (const kv of values) if (isRecord(kv) && typeof kv.key === 'string') out[kv.key] = open(kv.value);
   }
-  if ('bytesValue' in value) return value.bytesValue;
-  // An empty AnyValue is an unset value.
-  if (Object.keys(value).length === 0) return undefined;
-  return value;
+  return result;
 }
 
 const ANY_VALUE_KEYS = [
@@ -145,17 +162,25 @@ export function decodeAttributes(
     return out;
   }
   if (isRecord(raw)) {
-    const put = (obj: Record<string, unknown>, prefix: string) => {
-      for (const [k, v] of Object.entries(obj)) {
-        // A nested plain object is an unflattened attribute group (`{llm: {model_name: …}}`).
-        if (isRecord(v) && !isAnyValue(v)) put(v, `${prefix}${k}.`);
-        else {
-          const decoded = decodeAnyValue(v);
-          if (decoded !== undefined) out[`${prefix}${k}`] = decoded;
-        }
+    // Depth first in key order, with an explicit stack (groups nest as deep as the input says).
+    const stack: { entries: [string, unknown][]; next: number; prefix: string }[] = [
+      { entries: Object.entries(raw), next: 0, prefix: '' },
+    ];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.next >= top.entries.length) {
+        stack.pop();
+        continue;
       }
-    };
-    put(raw, '');
+      const [k, v] = top.entries[top.next++]!;
+      // A nested plain object is an unflattened attribute group (`{llm: {model_name: …}}`).
+      if (isRecord(v) && !isAnyValue(v)) {
+        stack.push({ entries: Object.entries(v), next: 0, prefix: `${top.prefix}${k}.` });
+      } else {
+        const decoded = decodeAnyValue(v);
+        if (decoded !== undefined) out[`${top.prefix}${k}`] = decoded;
+      }
+    }
     return out;
   }
   report(field, 'not a list of attributes (expected [{key, value}] or an object)');
@@ -509,15 +534,29 @@ export function orderSpans(spans: Span[]): { ordered: Span[] } {
   };
   const ordered: Span[] = [];
   const seen = new Set<Span>();
-  const walk = (s: Span) => {
-    if (seen.has(s)) return;
-    seen.add(s);
-    ordered.push(s);
-    for (const c of [...(children.get(s.spanId) ?? [])].sort(byTime)) walk(c);
+  // Pre-order with an explicit stack, not recursion: a parent chain is as deep as the input makes
+  // it, and tens of thousands of nested spans overflowed the call stack. Children are pushed in
+  // reverse so the earliest comes off first; a span is checked against `seen` when it comes off,
+  // after its earlier siblings' subtrees, as the recursive walk did.
+  const stack: Span[] = [];
+  const walk = (start: Span) => {
+    stack.push(start);
+    while (stack.length > 0) {
+      const s = stack.pop()!;
+      if (seen.has(s)) continue;
+      seen.add(s);
+      ordered.push(s);
+      const kids = children.get(s.spanId);
+      if (!kids) continue;
+      // The lists are this function's own, so they are sorted in place; a span is walked once.
+      if (kids.length > 1) kids.sort(byTime);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+    }
   };
   for (const r of [...roots].sort(byTime)) walk(r);
-  // Spans caught in a parent cycle are reachable from no root: put them at top level too.
-  for (const s of [...spans].sort(byTime)) walk(s);
+  // Spans caught in a parent cycle are reachable from no root: put them at top level too. Only
+  // those are sorted, not every span again (the same order: walk skips a span already seen).
+  for (const s of spans.filter((x) => !seen.has(x)).sort(byTime)) walk(s);
   return { ordered };
 }
 
@@ -710,11 +749,21 @@ export function indexed(attrs: Attributes, prefix: string): Attributes[] {
   return out.filter((x) => x !== undefined);
 }
 
-function flattenRecord(r: Record<string, unknown>, prefix = ''): Attributes {
+/** `{a: {b: 1}}` → `{'a.b': 1}`, depth first in key order, with an explicit stack (no depth limit). */
+function flattenRecord(r: Record<string, unknown>): Attributes {
   const out: Attributes = {};
-  for (const [k, v] of Object.entries(r)) {
-    if (isRecord(v)) Object.assign(out, flattenRecord(v, `${prefix}${k}.`));
-    else out[`${prefix}${k}`] = v;
+  const stack: { entries: [string, unknown][]; next: number; prefix: string }[] = [
+    { entries: Object.entries(r), next: 0, prefix: '' },
+  ];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.next >= top.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const [k, v] = top.entries[top.next++]!;
+    if (isRecord(v)) stack.push({ entries: Object.entries(v), next: 0, prefix: `${top.prefix}${k}.` });
+    else out[`${top.prefix}${k}`] = v;
   }
   return out;
 }

@@ -18,7 +18,15 @@
  * - no `input` / `input.model` — an LLM call without a model cannot be priced or compared;
  * - no `usage` — accepted with 0 tokens only when a `cost` is recorded (the cost is what the waste
  *   accounting needs); otherwise reported, because 0 tokens would silently price the call at $0.
- * A bad `startTime` / `endTime` is reported and only the timing is dropped.
+ * A bad `startTime` / `endTime` is reported as "timestamp ignored": the call is still analysed, only
+ * without that time (its tokens and cost are what matter, and they are sound).
+ *
+ * Times are ISO 8601 strings or unix epoch numbers. A number carries no unit, and loggers differ
+ * (Python's `time.time()` writes float seconds, JavaScript's `Date.now()` milliseconds, others
+ * micro- or nanoseconds), so the unit is read from its size, as log tools usually do: below 1e11
+ * seconds (fractions allowed), below 1e14 milliseconds, below 1e17 microseconds, else nanoseconds.
+ * Each range is unambiguous for any date between 1973 and 5138. Times are kept to the millisecond,
+ * as ISO strings are.
  */
 import {
   isRecord,
@@ -28,6 +36,7 @@ import {
   type Importer,
 } from '../importer.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
+import { clipRedacted } from '../../report/redact.js';
 import { toChatMessages } from './openaiMessages.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];
@@ -51,21 +60,30 @@ interface HeldTrace {
 }
 
 function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  // Redacted before it is cut: a key cut in half is no longer recognisable as a key, so it would print.
+  if (typeof value === 'string') return JSON.stringify(clipRedacted(value, 40));
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : String(value);
 }
 
-function parseTime(value: unknown): number | undefined {
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  const t = typeof value === 'number' ? value : Date.parse(value);
-  return Number.isFinite(t) ? t : undefined;
+/** The largest time a Date can hold, in ms either side of 1970; beyond it toISOString throws. */
+const MAX_DATE_MS = 8.64e15;
+
+/** Milliseconds since 1970 from a unix epoch number in s, ms, µs or ns, told apart by size. */
+function epochToMs(n: number): number | undefined {
+  if (!Number.isFinite(n)) return undefined;
+  const size = Math.abs(n);
+  const ms = size < 1e11 ? n * 1e3 : size < 1e14 ? n : size < 1e17 ? n / 1e3 : n / 1e6;
+  const rounded = Math.round(ms);
+  return Math.abs(rounded) <= MAX_DATE_MS ? rounded : undefined;
 }
 
-function toIso(value: unknown): string | undefined {
-  const t = parseTime(value);
-  return t === undefined ? undefined : new Date(t).toISOString();
+function parseTime(value: unknown): number | undefined {
+  if (typeof value === 'number') return epochToMs(value);
+  if (typeof value !== 'string') return undefined;
+  const t = Date.parse(value);
+  return Number.isFinite(t) ? t : undefined;
 }
 
 /** True when a value looks like one record of this format. */
@@ -232,21 +250,21 @@ export const recordsImporter: Importer = {
         if (typeof cached === 'number' && Number.isFinite(cached) && cached >= 0) cachedInputTokens = cached;
       }
 
-      // Timing: a bad timestamp is reported, the call is kept without it.
-      const startMs = parseTime(rec.startTime);
-      if (rec.startTime !== undefined && rec.startTime !== null && startMs === undefined) {
-        problem({
-          field: 'startTime',
-          message: `expected an ISO 8601 timestamp, got ${describe(rec.startTime)}`,
-        });
-      }
-      const endMs = parseTime(rec.endTime);
-      if (rec.endTime !== undefined && rec.endTime !== null && endMs === undefined) {
-        problem({
-          field: 'endTime',
-          message: `expected an ISO 8601 timestamp, got ${describe(rec.endTime)}`,
-        });
-      }
+      // Timing: a bad timestamp is reported, and the call is still analysed without it. The message
+      // says so, since the report lists it among records that could not be read.
+      const time = (field: 'startTime' | 'endTime'): number | undefined => {
+        const raw = rec[field];
+        const ms = parseTime(raw);
+        if (raw !== undefined && raw !== null && ms === undefined) {
+          problem({
+            field,
+            message: `expected an ISO 8601 time or a unix epoch number, got ${describe(raw)}; timestamp ignored, the call is still analysed`,
+          });
+        }
+        return ms;
+      };
+      const startMs = time('startTime');
+      const endMs = time('endTime');
 
       let promptInput: string | ChatMessage[] | undefined;
       if (typeof prompt === 'string') promptInput = prompt;
@@ -342,8 +360,8 @@ function buildTrace(held: HeldTrace): TraceInput {
   };
   if (typeof agentMeta === 'string') trace.agentId = agentMeta;
   // reduce, not Math.min(...xs): a trace may hold more records than the call stack has room for.
-  if (starts.length > 0) trace.startedAt = toIso(starts.reduce((a, b) => Math.min(a, b)));
-  if (endTimes.length > 0) trace.endedAt = toIso(endTimes.reduce((a, b) => Math.max(a, b)));
+  if (starts.length > 0) trace.startedAt = new Date(starts.reduce((a, b) => Math.min(a, b))).toISOString();
+  if (endTimes.length > 0) trace.endedAt = new Date(endTimes.reduce((a, b) => Math.max(a, b))).toISOString();
   if (first?.input !== undefined) trace.input = first.input;
   if (last?.output !== undefined) trace.output = last.output;
   return trace;

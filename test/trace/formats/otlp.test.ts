@@ -45,6 +45,17 @@ describe('OTLP values', () => {
       }),
     ).toEqual({ q: 'x', n: 1 });
     expect(decodeAnyValue({})).toBeUndefined();
+    // Keys keep their first place and a repeated key its last value; unset array entries stay in place.
+    const kvlist = (values: unknown[]) => ({ kvlistValue: { values } });
+    const decoded = decodeAnyValue(
+      kvlist([
+        { key: 'b', value: kvlist([{ key: 'x', value: { intValue: '1' } }]) },
+        { key: 'a', value: { arrayValue: { values: [kvlist([]), { boolValue: true }, {}] } } },
+        { key: 'b', value: kvlist([{ key: 'y', value: { stringValue: 'last' } }]) },
+      ]),
+    );
+    expect(decoded).toEqual({ b: { y: 'last' }, a: [{}, true, undefined] });
+    expect(Object.keys(decoded as object)).toEqual(['b', 'a']);
   });
 
   it('decodes attribute lists and plain objects, flattening nested groups', () => {
@@ -57,6 +68,14 @@ describe('OTLP values', () => {
       'llm.token_count.prompt': 3,
       'x.y': 1,
     });
+    // Nested groups are flattened in place, depth first.
+    const attrs = decodeAttributes({ z: 1, g: { b: 2, a: { c: 3 } }, y: { stringValue: 's' } }, report);
+    expect(Object.entries(attrs)).toEqual([
+      ['z', 1],
+      ['g.b', 2],
+      ['g.a.c', 3],
+      ['y', 's'],
+    ]);
   });
 
   it('normalises hex, 0x-prefixed and base64 ids; all-zero ids are no id', () => {
@@ -126,6 +145,68 @@ describe('span order', () => {
       'x',
       'y',
     ]);
+  });
+});
+
+describe('deep input', () => {
+  // Recursive walks overflowed the call stack on input this deep (a chain of 10,000 spans already
+  // did), which aborted the whole run.
+  const DEPTH = 100_000;
+
+  it('orders a 100,000-deep parent chain, each subtree before its later siblings', () => {
+    // s1 → s2 → … → s100000, listed children first so arrival order is no help. A few spans also
+    // have a leaf child that arrived after their chain child: a leaf comes after the whole chain
+    // below it, so the leaves follow the chain, deepest first.
+    const spans: Span[] = [];
+    // The parts the walk does not read are shared: the test should cost the walk, not its input.
+    const attributes = {};
+    const status = { code: 'unset' as const };
+    const events: Span['events'] = [];
+    const add = (spanId: string, parentSpanId: string | undefined) => {
+      const seq = spans.length;
+      spans.push({
+        traceId: 't',
+        spanId,
+        parentSpanId,
+        name: spanId,
+        attributes,
+        resource: attributes,
+        status,
+        events,
+        path: '',
+        seq,
+      });
+    };
+    const leafLevels = [1, 2, DEPTH / 2, DEPTH - 1];
+    for (let i = DEPTH; i >= 1; i--) {
+      if (leafLevels.includes(i)) add(`leaf${i}`, `s${i}`);
+      add(`s${i}`, i > 1 ? `s${i - 1}` : undefined);
+    }
+    const ids = orderSpans(spans).ordered.map((s) => s.spanId);
+    expect(ids).toHaveLength(DEPTH + leafLevels.length);
+    expect(ids.slice(0, DEPTH).every((id, i) => id === `s${i + 1}`)).toBe(true);
+    expect(ids.slice(DEPTH)).toEqual([...leafLevels].reverse().map((l) => `leaf${l}`));
+  });
+
+  it('decodes AnyValues, attribute groups and indexed records nested 100,000 deep', () => {
+    // Arrays and kvlists alternate, so both kinds of container are nested deep.
+    let any: unknown = { stringValue: 'leaf' };
+    let obj: unknown = 'leaf';
+    for (let i = 0; i < DEPTH; i++) {
+      any =
+        i % 2 === 0
+          ? { kvlistValue: { values: [{ key: 'k', value: any }] } }
+          : { arrayValue: { values: [any] } };
+      obj = { a: obj };
+    }
+    let v = decodeAnyValue(any);
+    for (let i = DEPTH - 1; i >= 0; i--)
+      v = i % 2 === 0 ? (v as Record<string, unknown>).k : (v as unknown[])[0];
+    expect(v).toBe('leaf');
+
+    const key = `${'a.'.repeat(DEPTH - 1)}a`;
+    expect(decodeAttributes({ deep: obj }, () => {})).toEqual({ [`deep.${key}`]: 'leaf' });
+    expect(indexed({ docs: [obj] }, 'docs')).toEqual([{ [key]: 'leaf' }]);
   });
 });
 

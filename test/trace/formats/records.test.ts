@@ -134,7 +134,12 @@ describe('records importer', () => {
           'missing usage (and no cost); expected {prompt_tokens, completion_tokens} so the call can be priced',
       },
       { line: 7, field: 'usage.prompt_tokens', message: 'expected a non-negative number, got "abc"' },
-      { line: 8, field: 'startTime', message: 'expected an ISO 8601 timestamp, got "yesterday"' },
+      {
+        line: 8,
+        field: 'startTime',
+        message:
+          'expected an ISO 8601 time or a unix epoch number, got "yesterday"; timestamp ignored, the call is still analysed',
+      },
       { line: 10, message: 'expected a record object, got "just a string"' },
     ]);
     expect(traces.map((t) => t.trace.id)).toEqual(['ok_1', 'no_usage_but_cost', 'bad_time']);
@@ -148,6 +153,111 @@ describe('records importer', () => {
     // A bad timestamp drops only the timing.
     expect(llmSteps(traces[2]!.trace)[0]!.startedAt).toBeUndefined();
     expect(traces[2]!.trace.steps).toHaveLength(1);
+  });
+
+  it('reads epoch numbers in seconds, milliseconds, microseconds or nanoseconds by their size', () => {
+    const reader = recordsImporter.createReader({ problem: () => undefined });
+    const rec = (traceId: string, startTime: number, endTime?: number) => ({
+      traceId,
+      startTime,
+      ...(endTime !== undefined ? { endTime } : {}),
+      input: { model: 'gpt-4o', prompt: 'Summarise the weekly report' },
+      usage: { prompt_tokens: 100, completion_tokens: 50 },
+    });
+    // Python's time.time(): float seconds. Calls an hour apart must not look a few ms apart.
+    for (let i = 0; i < 3; i++)
+      reader.push(rec('py', 1_700_000_000.25 + i * 3600, 1_700_000_001.5 + i * 3600), i + 1);
+    reader.push(rec('ms', 1_700_000_000_250), 4);
+    reader.push(rec('us', 1_700_000_000_250_000), 5);
+    reader.push(rec('ns', 1_700_000_000_250_000_000), 6);
+    const traces = reader.end().map((t) => TraceSchema.parse(t.trace));
+    const py = traces[0]!;
+    expect(llmSteps(py).map((s) => [s.startedAt, s.durationMs])).toEqual([
+      ['2023-11-14T22:13:20.250Z', 1250],
+      ['2023-11-14T23:13:20.250Z', 1250],
+      ['2023-11-15T00:13:20.250Z', 1250],
+    ]);
+    expect([py.startedAt, py.endedAt]).toEqual(['2023-11-14T22:13:20.250Z', '2023-11-15T00:13:21.500Z']);
+    expect(traces.slice(1).map((t) => [t.id, t.steps[0]!.startedAt])).toEqual([
+      ['ms', '2023-11-14T22:13:20.250Z'],
+      ['us', '2023-11-14T22:13:20.250Z'],
+      ['ns', '2023-11-14T22:13:20.250Z'],
+    ]);
+  });
+
+  it('reports an epoch number outside the range of dates and keeps the call without it', () => {
+    const problems: ImportProblem[] = [];
+    const reader = recordsImporter.createReader({ problem: (p) => problems.push(p) });
+    reader.push(
+      {
+        traceId: 'far',
+        startTime: 1e300,
+        input: { model: 'gpt-4o', prompt: 'hi' },
+        usage: { prompt_tokens: 1, completion_tokens: 1 },
+      },
+      1,
+    );
+    const trace = TraceSchema.parse(reader.end()[0]!.trace);
+    expect(trace.steps).toHaveLength(1);
+    expect(trace.steps[0]!.startedAt).toBeUndefined();
+    expect(problems).toEqual([
+      {
+        line: 1,
+        field: 'startTime',
+        message:
+          'expected an ISO 8601 time or a unix epoch number, got 1e+300; timestamp ignored, the call is still analysed',
+      },
+    ]);
+  });
+
+  it('analyses every call whose time cannot be read, and says the time was ignored', () => {
+    const problems: ImportProblem[] = [];
+    const reader = recordsImporter.createReader({ problem: (p) => problems.push(p) });
+    const times = ['yesterday', '2024-13-01T00:00:00Z', '', '2025-01-01T00:00:00Z'];
+    times.forEach((startTime, i) =>
+      reader.push(
+        {
+          traceId: 'r1',
+          startTime,
+          endTime: i === 3 ? 'later' : undefined,
+          input: { model: 'gpt-4o', prompt: `p${i}` },
+          usage: { prompt_tokens: 100, completion_tokens: 50 },
+        },
+        i + 1,
+      ),
+    );
+    const trace = TraceSchema.parse(reader.end()[0]!.trace);
+    expect(llmSteps(trace).map((s) => s.input)).toEqual(['p0', 'p1', 'p2', 'p3']);
+    expect(problems.map((p) => [p.line, p.field])).toEqual([
+      [1, 'startTime'],
+      [2, 'startTime'],
+      [3, 'startTime'],
+      [4, 'endTime'],
+    ]);
+    for (const p of problems) expect(p.message).toMatch(/; timestamp ignored, the call is still analysed$/);
+  });
+
+  it('redacts a secret in a quoted field value before clipping it', () => {
+    const problems: ImportProblem[] = [];
+    const reader = recordsImporter.createReader({ problem: (p) => problems.push(p) });
+    const key = `sk-proj-${'A1b2C3d4E5'.repeat(4)}`;
+    // The key starts inside the first 40 characters and ends after them: a plain cut keeps its head.
+    reader.push(
+      {
+        traceId: 't',
+        startTime: `called with ${key}`,
+        input: { model: 'gpt-4o', prompt: 'hi' },
+        usage: { prompt_tokens: 1, completion_tokens: 1 },
+      },
+      1,
+    );
+    reader.push({ traceId: 't', input: `token ${key}` }, 2);
+    reader.end();
+    expect(problems.map((p) => p.message)).toEqual([
+      'expected an ISO 8601 time or a unix epoch number, got "called with [REDACTED]"; timestamp ignored, the call is still analysed',
+      'expected an object {model, prompt}, got "token [REDACTED]"',
+    ]);
+    for (const p of problems) expect(p.message).not.toContain('sk-proj');
   });
 
   it('reads cached input tokens and an error level as a failed last call', () => {
