@@ -171,7 +171,7 @@ export async function callJudge(ctx: JudgeCallContext): Promise<JudgeEval> {
   };
   ctx.memory?.set(key, entry);
   if (ctx.cassette) void ctx.cassette.record({ ...entry, recordedAt: new Date().toISOString() });
-  const cost = ctx.pricer.cost(judge.model, answer.usage, judge.provider)?.usd ?? 0;
+  const cost = ctx.pricer.quote(judge.model, answer.usage, judge.provider)?.usd ?? 0;
   return fromAnswer(entry, base, started, cost, false);
 }
 

@@ -42,8 +42,16 @@ export interface PricedCost {
 export interface Pricer {
   /** Unit rates for a model, or undefined when neither the table nor config knows it. */
   rates(model: string, provider?: string): ModelRates | undefined;
-  /** Cost of one call; undefined (and the model remembered as unknown) when it cannot be priced. */
+  /**
+   * Cost of one LLM call of a trace, priced once when the trace is loaded: undefined (and the
+   * model counted as unknown for that call) when it cannot be priced.
+   */
   cost(model: string, usage: TokenUsage, provider?: string): PricedCost | undefined;
+  /**
+   * The same price, counting nothing: for detectors and judges that price calls again (or price
+   * their own calls), so that `unknownModels` counts each LLM call of the input once.
+   */
+  quote(model: string, usage: TokenUsage, provider?: string): PricedCost | undefined;
   /** Models seen by cost() that could not be priced, with how many calls each. */
   unknownModels(): Map<string, number>;
 }
@@ -116,12 +124,9 @@ export function createPricer(overrides: PriceOverrides = {}): Pricer {
     return hit ?? undefined;
   }
 
-  function cost(model: string, usage: TokenUsage, provider?: string): PricedCost | undefined {
+  function quote(model: string, usage: TokenUsage, provider?: string): PricedCost | undefined {
     const r = rates(model, provider);
-    if (!r) {
-      unknown.set(model, (unknown.get(model) ?? 0) + 1);
-      return undefined;
-    }
+    if (!r) return undefined;
     const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
     const usd =
       (usage.inputTokens - cached) * r.inputPerToken +
@@ -130,5 +135,11 @@ export function createPricer(overrides: PriceOverrides = {}): Pricer {
     return { usd, source: r.source };
   }
 
-  return { rates, cost, unknownModels: () => new Map(unknown) };
+  function cost(model: string, usage: TokenUsage, provider?: string): PricedCost | undefined {
+    const priced = quote(model, usage, provider);
+    if (!priced) unknown.set(model, (unknown.get(model) ?? 0) + 1);
+    return priced;
+  }
+
+  return { rates, cost, quote, unknownModels: () => new Map(unknown) };
 }

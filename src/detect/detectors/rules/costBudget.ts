@@ -32,7 +32,7 @@ export const costBudget = defineDetector({
     trace.steps.forEach((s, i) => {
       if (s.type !== 'llm') return;
       calls++;
-      const cost = s.costUsd ?? ctx.pricer.cost(s.model, s.usage, s.provider)?.usd;
+      const cost = s.costUsd ?? ctx.pricer.quote(s.model, s.usage, s.provider)?.usd;
       if (cost === undefined) {
         unpriced++;
         return;

@@ -144,7 +144,7 @@ export interface CallCost {
 /** The call's recorded cost when present, else tokens × price; 0 (unpriced) when neither is known. */
 export function callCost(step: LlmStep, pricer: Pricer): CallCost {
   if (step.costUsd !== undefined) return { usd: step.costUsd, source: 'recorded' };
-  const priced = pricer.cost(step.model, step.usage, step.provider);
+  const priced = pricer.quote(step.model, step.usage, step.provider);
   return priced ? { usd: priced.usd, source: 'priced' } : { usd: 0, source: 'unpriced' };
 }
 
