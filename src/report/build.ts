@@ -99,7 +99,7 @@ export function createReportAccumulator(): ReportAccumulator {
             )}${unknownModels.length > 5 ? ', …' : ''}): their calls are not in the cost totals; add them under prices: in tracejury.yml`,
         );
       }
-      const gate = evaluateGate(signals, failOn);
+      const gate = evaluateGate(signals, failOn, stats.traces);
       return {
         schemaVersion: REPORT_SCHEMA_VERSION,
         tool: { name: 'tracejury', version: VERSION },

@@ -7,7 +7,19 @@ export interface GateResult {
   reasons: string[];
 }
 
-export function evaluateGate(signals: readonly Signal[], failOn: readonly Severity[]): GateResult {
+/** Why a run with nothing to judge fails: "no findings" must not read as "no problems". */
+export const NO_INPUT_REASON = 'no usable trace in the input: nothing was analysed (see inputs.errors)';
+
+/**
+ * `traces` is how many traces were analysed; none fails the gate, so that a CI step reading only
+ * `gate.passed` does not pass a run whose input was empty, unreadable or all invalid.
+ */
+export function evaluateGate(
+  signals: readonly Signal[],
+  failOn: readonly Severity[],
+  traces: number,
+): GateResult {
+  if (traces === 0) return { passed: false, reasons: [NO_INPUT_REASON] };
   const failing = new Map<string, { count: number; severity: Severity }>();
   for (const s of signals) {
     if (s.shadow || !isConfirmed(s) || !failOn.includes(s.severity)) continue;

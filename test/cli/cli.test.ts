@@ -143,6 +143,23 @@ describe('tracejury analyze', () => {
     );
   });
 
+  it('fails the gate, not only the exit code, when no trace could be analysed', async () => {
+    const d = tmp({ 'blank.jsonl': '  \n\n' });
+    const { code, stdout, stderr } = await cli(['analyze', 'blank.jsonl', '--format', 'json'], d);
+    expect(code).toBe(2);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    expect(report.gate).toEqual({
+      passed: false,
+      reasons: [expect.stringMatching(/^no usable trace in the input/)],
+    });
+    expect(report.inputs.errors).toEqual([
+      { file: 'blank.jsonl', message: 'no records: the file holds only whitespace' },
+    ]);
+    expect(stderr).toBe(
+      'tracejury: no usable trace in the input (1 error); see the errors above or in inputs.errors\n',
+    );
+  });
+
   it('rejects implausible measurements with the field named, and keeps the report valid JSON', async () => {
     const huge = JSON.stringify({
       id: 'huge',

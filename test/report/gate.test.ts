@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Signal } from '../../src/detect/signal.js';
-import { evaluateGate } from '../../src/report/gate.js';
+import { evaluateGate, NO_INPUT_REASON } from '../../src/report/gate.js';
 
 const sig = (fields: Partial<Signal>): Signal => ({
   detector: 'TOOL_LOOP',
@@ -15,8 +15,13 @@ const sig = (fields: Partial<Signal>): Signal => ({
 });
 
 describe('gate', () => {
+  it('fails when no trace was analysed, saying so', () => {
+    expect(evaluateGate([], ['critical', 'high'], 0)).toEqual({ passed: false, reasons: [NO_INPUT_REASON] });
+    expect(evaluateGate([], ['critical', 'high'], 1)).toEqual({ passed: true, reasons: [] });
+  });
+
   it('fails on a confirmed high or critical signal by default, naming the detector', () => {
-    expect(evaluateGate([sig({}), sig({})], ['critical', 'high'])).toEqual({
+    expect(evaluateGate([sig({}), sig({})], ['critical', 'high'], 1)).toEqual({
       passed: false,
       reasons: ['TOOL_LOOP: 2 high signals'],
     });
@@ -24,12 +29,14 @@ describe('gate', () => {
 
   it('passes on medium signals by default and fails when failOn includes medium', () => {
     const s = [sig({ severity: 'medium', detector: 'SLOW_STEP' })];
-    expect(evaluateGate(s, ['critical', 'high']).passed).toBe(true);
-    expect(evaluateGate(s, ['critical', 'high', 'medium']).reasons).toEqual(['SLOW_STEP: 1 medium signal']);
+    expect(evaluateGate(s, ['critical', 'high'], 1).passed).toBe(true);
+    expect(evaluateGate(s, ['critical', 'high', 'medium'], 1).reasons).toEqual([
+      'SLOW_STEP: 1 medium signal',
+    ]);
   });
 
   it('never fails on shadow, suppressed or gray-zone signals', () => {
     const s = [sig({ shadow: true }), sig({ suppressedBy: 'RETRY_LOOP' }), sig({ confidence: 0.5 })];
-    expect(evaluateGate(s, ['critical', 'high'])).toEqual({ passed: true, reasons: [] });
+    expect(evaluateGate(s, ['critical', 'high'], 1)).toEqual({ passed: true, reasons: [] });
   });
 });
