@@ -15,8 +15,7 @@ import {
 import { configSchema, loadConfig } from '../detect/config.js';
 import { createPricer } from '../pricing/pricer.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
-import { redact } from '../report/redact.js';
-import { renderText } from '../report/renderText.js';
+import { formatInputError, renderText } from '../report/renderText.js';
 import { ReportSchema, type Report } from '../report/schema.js';
 import { formatUsd, plural } from '../report/summarise.js';
 import { INPUT_FORMATS, type InputFormat } from '../trace/importer.js';
@@ -215,11 +214,7 @@ async function baselineCommand(args: string[], io: CliIO): Promise<number> {
   }
   store = updateBaselines(store, pending, config.baselines.window);
   writeBaselineFile(file, store);
-  // Input errors quote trace text: redacted like everything else that is printed.
-  for (const e of stats.errors.slice(0, 10))
-    io.stderr.write(
-      `${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${redact(e.message)}\n`,
-    );
+  for (const e of stats.errors.slice(0, 10)) io.stderr.write(`${formatInputError(e)}\n`);
   const agents = Object.entries(store.agents).map(([k, v]) => `${k} (${v.runs.length} runs)`);
   io.stdout.write(
     `baselines: ${agents.join(', ') || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`,

@@ -5,7 +5,7 @@
 import { escapeMarkdown } from './markdownEscape.js';
 import { redact } from './redact.js';
 import type { Report } from './schema.js';
-import { formatUsd, groupSignals, plural } from './summarise.js';
+import { formatUsd, groupSignals, plural, severityMix } from './summarise.js';
 import { fmtInt } from '../util/thousands.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin for the marker and note. */
@@ -32,7 +32,11 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
   if (groups.length > 0) {
     out.push('', '| detector | severity | signals | traces | waste |', '|---|---|---:|---:|---:|');
     for (const g of groups) {
-      const extra = [g.shadow ? `${g.shadow} shadow` : '', g.grayZone ? `${g.grayZone} review` : '']
+      const extra = [
+        severityMix(g),
+        g.shadow ? `${g.shadow} shadow` : '',
+        g.grayZone ? `${g.grayZone} review` : '',
+      ]
         .filter(Boolean)
         .join(', ');
       out.push(
@@ -55,10 +59,7 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
     out.push('', '</details>');
   }
   if (totals.unknownModels.length > 0) {
-    out.push(
-      '',
-      `Unpriced models: ${totals.unknownModels.map((u) => `\`${safe(u.model, 60)}\``).join(', ')}`,
-    );
+    out.push('', `Unpriced models: ${totals.unknownModels.map((u) => safe(u.model, 60)).join(', ')}`);
   }
   let text = out.join('\n') + '\n';
   if (text.length > limit) {

@@ -1,7 +1,7 @@
 /** The terminal summary of a report: what a person at a prompt wants to read first. */
 import { redact } from './redact.js';
-import type { Report } from './schema.js';
-import { formatUsd, groupSignals, plural } from './summarise.js';
+import type { InputError, Report } from './schema.js';
+import { formatUsd, groupSignals, plural, severityMix } from './summarise.js';
 import { terminalSafe } from './terminalSafe.js';
 import { fmtInt } from '../util/thousands.js';
 
@@ -17,6 +17,11 @@ export interface TextOptions {
  * renderer's own colour codes are added around it, after.
  */
 const show = (s: string) => terminalSafe(redact(s));
+
+/** `file:line: field: message`, redacted and terminal-safe (also what `baseline update` prints). */
+export function formatInputError(e: InputError): string {
+  return `${show(e.file)}${e.line ? `:${e.line}` : ''}: ${e.field ? `${show(e.field)}: ` : ''}${show(e.message)}`;
+}
 
 export function renderText(report: Report, options: TextOptions = {}): string {
   const c = options.color
@@ -49,12 +54,10 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     lines.push(
       '',
       c.yellow(`Input errors: ${fmtInt(inputs.errorCount)}`) +
-        c.dim(' (records that could not be read; the rest were analysed)'),
+        c.dim(' (inputs that could not be read; the rest were analysed)'),
     );
     for (const e of inputs.errors.slice(0, max)) {
-      lines.push(
-        `  ${show(e.file)}${e.line ? `:${e.line}` : ''}: ${e.field ? `${show(e.field)}: ` : ''}${show(e.message)}`,
-      );
+      lines.push(`  ${formatInputError(e)}`);
     }
     if (inputs.errorCount > max)
       lines.push(c.dim(`  … and ${fmtInt(inputs.errorCount - max)} more (see --format json)`));
@@ -81,6 +84,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     lines.push('', c.b('Signals by detector'));
     for (const g of groups) {
       const extra = [
+        severityMix(g),
         g.shadow ? `${g.shadow} shadow` : '',
         g.grayZone ? `${g.grayZone} for review` : '',
         g.suppressed ? `${g.suppressed} suppressed` : '',

@@ -1,6 +1,6 @@
 /** What both renderers show: signals grouped by detector, worst first, with their waste. */
 import { isConfirmed } from '../detect/grayZone.js';
-import { severityRank, type Severity, type Signal } from '../detect/signal.js';
+import { SEVERITIES, severityRank, type Severity, type Signal } from '../detect/signal.js';
 import type { Report } from './schema.js';
 import { fmtInt } from '../util/thousands.js';
 
@@ -9,6 +9,8 @@ export interface DetectorGroup {
   severity: Severity;
   /** Confirmed, non-suppressed signals. */
   count: number;
+  /** `count` by severity: a detector's signals differ in severity (the column shows the worst). */
+  bySeverity: Partial<Record<Severity, number>>;
   shadow: number;
   suppressed: number;
   grayZone: number;
@@ -27,6 +29,7 @@ export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup =
         detector: s.detector,
         severity: s.severity,
         count: 0,
+        bySeverity: {},
         shadow: 0,
         suppressed: 0,
         grayZone: 0,
@@ -47,7 +50,10 @@ export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup =
       continue;
     }
     if (s.shadow) g.shadow++;
-    else g.count++;
+    else {
+      g.count++;
+      g.bySeverity[s.severity] = (g.bySeverity[s.severity] ?? 0) + 1;
+    }
     if (severityRank(s.severity) > severityRank(g.severity)) g.severity = s.severity;
     g.traceIds.add(`${s.file ?? ''}\u0000${s.traceId}`);
     if (!s.shadow) {
@@ -67,6 +73,16 @@ export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup =
         b.count - a.count ||
         a.detector.localeCompare(b.detector),
     );
+}
+
+/**
+ * "6 high, 26 medium" when a group's signals differ in severity, else '': beside a row that shows
+ * only the worst severity, so its count is not read as that many signals of it (the gate counts
+ * by severity).
+ */
+export function severityMix(g: Pick<DetectorGroup, 'bySeverity'>): string {
+  const present = SEVERITIES.filter((sev) => (g.bySeverity[sev] ?? 0) > 0);
+  return present.length > 1 ? present.map((sev) => `${g.bySeverity[sev]} ${sev}`).join(', ') : '';
 }
 
 export function formatUsd(usd: number): string {

@@ -33,6 +33,28 @@ describe('markdown report', () => {
     expect(exampleLine).toContain('\\|');
   });
 
+  it('shows how many signals of each severity a detector row holds when they differ', async () => {
+    const report = await reportWithLoop('t-1');
+    const loop = report.signals[0]!;
+    report.signals.push(
+      { ...loop, traceId: 't-2', severity: 'medium' },
+      { ...loop, traceId: 't-3', severity: 'medium' },
+    );
+    expect(renderMarkdown(report)).toContain('| `TOOL_LOOP` | high | 3 (1 high, 2 medium) | 3 | – |');
+    expect(renderText(report)).toMatch(/TOOL_LOOP +high +3 in 3 traces +\(1 high, 2 medium\)/);
+    // One severity: nothing added.
+    expect(renderText(await reportWithLoop('t-1'))).toMatch(/TOOL_LOOP +high +1 in 1 trace\n/);
+  });
+
+  it('prints unpriced model names escaped, not as broken code spans', async () => {
+    const report = await reportWithLoop('t-1');
+    report.totals.unknownModels = [{ model: 'acme`<v2>|x', calls: 2 }];
+    const line = renderMarkdown(report)
+      .split('\n')
+      .find((l) => l.startsWith('Unpriced models:'));
+    expect(line).toBe('Unpriced models: acme\\`&lt;v2&gt;\\|x');
+  });
+
   it('stays under the limit and says it was cut', async () => {
     const report = await reportWithLoop('t-1');
     report.review = Array.from({ length: 50 }, (_, i) => ({ traceId: `t-${i}`, reason: 'x'.repeat(300) }));
