@@ -38,7 +38,7 @@ function daysFromCivil(year: number, month: number, day: number): number {
  * `Date.parse(s)`, with the common shape of trace timestamps (what toISOString writes:
  * `2026-11-01T10:00:00.000Z`, or without milliseconds) read directly, which is several times
  * faster. Anything else, and any field whose handling could differ (day 32, hour 24, years
- * before 1000), goes to Date.parse. Days 29–31 are read directly in every month: Date.parse (V8)
+ * before 1000), goes to Date.parse, except that a date-time without a zone is read as UTC. Days 29–31 are read directly in every month: Date.parse (V8)
  * carries a day the month lacks into the next month, as the day arithmetic below does.
  */
 export function parseIsoMs(s: string): number {
@@ -84,8 +84,14 @@ export function parseIsoMs(s: string): number {
       return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + ms;
     }
   }
+  // A date-time without a zone is local time to Date.parse, so one trace would give other times
+  // (and other findings) on another machine: traces are read as UTC unless they name a zone.
+  if (ZONELESS.test(s)) return Date.parse(`${s}Z`);
   return Date.parse(s);
 }
+
+/** An ISO 8601 date-time (T or space) with no `Z` and no offset, as Python's isoformat() writes. */
+const ZONELESS = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
 
 /** Wall-clock duration of the run: endedAt − startedAt, else the span covered by its steps. */
 export function traceDurationMs(trace: Trace): number | undefined {

@@ -109,6 +109,23 @@ describe('parseIsoMs', () => {
     }
     expect(mismatches).toBe(0);
   });
+  it('reads a date-time without a zone as UTC, whatever the machine’s time zone', () => {
+    const saved = process.env.TZ;
+    try {
+      for (const tz of ['America/New_York', 'Asia/Kolkata', 'UTC']) {
+        process.env.TZ = tz;
+        expect(parseIsoMs('2026-11-01T10:00:00')).toBe(Date.UTC(2026, 10, 1, 10));
+        expect(parseIsoMs('2026-11-01 10:00:00.250')).toBe(Date.UTC(2026, 10, 1, 10, 0, 0, 250));
+        expect(parseIsoMs('2026-11-01T10:00')).toBe(Date.UTC(2026, 10, 1, 10));
+        // A zone, when given, is kept.
+        expect(parseIsoMs('2026-11-01T10:00:00+02:00')).toBe(Date.UTC(2026, 10, 1, 8));
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
   it('matches Date.parse on days 29–32 of every month, including days the month does not have', () => {
     // Node's Date.parse carries February 31 over into March; day 32 is no date at all.
     const mismatches: string[] = [];

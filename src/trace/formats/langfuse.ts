@@ -27,6 +27,7 @@
  * recovered from does not fail the run), else 'ok'; userId, tags and environment go to metadata.
  */
 import { isRecord, type ImportSink, type ImportedTrace, type Importer } from '../importer.js';
+import { parseIsoMs } from '../measure.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { toChatMessage, toChatMessages } from './openaiMessages.js';
 
@@ -84,7 +85,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 
 function timeOf(v: unknown): number | undefined {
   if (typeof v !== 'string') return undefined;
-  const t = Date.parse(v);
+  const t = parseIsoMs(v);
   return Number.isFinite(t) ? t : undefined;
 }
 

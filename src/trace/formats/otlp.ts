@@ -17,6 +17,7 @@
  *   `parentSpanContext`, `timestamp` and `duration` in microseconds).
  */
 import { isRecord, type ImportedTrace, type ImportSink, type TraceReader } from '../importer.js';
+import { parseIsoMs } from '../measure.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 
 export type StepInput = NonNullable<TraceInput['steps']>[number];
@@ -216,7 +217,7 @@ export function parseUnixNanos(raw: unknown): bigint | 'bad' | undefined {
 function parseIsoNanos(raw: unknown): bigint | 'bad' | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (typeof raw !== 'string') return 'bad';
-  const ms = Date.parse(raw);
+  const ms = parseIsoMs(raw);
   if (!Number.isFinite(ms)) return 'bad';
   // Keep sub-millisecond digits when the string has them (Python writes microseconds).
   const frac = /\.(\d+)/.exec(raw)?.[1] ?? '';

@@ -35,6 +35,7 @@ import {
   type ImportedTrace,
   type Importer,
 } from '../importer.js';
+import { parseIsoMs } from '../measure.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { clipRedacted } from '../../report/redact.js';
 import { toChatMessages } from './openaiMessages.js';
@@ -82,7 +83,7 @@ function epochToMs(n: number): number | undefined {
 function parseTime(value: unknown): number | undefined {
   if (typeof value === 'number') return epochToMs(value);
   if (typeof value !== 'string') return undefined;
-  const t = Date.parse(value);
+  const t = parseIsoMs(value);
   return Number.isFinite(t) ? t : undefined;
 }
 
@@ -345,7 +346,7 @@ function buildTrace(held: HeldTrace): TraceInput {
   const records = [...held.records].sort((a, b) => a.sortKey - b.sortKey || a.arrival - b.arrival);
   const steps = records.map((r) => r.step);
   const starts = records.map((r) => r.sortKey).filter((t) => Number.isFinite(t));
-  const ends = records.map((r) => r.endMs ?? (r.step.startedAt ? Date.parse(r.step.startedAt) : undefined));
+  const ends = records.map((r) => r.endMs ?? (r.step.startedAt ? parseIsoMs(r.step.startedAt) : undefined));
   const endTimes = ends.filter((t): t is number => t !== undefined && Number.isFinite(t));
   const first = records[0];
   const last = records[records.length - 1];
