@@ -20,6 +20,16 @@ import { isRecord, type ImportedTrace, type ImportSink, type TraceReader } from 
 import { parseIsoMs } from '../measure.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 
+/**
+ * `obj[key] = value`, where a key named `__proto__` (any attribute key is trace data) becomes an
+ * own property, as JSON.parse makes it, instead of replacing the object's prototype.
+ */
+function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
 export type StepInput = NonNullable<TraceInput['steps']>[number];
 export type Attributes = Record<string, unknown>;
 
@@ -112,7 +122,8 @@ export function decodeAnyValue(value: unknown): unknown {
     const { out, values } = job;
     if (Array.isArray(out)) for (const v of values) out.push(open(v));
     else
-      for (const kv of values) if (isRecord(kv) && typeof kv.key === 'string') out[kv.key] = open(kv.value);
+      for (const kv of values)
+        if (isRecord(kv) && typeof kv.key === 'string') setOwn(out, kv.key, open(kv.value));
   }
   return result;
 }
@@ -158,7 +169,7 @@ export function decodeAttributes(
         return;
       }
       const v = decodeAnyValue(kv.value);
-      if (v !== undefined) out[kv.key] = v;
+      if (v !== undefined) setOwn(out, kv.key, v);
     });
     return out;
   }
@@ -179,7 +190,7 @@ export function decodeAttributes(
         stack.push({ entries: Object.entries(v), next: 0, prefix: `${top.prefix}${k}.` });
       } else {
         const decoded = decodeAnyValue(v);
-        if (decoded !== undefined) out[`${top.prefix}${k}`] = decoded;
+        if (decoded !== undefined) setOwn(out, `${top.prefix}${k}`, decoded);
       }
     }
     return out;
@@ -745,7 +756,7 @@ export function indexed(attrs: Attributes, prefix: string): Attributes[] {
     if (!m) continue;
     const i = Number(m[1]);
     const slot = (out[i] ??= {});
-    slot[m[2] ?? ''] = v;
+    setOwn(slot, m[2] ?? '', v);
   }
   return out.filter((x) => x !== undefined);
 }
@@ -764,7 +775,7 @@ function flattenRecord(r: Record<string, unknown>): Attributes {
     }
     const [k, v] = top.entries[top.next++]!;
     if (isRecord(v)) stack.push({ entries: Object.entries(v), next: 0, prefix: `${top.prefix}${k}.` });
-    else out[`${top.prefix}${k}`] = v;
+    else setOwn(out, `${top.prefix}${k}`, v);
   }
   return out;
 }

@@ -58,6 +58,24 @@ describe('OTLP values', () => {
     expect(Object.keys(decoded as object)).toEqual(['b', 'a']);
   });
 
+  it('keeps an attribute named __proto__ as data, never as the prototype of what it decodes', () => {
+    const report = () => {};
+    const hidden = {
+      kvlistValue: { values: [{ key: 'gen_ai.request.model', value: { stringValue: 'x' } }] },
+    };
+    const fromList = decodeAttributes([{ key: '__proto__', value: hidden }], report);
+    const fromGroup = decodeAttributes(JSON.parse('{"g": {"__proto__": {"stringValue": "x"}}}'), report);
+    const fromKvlist = decodeAnyValue({
+      kvlistValue: { values: [{ key: '__proto__', value: hidden }] },
+    }) as object;
+    for (const decoded of [fromList, fromGroup, fromKvlist]) {
+      expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+      expect((decoded as Record<string, unknown>)['gen_ai.request.model']).toBeUndefined();
+    }
+    expect(Object.keys(fromList)).toEqual(['__proto__']);
+    expect(fromGroup).toEqual(JSON.parse('{"g.__proto__": "x"}'));
+  });
+
   it('decodes attribute lists and plain objects, flattening nested groups', () => {
     const report = () => {};
     expect(decodeAttributes([{ key: 'a', value: { intValue: '3' } }], report)).toEqual({ a: 3 });
