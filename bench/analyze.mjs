@@ -250,7 +250,13 @@ if (phase) {
   process.stdout.write(
     `(not in the times above: loading tracejury's modules, ${median(runs.analyze.map((r) => r.importMs)).toFixed(0)} ms per run)\n`,
   );
+  // Each target against its median over rounds (RSS against the worst round).
+  const verdict = (ok) => (ok ? 'met' : 'NOT met');
+  const peakRss = Math.max(...Object.values(results).map((r) => r.rssMb));
   process.stdout.write(
-    `targets: load+report ≤ 1.5× floor, analyze ≤ 2× floor, detectors ≤ 0.5× floor, peak RSS < 300 MB\n`,
+    `targets: load+report ≤ 1.5× floor (${verdict(median(ratios['load+report']) <= 1.5)}), ` +
+      `analyze ≤ 2× floor (${verdict(median(ratios.analyze) <= 2)}), ` +
+      `detectors ≤ 0.5× floor (${verdict(median(ratios.detectors) <= 0.5)}), ` +
+      `peak RSS < 300 MB (${verdict(peakRss < 300)})\n`,
   );
 }
