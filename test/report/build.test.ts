@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { parseConfig } from '../../src/detect/config.js';
-import type { Signal } from '../../src/detect/signal.js';
+import { signal as makeSignal } from '../helpers/signalBuilder.js';
 import type { Verdict } from '../../src/judge/verdict.js';
 import { createPricer } from '../../src/pricing/pricer.js';
 import { createReportAccumulator } from '../../src/report/build.js';
@@ -51,20 +51,15 @@ describe('the Report itself is redacted', () => {
 
   it('redacts review reasons, notes, verdicts and input errors given to finish, and leaves the signals it was given alone', () => {
     const acc = createReportAccumulator();
-    const signal: Signal = {
-      detector: 'TOOL_LOOP',
+    const signal = makeSignal({
       traceId: 't1',
-      severity: 'high',
       confidence: 0.5,
-      tier: 1,
-      shadow: false,
-      steps: [1],
       message: `looped on a call carrying password=${PASSWORD}`,
       evidence: {
         args: { apiKey: 'abc', q: `token=${GH}` },
         escalation: `tribunal INDETERMINATE: saw ${OPENAI}`,
       },
-    };
+    });
     acc.add({ trace: makeTrace([tool('t')]), source: { file: 'runs.jsonl', format: 'native' } }, [signal]);
     const verdict = { traceId: 't1', reason: `the run leaked ${OPENAI}` } as Verdict;
     const report = acc.finish({

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Signal } from '../../src/detect/signal.js';
 import { evaluateGate, NO_INPUT_REASON } from '../../src/report/gate.js';
+import { signal } from '../helpers/signalBuilder.js';
 
-const sig = (fields: Partial<Signal>): Signal => ({
-  detector: 'TOOL_LOOP',
-  traceId: 't',
-  severity: 'high',
-  confidence: 0.9,
-  tier: 1,
-  shadow: false,
-  steps: [1],
-  message: 'm',
-  ...fields,
-});
+const sig = signal;
 
 describe('gate', () => {
   it('fails when no trace was analysed, saying so', () => {

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Signal } from '../../src/detect/signal.js';
+import { signal as makeSignal } from '../helpers/signalBuilder.js';
 import { failureCase } from '../../src/tiers/failureCase.js';
 import { makeTrace, tool } from '../helpers/traceBuilder.js';
 
 const TOKEN = 'ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5z';
 
-const signal: Signal = {
-  detector: 'TOOL_LOOP',
-  traceId: 't1',
-  severity: 'high',
-  confidence: 0.5,
-  tier: 1,
-  shadow: false,
-  steps: [1],
-  message: 'fetch called 3×',
-};
+const signal = makeSignal({ traceId: 't1', confidence: 0.5, message: 'fetch called 3×' });
 
 describe('failureCase: what a judge sees', () => {
   it('never shows the prefix of a secret that straddles the 1,500-character cut', () => {

@@ -174,25 +174,8 @@ export function decodeAttributes(
     return out;
   }
   if (isRecord(raw)) {
-    // Depth first in key order, with an explicit stack (groups nest as deep as the input says).
-    const stack: { entries: [string, unknown][]; next: number; prefix: string }[] = [
-      { entries: Object.entries(raw), next: 0, prefix: '' },
-    ];
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.next >= top.entries.length) {
-        stack.pop();
-        continue;
-      }
-      const [k, v] = top.entries[top.next++]!;
-      // A nested plain object is an unflattened attribute group (`{llm: {model_name: …}}`).
-      if (isRecord(v) && !isAnyValue(v)) {
-        stack.push({ entries: Object.entries(v), next: 0, prefix: `${top.prefix}${k}.` });
-      } else {
-        const decoded = decodeAnyValue(v);
-        if (decoded !== undefined) setOwn(out, `${top.prefix}${k}`, decoded);
-      }
-    }
+    // A nested plain object is an unflattened attribute group (`{llm: {model_name: …}}`).
+    flattenInto(out, raw, (v): v is Record<string, unknown> => isRecord(v) && !isAnyValue(v), decodeAnyValue);
     return out;
   }
   report(field, 'not a list of attributes (expected [{key, value}] or an object)');
@@ -761,9 +744,25 @@ export function indexed(attrs: Attributes, prefix: string): Attributes[] {
   return out.filter((x) => x !== undefined);
 }
 
-/** `{a: {b: 1}}` → `{'a.b': 1}`, depth first in key order, with an explicit stack (no depth limit). */
+/** `{a: {b: 1}}` → `{'a.b': 1}`. */
 function flattenRecord(r: Record<string, unknown>): Attributes {
   const out: Attributes = {};
+  flattenInto(out, r, isRecord, (v) => v);
+  return out;
+}
+
+/**
+ * Adds the leaves of `r` to `out` under dotted keys (`{a: {b: 1}}` → `'a.b'`), depth first in key
+ * order, with an explicit stack: groups nest as deep as the input says. `isGroup` says which
+ * values are groups to descend into; `leaf` turns the others into what is stored (undefined: not
+ * stored).
+ */
+function flattenInto(
+  out: Attributes,
+  r: Record<string, unknown>,
+  isGroup: (v: unknown) => v is Record<string, unknown>,
+  leaf: (v: unknown) => unknown,
+): void {
   const stack: { entries: [string, unknown][]; next: number; prefix: string }[] = [
     { entries: Object.entries(r), next: 0, prefix: '' },
   ];
@@ -774,10 +773,13 @@ function flattenRecord(r: Record<string, unknown>): Attributes {
       continue;
     }
     const [k, v] = top.entries[top.next++]!;
-    if (isRecord(v)) stack.push({ entries: Object.entries(v), next: 0, prefix: `${top.prefix}${k}.` });
-    else setOwn(out, `${top.prefix}${k}`, v);
+    if (isGroup(v)) {
+      stack.push({ entries: Object.entries(v), next: 0, prefix: `${top.prefix}${k}.` });
+    } else {
+      const stored = leaf(v);
+      if (stored !== undefined) setOwn(out, `${top.prefix}${k}`, stored);
+    }
   }
-  return out;
 }
 
 /** The error message of a failed span: status message, else its exception event, else `error.type`. */
