@@ -5,7 +5,7 @@
 import { escapeMarkdown } from './markdownEscape.js';
 import { redact } from './redact.js';
 import type { Report } from './schema.js';
-import { formatUsd, groupSignals, plural, severityMix } from './summarise.js';
+import { formatCost, formatUsd, groupSignals, plural, severityMix } from './summarise.js';
 import { fmtInt } from '../util/thousands.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin for the marker and note. */
@@ -19,7 +19,7 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
   const { inputs, totals, waste } = report;
   out.push(`### ${options.title ?? 'tracejury'} ${report.gate.passed ? '✅ passed' : '❌ failed'}`, '');
   out.push(
-    `${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatUsd(totals.costUsd)}** · waste **${formatUsd(waste.totalUsd)}** (${fmtInt(waste.totalTokens)} tokens)`,
+    `${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatCost(totals)}** · waste **${formatUsd(waste.totalUsd)}** (${fmtInt(waste.totalTokens)} tokens)`,
   );
   if (!report.gate.passed) out.push('', ...report.gate.reasons.map((r) => `- ${safe(r)}`));
   if (inputs.errorCount > 0)

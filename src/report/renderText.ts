@@ -1,7 +1,7 @@
 /** The terminal summary of a report: what a person at a prompt wants to read first. */
 import { redact } from './redact.js';
 import type { InputError, Report } from './schema.js';
-import { formatUsd, groupSignals, plural, severityMix } from './summarise.js';
+import { formatCost, formatUsd, groupSignals, plural, severityMix } from './summarise.js';
 import { terminalSafe } from './terminalSafe.js';
 import { fmtInt } from '../util/thousands.js';
 
@@ -64,7 +64,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   }
   lines.push(
     '',
-    `Cost: ${formatUsd(totals.costUsd)} over ${plural(totals.llmCalls, 'LLM call')}, ${plural(totals.toolCalls, 'tool call')}` +
+    `Cost: ${formatCost(totals)} over ${plural(totals.llmCalls, 'LLM call')}, ${plural(totals.toolCalls, 'tool call')}` +
       c.dim(` (${fmtInt(totals.inputTokens)} input + ${fmtInt(totals.outputTokens)} output tokens)`),
   );
   if (totals.unknownModels.length > 0) {

@@ -21,13 +21,20 @@ export interface DetectorGroup {
 }
 
 export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup = 3): DetectorGroup[] {
-  const groups = new Map<string, DetectorGroup & { traceIds: Set<string> }>();
+  // `severity` is the worst of the confirmed signals (those the table counts); a group with none
+  // (all suppressed or for review) shows the worst of what it has.
+  const groups = new Map<
+    string,
+    DetectorGroup & { traceIds: Set<string>; anySeverity: Severity; confirmed: boolean }
+  >();
   for (const s of report.signals) {
     let g = groups.get(s.detector);
     if (!g) {
       g = {
         detector: s.detector,
         severity: s.severity,
+        anySeverity: s.severity,
+        confirmed: false,
         count: 0,
         bySeverity: {},
         shadow: 0,
@@ -41,6 +48,7 @@ export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup =
       };
       groups.set(s.detector, g);
     }
+    if (severityRank(s.severity) > severityRank(g.anySeverity)) g.anySeverity = s.severity;
     if (s.suppressedBy) {
       g.suppressed++;
       continue;
@@ -54,7 +62,8 @@ export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup =
       g.count++;
       g.bySeverity[s.severity] = (g.bySeverity[s.severity] ?? 0) + 1;
     }
-    if (severityRank(s.severity) > severityRank(g.severity)) g.severity = s.severity;
+    if (!g.confirmed || severityRank(s.severity) > severityRank(g.severity)) g.severity = s.severity;
+    g.confirmed = true;
     g.traceIds.add(`${s.file ?? ''}\u0000${s.traceId}`);
     if (!s.shadow) {
       g.wasteUsd += s.wasteUsd ?? 0;
@@ -63,7 +72,11 @@ export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup =
     if (g.examples.length < examplesPerGroup) g.examples.push(s);
   }
   return [...groups.values()]
-    .map(({ traceIds, ...g }) => ({ ...g, traces: traceIds.size }))
+    .map(({ traceIds, anySeverity, confirmed, ...g }) => ({
+      ...g,
+      severity: confirmed ? g.severity : anySeverity,
+      traces: traceIds.size,
+    }))
     .filter((g) => g.count + g.shadow + g.grayZone + g.suppressed > 0)
     .sort(
       (a, b) =>
@@ -83,6 +96,17 @@ export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup =
 export function severityMix(g: Pick<DetectorGroup, 'bySeverity'>): string {
   const present = SEVERITIES.filter((sev) => (g.bySeverity[sev] ?? 0) > 0);
   return present.length > 1 ? present.map((sev) => `${g.bySeverity[sev]} ${sev}`).join(', ') : '';
+}
+
+/**
+ * The run's cost as both renderers state it: "$0.0563", "$0.0563 (+ 3 unpriced calls)", or
+ * "unknown" when no LLM call could be priced, so that "$0.00" never reads as free.
+ */
+export function formatCost(totals: Pick<Report['totals'], 'costUsd' | 'llmCalls' | 'unknownModels'>): string {
+  const unpriced = totals.unknownModels.reduce((n, u) => n + u.calls, 0);
+  if (unpriced === 0) return formatUsd(totals.costUsd);
+  if (unpriced >= totals.llmCalls) return 'unknown';
+  return `${formatUsd(totals.costUsd)} (+ ${plural(unpriced, 'unpriced call')})`;
 }
 
 export function formatUsd(usd: number): string {

@@ -46,6 +46,31 @@ describe('markdown report', () => {
     expect(renderText(await reportWithLoop('t-1'))).toMatch(/TOOL_LOOP +high +1 in 1 trace\n/);
   });
 
+  it('shows the worst severity of the signals a row counts, not of a suppressed one', async () => {
+    const report = await reportWithLoop('t-1');
+    const loop = report.signals[0]!;
+    report.signals = [
+      { ...loop, traceId: 't-0', severity: 'critical', suppressedBy: 'RETRY_LOOP' },
+      { ...loop, traceId: 't-1', severity: 'medium' },
+    ];
+    expect(renderMarkdown(report)).toContain('| `TOOL_LOOP` | medium | 1 | 1 | – |');
+    expect(renderText(report)).toMatch(/TOOL_LOOP +medium +1 in 1 trace +\(1 suppressed\)/);
+  });
+
+  it('never shows an unpriced run as free', async () => {
+    const report = await reportWithLoop('t-1');
+    report.totals = {
+      ...report.totals,
+      llmCalls: 4,
+      costUsd: 0,
+      unknownModels: [{ model: 'acme', calls: 4 }],
+    };
+    expect(renderText(report)).toContain('Cost: unknown over 4 LLM calls');
+    expect(renderMarkdown(report)).toContain('cost **unknown**');
+    report.totals = { ...report.totals, costUsd: 0.5, unknownModels: [{ model: 'acme', calls: 1 }] };
+    expect(renderText(report)).toContain('Cost: $0.5000 (+ 1 unpriced call) over 4 LLM calls');
+  });
+
   it('prints unpriced model names escaped, not as broken code spans', async () => {
     const report = await reportWithLoop('t-1');
     report.totals.unknownModels = [{ model: 'acme`<v2>|x', calls: 2 }];
