@@ -277,6 +277,26 @@ describe('PROMPT_INJECTION_SIGNAL guards', () => {
     expect(capText('x'.repeat(1_000_000), 100_000).text.length).toBeLessThanOrEqual(100_001);
   });
 
+  it('scans the tail of a long structured tool result, as it does a long string', () => {
+    const pad = ' filler'.repeat(20_000);
+    for (const result of [
+      { body: pad, footer: INJECTION },
+      [pad, INJECTION],
+      { pages: [{ text: pad }, { text: pad }], note: { text: INJECTION } },
+    ]) {
+      const [signal] = runDetector(promptInjectionSignal, makeTrace([tool('fetch', { result })]));
+      expect(signal?.evidence?.patterns, JSON.stringify(result).slice(-80)).toContain('io.ignore_previous');
+      expect(signal?.evidence?.truncated).toBe(true);
+    }
+    // The middle of a field past the limit is not scanned, as for strings.
+    const middle = { a: pad, b: INJECTION, c: pad, d: pad };
+    expect(runDetector(promptInjectionSignal, makeTrace([tool('fetch', { result: middle })]))).toEqual([]);
+    // Within the limit, every string is scanned whatever its place.
+    expect(
+      runDetector(promptInjectionSignal, makeTrace([tool('fetch', { result: { a: 'ok', b: INJECTION } })])),
+    ).toHaveLength(1);
+  });
+
   it('honours max_field_chars from config and says the field was truncated', () => {
     const trace = makeTrace([tool('fetch', { result: `${INJECTION}${' filler'.repeat(10_000)}` })]);
     const [signal] = runDetector(promptInjectionSignal, trace, { config: { max_field_chars: 1_000 } });

@@ -306,7 +306,11 @@ export function injectionConfidence(matches: readonly InjectionMatch[]): number 
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-/** Walks a JSON-like value collecting its strings, up to a character budget. */
+/**
+ * The strings of a JSON-like value, in document order, joined by newlines. Past `budget`
+ * characters the text is cut as `capText` cuts a string (head ¾, tail ¼): a payload placed after
+ * 100 KB of padding inside a structured tool result is scanned as it would be in a plain string.
+ */
 function collectStrings(
   value: unknown,
   budget: number,
@@ -314,20 +318,13 @@ function collectStrings(
 ): { text: string; truncated: boolean } {
   if (typeof value === 'string') return { text: value, truncated: false };
   const parts: string[] = [];
-  let used = 0;
-  let truncated = false;
+  let total = 0;
   const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }];
   while (stack.length > 0) {
     const { v, depth } = stack.pop()!;
-    if (used >= budget) {
-      truncated = true;
-      break;
-    }
     if (typeof v === 'string') {
-      const piece = v.length > budget - used ? v.slice(0, budget - used) : v;
-      if (piece.length < v.length) truncated = true;
-      parts.push(piece);
-      used += piece.length + 1;
+      parts.push(v);
+      total += v.length + 1;
     } else if (depth < 32 && Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], depth: depth + 1 });
     } else if (depth < 32 && v !== null && typeof v === 'object') {
@@ -339,7 +336,35 @@ function collectStrings(
       }
     }
   }
-  return { text: parts.join('\n'), truncated };
+  if (total - 1 <= budget) return { text: parts.join('\n'), truncated: false };
+  return {
+    text: `${headOf(parts, Math.floor(budget * 0.75))}\n${tailOf(parts, budget - Math.floor(budget * 0.75))}`,
+    truncated: true,
+  };
+}
+
+/** The first `n` characters of the parts joined by newlines. */
+function headOf(parts: readonly string[], n: number): string {
+  const out: string[] = [];
+  let left = n;
+  for (let i = 0; i < parts.length && left > 0; i++) {
+    const p = parts[i]!.length > left ? parts[i]!.slice(0, left) : parts[i]!;
+    out.push(p);
+    left -= p.length + 1;
+  }
+  return out.join('\n');
+}
+
+/** The last `n` characters of the parts joined by newlines. */
+function tailOf(parts: readonly string[], n: number): string {
+  const out: string[] = [];
+  let left = n;
+  for (let i = parts.length - 1; i >= 0 && left > 0; i--) {
+    const p = parts[i]!.length > left ? parts[i]!.slice(parts[i]!.length - left) : parts[i]!;
+    out.push(p);
+    left -= p.length + 1;
+  }
+  return out.reverse().join('\n');
 }
 
 const TRUSTED_ROLES = new Set(['system', 'developer']);
