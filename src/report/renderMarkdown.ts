@@ -55,7 +55,9 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
   }
   if (report.review.length > 0) {
     out.push('', `<details><summary>For review (${report.review.length})</summary>`, '');
-    for (const r of report.review.slice(0, 50)) out.push(`- ${safe(r.traceId, 80)}: ${safe(r.reason)}`);
+    for (const r of report.review.slice(0, 50))
+      // Detector ids come from the registry (code), not from traces, as in the examples above.
+      out.push(`- ${r.detector ? `\`${r.detector}\` ` : ''}${safe(r.traceId, 80)}: ${safe(r.reason)}`);
     out.push('', '</details>');
   }
   if (totals.unknownModels.length > 0) {

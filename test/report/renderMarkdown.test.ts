@@ -57,6 +57,14 @@ describe('markdown report', () => {
     expect(renderText(report)).toMatch(/TOOL_LOOP +medium +1 in 1 trace +\(1 suppressed\)/);
   });
 
+  it('names the detector of each case for review', async () => {
+    const report = await reportWithLoop('t-1');
+    report.review = [
+      { traceId: 't-9', detector: 'TOOL_LOOP', reason: 'confidence 0.55 is in the gray zone' },
+    ];
+    expect(renderMarkdown(report)).toContain('- `TOOL_LOOP` t\\-9: confidence 0\\.55 is in the gray zone');
+  });
+
   it('never shows an unpriced run as free', async () => {
     const report = await reportWithLoop('t-1');
     report.totals = {
