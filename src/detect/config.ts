@@ -145,6 +145,10 @@ function normaliseFailOn(v: z.infer<typeof FailOnSchema> | undefined): Severity[
   return SEVERITIES.slice(0, SEVERITIES.indexOf(v) + 1);
 }
 
+const NOT_A_MAPPING = 'expected a mapping of sections (default:, an agent id, failOn:, …)';
+const isMapping = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** Parses config text; `file` is only used in messages. */
 export function parseConfig(
   text: string,
@@ -159,9 +163,7 @@ export function parseConfig(
     throw new ConfigError(`${file}:${pos.line}: not valid YAML: ${e.message.split('\n')[0]}`);
   }
   const raw: unknown = doc.toJS() ?? {};
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ConfigError(`${file}:1: expected a mapping of sections (default:, an agent id, failOn:, …)`);
-  }
+  if (!isMapping(raw)) throw new ConfigError(`${file}:1: ${NOT_A_MAPPING}`);
   /** Line of the key at `p` (or of its nearest ancestor that has one). */
   const lineOf = (p: (string | number)[]): number | undefined => {
     for (let n = p.length; n > 0; n--) {
@@ -175,6 +177,28 @@ export function parseConfig(
     return undefined;
   };
 
+  return configFromValue(raw, file, list, lineOf);
+}
+
+/**
+ * A config given as an object (library use: `analyze(traces, { config: { default: … } })`), checked
+ * exactly as a file is; messages name `name` instead of a file and line.
+ */
+export function configFromObject(
+  raw: unknown,
+  name = 'options.config',
+  list: readonly Detector[] = builtInDetectors,
+): Config {
+  return configFromValue(raw, name, list, () => undefined);
+}
+
+function configFromValue(
+  raw: unknown,
+  file: string,
+  list: readonly Detector[],
+  lineOf: (p: (string | number)[]) => number | undefined,
+): Config {
+  if (!isMapping(raw)) throw new ConfigError(`${file}: ${NOT_A_MAPPING}`);
   // Parsed once per run: zod's compiled fast path would cost more to generate than it saves.
   const parsed = configSchema(list).safeParse(raw, ONE_SHOT);
   if (!parsed.success) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseConfig, resolveAgentConfig } from '../../src/detect/config.js';
+import { configFromObject, parseConfig, resolveAgentConfig } from '../../src/detect/config.js';
 import { defineDetector } from '../../src/detect/detector.js';
 
 const loop = defineDetector({
@@ -114,6 +114,20 @@ quiet-agent:
     expect(() =>
       parseConfig('default:\n  prompt_injection_signal:\n    disabled_patterns: [rj.named_mode]\n'),
     ).not.toThrow();
+  });
+
+  it('checks a config given as an object as it checks a file, naming where it came from', () => {
+    expect(
+      configFromObject({ default: { tool_loop: { threshold: 4 } } }, 'options.config', list).sections,
+    ).toEqual({
+      default: { tool_loop: { threshold: 4 } },
+    });
+    expect(() =>
+      configFromObject({ default: { tool_loop: { treshold: 4 } } }, 'options.config', list),
+    ).toThrow('options.config: unknown key "default.tool_loop.treshold" — did you mean "threshold"?');
+    expect(() => configFromObject([], 'options.config', list)).toThrow(
+      'options.config: expected a mapping of sections',
+    );
   });
 
   it('says which failOn values are allowed and which one was wrong', () => {
