@@ -7,39 +7,72 @@
  * whose `meta.suppressedBy` names a detector that has already claimed the trace gets every signal
  * marked `suppressedBy: '<ID of that detector>'` (the highest-priority claimer when several are
  * named): the signals stay in the record but are not counted in waste totals, and a suppressed
- * detector does not claim the trace. Detectors with an empty or absent `suppressedBy` are
- * independent. The function is pure: inputs are not modified.
+ * detector does not claim the trace.
  *
- * The waste detectors' rules (src/detect/detectors/waste): RETRY_LOOP claims first;
- * FALLBACK_STORM is suppressed by RETRY_LOOP; FALLBACK_FAILURE by RETRY_LOOP and FALLBACK_STORM
- * (a storm already charges the expensive fallback call); OVERKILL_MODEL by all three — the source
- * tool's report for its demo log shows no overkill on traces a higher detector claimed, although
- * their expensive short-prompt calls qualify, and charging them again would count the same call twice.
+ * A detector that does not name a claimer is independent of it, yet still never charges a call
+ * twice: each of its signals that charges a step a claimer's counted signal already charged is
+ * marked suppressed by that claimer, and its other signals stand. The steps a signal charges are
+ * its evidence's `wastedSteps` when it lists them (a retry loop charges its calls after the
+ * first, a fallback failure its expensive call), else its `steps`. The function is pure: inputs
+ * are not modified.
+ *
+ * The waste detectors' rules (src/detect/detectors/waste), from the reference's suppression table:
+ * RETRY_LOOP claims first; FALLBACK_STORM and FALLBACK_FAILURE are suppressed by RETRY_LOOP
+ * (`suppress_if_retry_loop: true`), FALLBACK_FAILURE also by FALLBACK_STORM (a storm already
+ * charges the expensive fallback call); OVERKILL_MODEL by FALLBACK_STORM and FALLBACK_FAILURE — the
+ * source tool's report for its demo log shows no overkill on traces they claimed — but not by
+ * RETRY_LOOP: the table says `overkill_model: suppress_if_retry_loop: false  # Independent of retry
+ * patterns`. (Its "Example Suppression" prose, where the retry loop makes overkill skip the trace,
+ * contradicts the table, and its 3-call loop is below its own `max_retries: 3`; the table is the
+ * normative part.) So on a gpt-4 retry loop over a short prompt, the loop charges the repeats in full
+ * and overkill charges only the first call, the one the loop counts as needed.
  */
 import type { DetectorMeta } from './detector.js';
 
-export interface WasteDetectorResult<S extends { suppressedBy?: string }> {
+export interface WasteSignalLike {
+  suppressedBy?: string;
+  steps?: readonly number[];
+  evidence?: Record<string, unknown>;
+}
+
+export interface WasteDetectorResult<S extends WasteSignalLike> {
   meta: Pick<DetectorMeta, 'id' | 'priority' | 'suppressedBy'>;
   signals: S[];
 }
 
-export function applyWasteSuppression<S extends { suppressedBy?: string }, R extends WasteDetectorResult<S>>(
+/** The steps whose cost the signal counts as waste (see the module comment). */
+export function chargedSteps(s: WasteSignalLike): readonly number[] {
+  const listed = s.evidence?.wastedSteps;
+  if (Array.isArray(listed) && listed.every((n) => typeof n === 'number')) return listed as number[];
+  return s.steps ?? [];
+}
+
+export function applyWasteSuppression<S extends WasteSignalLike, R extends WasteDetectorResult<S>>(
   results: readonly R[],
 ): R[] {
   const order = results
     .map((r, i) => ({ r, i }))
     .sort((a, b) => (a.r.meta.priority ?? Infinity) - (b.r.meta.priority ?? Infinity) || a.i - b.i);
-  /** Claimers in the order they claimed (= priority order). */
-  const claimed: string[] = [];
+  /** Claimers in the order they claimed (= priority order), with the steps their counted signals charge. */
+  const claimed: { id: string; steps: Set<number> }[] = [];
   const out: R[] = new Array<R>(results.length);
   for (const { r, i } of order) {
     const names = r.meta.suppressedBy ?? [];
-    const by = claimed.find((id) => names.includes(id));
+    const by = claimed.find((c) => names.includes(c.id))?.id;
     const signals =
       by === undefined
-        ? r.signals.map((s) => ({ ...s }))
+        ? r.signals.map((s) => {
+            const charged = chargedSteps(s);
+            const overlap = claimed.find((c) => charged.some((n) => c.steps.has(n)))?.id;
+            return overlap === undefined ? { ...s } : { ...s, suppressedBy: overlap };
+          })
         : r.signals.map((s) => ({ ...s, suppressedBy: by }));
-    if (signals.some((s) => s.suppressedBy === undefined)) claimed.push(r.meta.id);
+    const counted = signals.filter((s) => s.suppressedBy === undefined);
+    if (counted.length > 0) {
+      const steps = new Set<number>();
+      for (const s of counted) for (const n of chargedSteps(s)) steps.add(n);
+      claimed.push({ id: r.meta.id, steps });
+    }
     out[i] = { ...r, signals };
   }
   return out;

@@ -8,9 +8,9 @@ import type { Trace } from '../../src/trace/schema.js';
 import { calls, repeat } from './waste/fixtures.js';
 
 type Meta = Pick<DetectorMeta, 'id' | 'priority' | 'suppressedBy'>;
-const sig = (wasteUsd: number): SignalDraft => ({
+const sig = (wasteUsd: number, steps = [1]): SignalDraft => ({
   confidence: 0.9,
-  steps: [1],
+  steps,
   message: 'x',
   wasteUsd,
   wasteTokens: 10,
@@ -40,21 +40,33 @@ describe('applyWasteSuppression', () => {
       ['RETRY_LOOP', 1, []],
       ['FALLBACK_STORM', 2, ['RETRY_LOOP']],
       ['FALLBACK_FAILURE', 3, ['RETRY_LOOP', 'FALLBACK_STORM']],
-      ['OVERKILL_MODEL', 4, ['RETRY_LOOP', 'FALLBACK_STORM', 'FALLBACK_FAILURE']],
+      ['OVERKILL_MODEL', 4, ['FALLBACK_STORM', 'FALLBACK_FAILURE']],
     ]);
   });
 
-  it('a retry loop claims the trace: every lower detector is suppressed by RETRY_LOOP', () => {
-    const out = applyWasteSuppression(
-      results({ RETRY_LOOP: 1, FALLBACK_STORM: 2, FALLBACK_FAILURE: 3, OVERKILL_MODEL: 4 }),
-    );
+  it('a retry loop claims the trace: storms and fallback failures are suppressed by RETRY_LOOP', () => {
+    const out = applyWasteSuppression(results({ RETRY_LOOP: 1, FALLBACK_STORM: 2, FALLBACK_FAILURE: 3 }));
     expect(suppressedBy(out)).toEqual({
       RETRY_LOOP: [null],
       FALLBACK_STORM: ['RETRY_LOOP'],
       FALLBACK_FAILURE: ['RETRY_LOOP'],
-      OVERKILL_MODEL: ['RETRY_LOOP'],
     });
     expect(counted(out)).toEqual({ usd: 1, tokens: 10 });
+  });
+
+  // The reference's table: `overkill_model: suppress_if_retry_loop: false  # Independent of retry
+  // patterns`. Independent, but a call the loop already charged is not charged again.
+  it('overkill is independent of a retry loop, except on the calls the loop charged', () => {
+    const loop: SignalDraft = { ...sig(1, [1, 2, 3, 4]), evidence: { wastedSteps: [2, 3, 4] } };
+    const out = applyWasteSuppression([
+      { meta: metaOf('RETRY_LOOP'), signals: [loop] },
+      { meta: metaOf('OVERKILL_MODEL'), signals: [1, 2, 3, 4, 5].map((n) => sig(0.25, [n])) },
+    ]);
+    expect(suppressedBy(out)).toEqual({
+      RETRY_LOOP: [null],
+      OVERKILL_MODEL: [null, 'RETRY_LOOP', 'RETRY_LOOP', 'RETRY_LOOP', null],
+    });
+    expect(counted(out)).toEqual({ usd: 1.5, tokens: 30 });
   });
 
   it('a storm suppresses the fallback failure on the same calls and the overkill', () => {
@@ -77,19 +89,32 @@ describe('applyWasteSuppression', () => {
     expect(counted(out).usd).toBe(4);
   });
 
-  it('detectors without suppressedBy are independent', () => {
+  it('detectors without suppressedBy are independent on other steps', () => {
     const out = applyWasteSuppression([
-      { meta: { id: 'A', priority: 1, suppressedBy: [] }, signals: [sig(1)] },
-      { meta: { id: 'B', priority: 2 }, signals: [sig(2)] },
+      { meta: { id: 'A', priority: 1, suppressedBy: [] }, signals: [sig(1, [1])] },
+      { meta: { id: 'B', priority: 2 }, signals: [sig(2, [2])] },
     ]);
     expect(out.flatMap((r) => r.signals).map((s) => s.suppressedBy)).toEqual([undefined, undefined]);
+  });
+
+  it('…but never charge a step a higher-priority claimer charged (its wastedSteps, else its steps)', () => {
+    const out = applyWasteSuppression([
+      { meta: { id: 'A', priority: 1 }, signals: [{ ...sig(1, [1, 2]), evidence: { wastedSteps: [2] } }] },
+      { meta: { id: 'B', priority: 2 }, signals: [sig(2, [1]), sig(2, [2]), sig(2, [3])] },
+      { meta: { id: 'C', priority: 3 }, signals: [sig(3, [3]), sig(3, [4])] },
+    ]);
+    expect(out.map((r) => r.signals.map((s) => s.suppressedBy ?? null))).toEqual([
+      [null],
+      [null, 'A', null],
+      ['B', null],
+    ]);
   });
 
   it('a suppressed detector does not claim the trace', () => {
     const out = applyWasteSuppression([
       { meta: { id: 'A', priority: 1 }, signals: [sig(1)] },
       { meta: { id: 'B', priority: 2, suppressedBy: ['A'] }, signals: [sig(2)] },
-      { meta: { id: 'C', priority: 3, suppressedBy: ['B'] }, signals: [sig(3)] },
+      { meta: { id: 'C', priority: 3, suppressedBy: ['B'] }, signals: [sig(3, [2])] },
     ]);
     expect(out.map((r) => r.signals[0]!.suppressedBy)).toEqual([undefined, 'A', undefined]);
   });
@@ -110,20 +135,36 @@ describe('applyWasteSuppression', () => {
     expect(JSON.stringify(input)).toBe(before);
   });
 
-  it('end to end: a gpt-4 retry loop on a short prompt is charged once, as a retry loop', () => {
-    const trace: Trace = calls(
-      repeat(4, 1, { model: 'gpt-4', prompt: 'Validate token', in: 20, out: 5, cost: 0.0015 }),
-    );
+  const allWaste = (trace: Trace) => {
     const pricer = createPricer();
-    const out = applyWasteSuppression(
+    return applyWasteSuppression(
       wasteDetectors.map((d) => ({
         meta: d.meta,
         signals: d.detect(trace, { config: d.meta.config.parse({}), pricer }),
       })),
     );
-    expect(suppressedBy(out)).toEqual({ RETRY_LOOP: [null], OVERKILL_MODEL: Array(4).fill('RETRY_LOOP') });
+  };
+
+  it('end to end: a gpt-4 retry loop on a short prompt: the loop charges the repeats, overkill the first call', () => {
+    const out = allWaste(
+      calls(repeat(4, 1, { model: 'gpt-4', prompt: 'Validate token', in: 19, out: 5, cost: 0.0015 })),
+    );
+    expect(suppressedBy(out)).toEqual({
+      RETRY_LOOP: [null],
+      OVERKILL_MODEL: [null, 'RETRY_LOOP', 'RETRY_LOOP', 'RETRY_LOOP'],
+    });
+    // 3 × $0.0015, plus $0.0015 − (19 × $0.50 + 5 × $1.50) / 1M on the first call: under the $0.006 spent.
     const totals = counted(out);
-    expect(totals.usd).toBeCloseTo(0.0045, 10);
-    expect(totals.tokens).toBe(75);
+    expect(totals.usd).toBeCloseTo(0.0045 + 0.0015 - 0.000017, 10);
+    expect(totals.usd).toBeLessThanOrEqual(0.006);
+    expect(totals.tokens).toBe(3 * 24 + 24);
+  });
+
+  it("end to end: the reference's retry example (20-token prompt) is a retry loop only: 20 tokens is not <20", () => {
+    const out = allWaste(
+      calls(repeat(4, 1, { model: 'gpt-4', prompt: 'Validate user login', in: 20, out: 5, cost: 0.0015 })),
+    );
+    expect(suppressedBy(out)).toEqual({ RETRY_LOOP: [null] });
+    expect(counted(out).usd).toBeCloseTo(0.0045, 10);
   });
 });

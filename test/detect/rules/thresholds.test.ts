@@ -5,7 +5,7 @@ import { ruleDetectors } from '../../../src/detect/detectors/rules/index.js';
 import { tokenBudget } from '../../../src/detect/detectors/rules/tokenBudget.js';
 import { contextWindow } from '../../../src/pricing/contextWindow.js';
 import { llm, makeTrace } from '../../helpers/traceBuilder.js';
-import { testDetector } from '../tester.js';
+import { runDetector, testDetector } from '../tester.js';
 
 const call = (inputTokens: number, outputTokens = 0, fields: Parameters<typeof llm>[0] = {}) =>
   llm({ usage: { inputTokens, outputTokens }, ...fields });
@@ -53,13 +53,13 @@ testDetector(costBudget, {
         call(1, 0, { costUsd: 0.5 }),
         call(1, 0, { costUsd: 0.01 }),
       ]),
-      signals: [{ steps: [3], severity: 'medium', message: 'over the budget of $1.00', wasteUsd: 0.01 }],
+      signals: [{ steps: [3], severity: 'medium', message: '$0.01 over the budget of $1.00' }],
     },
     {
       name: 'cost computed from the price table when the step has none',
       trace: makeTrace([call(100_001, 0, { model: 'my-model' })]),
       prices: { 'my-model': { inputPer1M: 10, outputPer1M: 0 } },
-      signals: [{ steps: [1], wasteUsd: 0.00001 }],
+      signals: [{ steps: [1], message: '$0.000010 over the budget' }],
     },
     {
       name: 'custom budget',
@@ -68,6 +68,22 @@ testDetector(costBudget, {
       signals: [{ steps: [1], message: 'over the budget of $0.10' }],
     },
   ],
+});
+
+describe('COST_BUDGET charges no waste', () => {
+  // An overrun is not waste: the waste detectors charge the calls that bought nothing, and adding
+  // the overage on top counted those dollars twice (waste above the trace's total cost).
+  it('carries the overage in evidence and the message, not in wasteUsd / wasteTokens', () => {
+    const [s] = runDetector(
+      costBudget,
+      makeTrace([call(1, 0, { costUsd: 0.5 }), call(1, 0, { costUsd: 0.5 }), call(1, 0, { costUsd: 0.5 })]),
+    );
+    expect(s).toBeDefined();
+    expect(s!.wasteUsd).toBeUndefined();
+    expect(s!.wasteTokens).toBeUndefined();
+    expect(s!.evidence).toMatchObject({ costUsd: 1.5, budgetUsd: 1, overageUsd: 0.5 });
+    expect(s!.message).toContain('$0.50 over the budget of $1.00');
+  });
 });
 
 // gpt-4o-mini has a 128,000-token window in the price table: 90 % is 115,200.

@@ -149,7 +149,7 @@ describe('crashlens detailed_output reports (tokens reconstructed from their $30
     expect(f[0]!.usd).toBeCloseTo(0.0000795, 12);
   });
 
-  it('storm (storm-test.jsonl shape): 3 models, same prompt; we charge the 2 calls after the first and suppress the fallback failure', () => {
+  it('storm (storm-test.jsonl shape): 3 models, same prompt; we charge the 2 expensive calls (gpt-4, claude-2) and suppress the fallback failure', () => {
     const [t] = fromRecords([
       rec('s', 0, 'gpt-3.5-turbo', 'Generate a response', 10, 20, { cost: 0.005 }),
       rec('s', 60, 'gpt-4', 'Generate a response', 10, 20, { cost: 0.025 }),
@@ -160,5 +160,54 @@ describe('crashlens detailed_output reports (tokens reconstructed from their $30
       { id: 'FALLBACK_STORM', usd: 0.04, tokens: 60, severity: 'medium', suppressedBy: undefined },
     ]);
     expect(f.find((x) => x.id === 'FALLBACK_FAILURE')?.suppressedBy).toBe('FALLBACK_STORM');
+  });
+});
+
+describe('reference text vs the source tool, where they disagree (the reference text wins)', () => {
+  // Reference: "FallbackStormDetector: Cost of expensive model calls",
+  // `storm_waste = sum(call.cost for call in expensive_model_calls)`. The tool's code sums every
+  // call of the storm (its detailed_output/fallback_storm.json gives each storm's waste_tokens as
+  // the tokens of all its calls), which charges the call that was needed too. With the cheap model
+  // first (the reference's example, storm-test.jsonl) "expensive calls" and "calls after the first"
+  // coincide; with the expensive model first they do not, and the reference's wording decides.
+  it('storm with the expensive model first: the expensive calls ($0.015 + $0.009), not the calls after the first ($0.0095)', () => {
+    const [t] = fromRecords([
+      rec('sx', 0, 'gpt-4', 'Write a blog post', 50, 200, { cost: 0.015 }),
+      rec('sx', 5, 'gpt-3.5-turbo', 'Write a blog post', 50, 200, { cost: 0.0005 }),
+      rec('sx', 10, 'claude-3-sonnet', 'Write a blog post', 50, 200, { cost: 0.009 }),
+    ]);
+    const f = findings(t!).filter((x) => !x.suppressedBy);
+    expect(f).toEqual([
+      { id: 'FALLBACK_STORM', usd: 0.024, tokens: 500, severity: 'medium', suppressedBy: undefined },
+    ]);
+  });
+
+  // Reference: `max_prompt_tokens = 20  # Short prompts (<20 tokens)`, beside
+  // `max_prompt_chars = 150  # Short text (<150 characters)`. The tool's code flags up to 20
+  // (`if prompt_tokens > self.max_prompt_tokens: return None`); the reference's "<20" is followed,
+  // strict like the character limit. The tool's reports never test the boundary: the prompt
+  // previews in its overkill report estimate to 2–12 tokens.
+  it('a 20-token prompt to gpt-4 is not overkill; 19 tokens is', () => {
+    const one = (p: number) =>
+      findings(fromRecords([rec(`p${p}`, 0, 'gpt-4', 'What is 2+2?', p, 5, { cost: 0.0009 })])[0]!);
+    expect(one(20)).toEqual([]);
+    expect(one(19).map((x) => x.id)).toEqual(['OVERKILL_MODEL']);
+  });
+
+  // Reference table: `overkill_model: suppress_if_retry_loop: false  # Independent of retry patterns`
+  // (the tool's DETECTOR_PRIORITY_LOGIC.md reads it the same way: "Independent analysis (not
+  // suppressed)"); its "Example Suppression" prose says the opposite. The table wins, and the calls
+  // the loop charged are not charged again, so overkill keeps only the loop's first call.
+  it('retry loop of short gpt-4 calls: overkill still reported on the first call only', () => {
+    const [t] = fromRecords(
+      [0, 1, 2, 3].map((s) => rec('rl', s, 'gpt-4', 'Validate user login', 8, 5, { cost: 0.0015 })),
+    );
+    expect(findings(t!).map((x) => [x.id, x.suppressedBy ?? null])).toEqual([
+      ['RETRY_LOOP', null],
+      ['OVERKILL_MODEL', null],
+      ['OVERKILL_MODEL', 'RETRY_LOOP'],
+      ['OVERKILL_MODEL', 'RETRY_LOOP'],
+      ['OVERKILL_MODEL', 'RETRY_LOOP'],
+    ]);
   });
 });

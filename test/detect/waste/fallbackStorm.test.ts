@@ -1,5 +1,6 @@
+import { describe, expect, it } from 'vitest';
 import { fallbackStorm } from '../../../src/detect/detectors/waste/fallbackStorm.js';
-import { testDetector } from '../tester.js';
+import { runDetector, testDetector } from '../tester.js';
 import { calls, type CallSpec } from './fixtures.js';
 
 const blog = (model: string, t: number, cost?: number): CallSpec => ({
@@ -57,7 +58,7 @@ testDetector(fallbackStorm, {
           severity: 'medium',
           confidence: 0.85,
           message:
-            '3 models tried for the same prompt in 10 s (steps 1–3: gpt-3.5-turbo → gpt-4 → claude-3-sonnet): 2 calls after the first, $0.024 wasted',
+            '3 models tried for the same prompt in 10 s (steps 1–3: gpt-3.5-turbo → gpt-4 → claude-3-sonnet): 2 calls on expensive models, $0.024 wasted',
           wasteUsd: 0.024,
           wasteTokens: 500,
         },
@@ -105,7 +106,63 @@ testDetector(fallbackStorm, {
     {
       name: 'more than 5 calls is high severity',
       trace: calls([0, 1, 2, 3, 4, 5].map((t) => blog(t % 2 ? 'gpt-4' : 'gpt-3.5-turbo', t, 0.001))),
-      signals: [{ severity: 'high', wasteUsd: 0.005 }],
+      signals: [{ severity: 'high', wasteUsd: 0.003, message: '3 calls on expensive models' }],
+    },
+    {
+      // "Cost of expensive model calls": the cheap call in the middle is not charged, the
+      // expensive first one is (charging the calls after the first gave $0.0095).
+      name: 'expensive model first: gpt-4 → gpt-3.5-turbo → claude-3-sonnet charges the 2 expensive calls',
+      trace: calls([
+        blog('gpt-4', 0, 0.015),
+        blog('gpt-3.5-turbo', 5, 0.0005),
+        blog('claude-3-sonnet', 10, 0.009),
+      ]),
+      signals: [
+        {
+          steps: [1, 2, 3],
+          wasteUsd: 0.024,
+          wasteTokens: 500,
+          message: '2 calls on expensive models, $0.024 wasted',
+        },
+      ],
+    },
+    {
+      name: 'a storm of cheap models is reported with no waste',
+      trace: calls([
+        blog('gpt-3.5-turbo', 0, 0.0005),
+        blog('claude-3-haiku', 5, 0.0003),
+        blog('gpt-3.5-turbo', 10, 0.0005),
+      ]),
+      signals: [{ steps: [1, 2, 3], wasteUsd: 0, wasteTokens: 0, message: '0 calls on expensive models' }],
+    },
+    {
+      name: 'a model the price table does not know is not charged',
+      trace: calls([
+        blog('gpt-3.5-turbo', 0, 0.0005),
+        blog('my-inhouse-llm', 5, 0.02),
+        blog('gpt-4', 10, 0.015),
+      ]),
+      signals: [{ wasteUsd: 0.015, wasteTokens: 250 }],
+    },
+    {
+      name: '…and with expensive_models listing it',
+      trace: calls([
+        blog('gpt-3.5-turbo', 0, 0.0005),
+        blog('my-inhouse-llm', 5, 0.02),
+        blog('gpt-4', 10, 0.015),
+      ]),
+      config: { expensive_models: ['my-inhouse-llm'] },
+      signals: [{ wasteUsd: 0.035, wasteTokens: 500 }],
     },
   ],
+});
+
+describe('FALLBACK_STORM evidence', () => {
+  it('lists the expensive calls it charged as wastedSteps', () => {
+    const [s] = runDetector(
+      fallbackStorm,
+      calls([blog('gpt-4', 0, 0.015), blog('gpt-3.5-turbo', 5, 0.0005), blog('claude-3-sonnet', 10, 0.009)]),
+    );
+    expect(s?.evidence).toMatchObject({ wastedSteps: [1, 3], firstModel: 'gpt-4' });
+  });
 });

@@ -15,7 +15,9 @@ const words = (n: number) => Array.from({ length: n }, () => 'word').join(' ');
 
 testDetector(overkillModel, {
   valid: [
-    { name: '21 prompt tokens (just over max_prompt_tokens 20)', trace: calls([simple({ in: 21 })]) },
+    // The reference: "Short prompts (<20 tokens)", strict like its "<150 characters".
+    { name: '20 prompt tokens (at max_prompt_tokens 20, not under)', trace: calls([simple({ in: 20 })]) },
+    { name: '21 prompt tokens (over max_prompt_tokens 20)', trace: calls([simple({ in: 21 })]) },
     {
       name: 'prompt of exactly 150 chars (not under max_prompt_chars 150)',
       trace: calls([simple({ prompt: 'x'.repeat(150) })]),
@@ -24,8 +26,13 @@ testDetector(overkillModel, {
     { name: 'the call failed', trace: calls([simple({ error: 'timeout' })]) },
     { name: 'structured prompt (code fence)', trace: calls([simple({ prompt: 'Fix: ```x=1```' })]) },
     {
-      name: 'no recorded tokens: 28 words ≈ 21 tokens (just over)',
-      trace: calls([simple({ prompt: words(28), in: 0, cost: undefined })]),
+      name: 'no recorded tokens: 27 words ≈ 20 tokens (at the threshold)',
+      trace: calls([simple({ prompt: words(27), in: 0, cost: undefined })]),
+    },
+    {
+      // Nothing says the prompt is short: no recorded tokens and no prompt text to estimate from.
+      name: 'no recorded prompt tokens and no prompt text',
+      trace: calls([simple({ prompt: undefined, in: 0 })]),
     },
     { name: 'cheap_models override', trace: calls([simple()]), config: { cheap_models: ['gpt-4'] } },
     {
@@ -50,9 +57,9 @@ testDetector(overkillModel, {
       ],
     },
     {
-      name: '20 prompt tokens and 149 chars (at / just under the thresholds)',
-      trace: calls([simple({ in: 20, prompt: 'x'.repeat(149), cost: 0.0009 })]),
-      signals: [{ wasteUsd: 0.0009 - (20 * 0.5 + 5 * 1.5) / 1e6, wasteTokens: 25 }],
+      name: '19 prompt tokens and 149 chars (just under both thresholds)',
+      trace: calls([simple({ in: 19, prompt: 'x'.repeat(149), cost: 0.0009 })]),
+      signals: [{ wasteUsd: 0.0009 - (19 * 0.5 + 5 * 1.5) / 1e6, wasteTokens: 24 }],
     },
     {
       name: 'priced from the table when no cost is recorded: $0.00054 − $0.0000115',
@@ -60,9 +67,30 @@ testDetector(overkillModel, {
       signals: [{ wasteUsd: 0.0005285, wasteTokens: 13 }],
     },
     {
-      name: 'no recorded prompt tokens: 26 words ≈ 19 tokens (under)',
+      // Both sides priced from the same estimate: gpt-4 $30/$60, gpt-3.5-turbo $0.50/$1.50 per 1M.
+      name: 'no recorded prompt tokens: 26 words ≈ 19 tokens (under), both sides priced with 19',
       trace: calls([simple({ prompt: words(26), in: 0, cost: undefined })]),
-      signals: [{ wasteUsd: 5 * 60e-6 - 5 * 1.5e-6, wasteTokens: 5 }],
+      signals: [
+        {
+          wasteUsd: (19 * 30 + 5 * 60 - (19 * 0.5 + 5 * 1.5)) / 1e6,
+          wasteTokens: 24,
+          message: '~19-token, 129-char prompt',
+        },
+      ],
+    },
+    {
+      // A recorded cost and no usage at all (t2.jsonl overkill_nousage): the alternative was priced
+      // at 0 tokens, so the whole $0.00039 was charged. Now: 'What is 2+2?' ≈ 2 tokens,
+      // '2+2 equals 4' ≈ 2 tokens, alternative 2 × $0.50 + 2 × $1.50 per 1M = $0.000004.
+      name: 'recorded cost, no usage: the alternative is priced from the estimated tokens',
+      trace: calls([simple({ in: 0, out: 0, output: '2+2 equals 4' })]),
+      signals: [
+        {
+          wasteUsd: 0.00039 - 0.000004,
+          wasteTokens: 4,
+          message: '~2-token, 12-char prompt (step 1): $0.00039 vs $0.000004 on gpt-3.5-turbo',
+        },
+      ],
     },
     {
       name: 'cheap_alternative_model gpt-4o-mini ($0.15/$0.60): $0.00039 − $0.0000042',

@@ -2,6 +2,11 @@
  * COST_BUDGET: the trace cost more than its budget (tier 1 threshold check). Cost is each LLM
  * step's `costUsd` (recorded, or filled from the price table by the loader); a step without one is
  * priced here with the pricer, and steps that cannot be priced are counted in the evidence.
+ *
+ * The overage is evidence (`overageUsd`) and part of the message, never `wasteUsd`: going over a
+ * budget says nothing about which dollars bought nothing, and the waste detectors already charge
+ * the calls that did (a retry loop's redundant calls, say), so charging the overage too would count
+ * the same dollars twice and can make the waste total exceed what the trace cost.
  */
 import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
@@ -42,6 +47,7 @@ export const costBudget = defineDetector({
       if (crossedAt === undefined && total > budget) crossedAt = i + 1;
     });
     if (crossedAt === undefined) return [];
+    const overage = total - budget;
     const top = costly
       .sort((a, b) => b.usd - a.usd)
       .slice(0, 3)
@@ -51,17 +57,17 @@ export const costBudget = defineDetector({
         steps: [crossedAt],
         confidence: overBudgetConfidence(total, budget),
         message:
-          `The trace cost ${usd(total)} across ${calls} LLM calls, over the budget of ${usd(budget)}; ` +
+          `The trace cost ${usd(total)} across ${calls} LLM calls, ${usd(overage)} over the budget of ${usd(budget)}; ` +
           `the budget ran out at step ${crossedAt}. Most expensive: ${top.map((t) => `step ${t.step} (${usd(t.usd)})`).join(', ')}.`,
         evidence: {
           costUsd: Math.round(total * 1e6) / 1e6,
           budgetUsd: budget,
+          overageUsd: Math.round(overage * 1e6) / 1e6,
           llmCalls: calls,
           unpricedCalls: unpriced,
           crossedAtStep: crossedAt,
           mostExpensive: top,
         },
-        wasteUsd: total - budget,
       },
     ];
   },

@@ -175,6 +175,13 @@ export function callFailed(step: LlmStep): boolean {
   return Boolean(step.error) || step.finishReason === 'error';
 }
 
+/** The answer as text (tool calls left out), or undefined when no output was recorded. */
+export function outputText(step: LlmStep): string | undefined {
+  const out = step.output;
+  if (out === undefined) return undefined;
+  return typeof out === 'string' ? out : messageText(out.content);
+}
+
 export function hasOutput(step: LlmStep): boolean {
   if (step.usage.outputTokens > 0) return true;
   const out = step.output;

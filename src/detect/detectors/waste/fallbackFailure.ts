@@ -101,6 +101,8 @@ export const fallbackFailure = defineDetector({
           fallbackModel: fallback.step.model,
           gapMs: timed ? gapMs : null,
           cheapOutputEmpty: cheapEmpty,
+          // Only the fallback is charged (suppression compares charged steps, see suppression.ts).
+          wastedSteps: [fallback.n],
           costSources: waste.costSources,
         },
         wasteUsd,

@@ -7,13 +7,20 @@
  * `time_window_minutes` from a window's first call; a window with at least `fallback_threshold`
  * calls on at least `min_distinct_models` models is a storm. Every storm is reported.
  *
- * Waste: every call of the storm after the first one — the reference's worked example
- * (gpt-3.5-turbo $0.0005, then gpt-4 $0.0150 and claude-3-sonnet $0.0090 ⇒ $0.0240 wasted), i.e.
- * the extra calls the first model's answer made unnecessary; at recorded cost, else tokens × price.
+ * Waste: the calls of the storm on expensive models (tiers from the price table, see
+ * src/pricing/modelTier.ts), as the reference says — "Cost of expensive model calls",
+ * `storm_waste = sum(call.cost for call in expensive_model_calls)` — at recorded cost, else
+ * tokens × price. Its worked example (gpt-3.5-turbo $0.0005, then gpt-4 $0.0150 and
+ * claude-3-sonnet $0.0090 ⇒ $0.0240) would also fit "every call after the first", but that reading
+ * charges the cheap call and spares the expensive one as soon as the expensive model comes first
+ * (gpt-4 → gpt-3.5-turbo → claude-3-sonnet: $0.0095 instead of $0.024). Cheap calls and models
+ * the table does not know are not charged; a storm of cheap models is still reported, at $0.
+ * (The source tool's code charges every call of the storm; its text is followed here.)
  * Severity: high with more than 5 calls (the reference's rule) or waste above
  * `high_severity_waste_usd`.
  */
 import { z } from 'zod';
+import { modelTierConfigShape, tierClassifier } from '../../../pricing/modelTier.js';
 import { defineDetector } from '../../detector.js';
 import type { SignalDraft } from '../../detector.js';
 import {
@@ -83,6 +90,7 @@ export const fallbackStorm = defineDetector({
         .describe('Only calls with the same prompt are one task; false: the whole trace is one task'),
       high_severity_calls: highSeverityCalls('storm'),
       high_severity_waste_usd: highSeverityWasteUsd(0.1),
+      ...modelTierConfigShape,
     }),
   },
   detect(trace, ctx) {
@@ -121,9 +129,10 @@ export const fallbackStorm = defineDetector({
     storms.sort((a, b) => a[0]!.n - b[0]!.n);
 
     const signals: SignalDraft[] = [];
+    const tierOf = tierClassifier(ctx.pricer, cfg);
     for (const s of storms) {
-      const extra = s.slice(1);
-      const waste = sumWaste(extra, ctx.pricer);
+      const expensive = s.filter((c) => tierOf(c.step.model, c.step.provider).tier === 'expensive');
+      const waste = sumWaste(expensive, ctx.pricer);
       const wasteUsd = roundUsd(waste.usd);
       const models = [...new Set(s.map((c) => c.step.model))];
       const steps = s.map((c) => c.n);
@@ -135,14 +144,14 @@ export const fallbackStorm = defineDetector({
         steps,
         message:
           `${models.length} models tried ${cfg.same_prompt ? 'for the same prompt' : 'in one trace'} in ${fmtSpan(s)} ` +
-          `(${fmtSteps(steps)}: ${s.map((c) => c.step.model).join(' → ')}): ${extra.length} call${
-            extra.length === 1 ? '' : 's'
-          } after the first, ${fmtUsd(wasteUsd)} wasted`,
+          `(${fmtSteps(steps)}: ${s.map((c) => c.step.model).join(' → ')}): ${expensive.length} call${
+            expensive.length === 1 ? '' : 's'
+          } on expensive models, ${fmtUsd(wasteUsd)} wasted`,
         evidence: {
           models,
           calls: s.length,
           firstModel: s[0]!.step.model,
-          wastedSteps: extra.map((c) => c.n),
+          wastedSteps: expensive.map((c) => c.n),
           costSources: waste.costSources,
           prompt: clipPrompt(prompt),
         },

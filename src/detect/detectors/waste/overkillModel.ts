@@ -2,16 +2,24 @@
  * OVERKILL_MODEL — an expensive model used for a short, simple prompt a cheap model would handle.
  *
  * One LLM call at a time: the model is expensive (tiers from the price table, see
- * src/pricing/modelTier.ts), the call did not fail, and the prompt is short — at most
- * `max_prompt_tokens` prompt tokens (the recorded `usage.inputTokens`; when none is recorded,
- * estimated as 0.75 × words like the reference) and, when the prompt text is known, fewer than
- * `max_prompt_chars` characters. Structured prompts are left alone, as in the reference: code
+ * src/pricing/modelTier.ts), the call did not fail, and the prompt is short — fewer than
+ * `max_prompt_tokens` prompt tokens and, when the prompt text is known, fewer than
+ * `max_prompt_chars` characters: the reference's "Short prompts (<20 tokens)" and "Short text
+ * (<150 characters)", both strict. Structured prompts are left alone, as in the reference: code
  * fences, more than 3 line breaks, or JSON task specs (`{"task":`, `"instructions":`,
  * `"context":`). Every such call is reported.
  *
- * Waste: what the call cost (recorded, else tokens × price) minus what the same prompt and
- * completion tokens cost on `cheap_alternative_model` (default gpt-3.5-turbo, priced from the
- * table; see DEFAULT_CHEAP_ALTERNATIVE_MODEL). Tokens are the call's prompt + completion.
+ * Tokens: the recorded `usage`; a count the record lacks is estimated from its text like the
+ * reference does for prompts ("Missing tokens - estimates from prompt length": 0.75 per word, at
+ * least 1) — the prompt from the prompt text, the completion from the output text. A call whose
+ * prompt size is unknown (no recorded tokens and no prompt text) is not judged: nothing says it is
+ * short.
+ *
+ * Waste: what the call cost minus what the same tokens cost on `cheap_alternative_model` (default
+ * gpt-3.5-turbo, priced from the table; see DEFAULT_CHEAP_ALTERNATIVE_MODEL) — the reference's
+ * `expensive_cost - calculate_cost_with_cheaper_model(tokens)`. Both sides use the same token
+ * counts: the alternative is priced from the estimate when one was made, and so is the call itself
+ * unless its cost was recorded. Tokens are the call's prompt + completion (recorded or estimated).
  * A call that would cost no more on the alternative is not reported. Severity: medium; high
  * when the waste exceeds `high_severity_waste_usd`.
  */
@@ -24,29 +32,53 @@ import {
 } from '../../../pricing/modelTier.js';
 import { defineDetector } from '../../detector.js';
 import type { SignalDraft } from '../../detector.js';
+import type { Pricer, TokenUsage } from '../../../pricing/pricer.js';
 import type { LlmStep } from '../../../trace/schema.js';
 import {
+  type CallCost,
   callCost,
   clipPrompt,
   callFailed,
-  callTokens,
   fmtSteps,
   fmtUsd,
   highSeverityWasteUsd,
   llmCalls,
+  outputText,
   promptText,
   roundUsd,
   wasteSeverity,
 } from './common.js';
 
-/** Prompt token count: recorded, else the reference's estimate (0.75 per word, at least 1). */
+/** The reference's token estimate for text: 0.75 per word, at least 1 (0 for no words). */
+function estimateTokens(text: string | undefined): number {
+  const words = (text ?? '').split(/\s+/).filter(Boolean).length;
+  return words === 0 ? 0 : Math.max(1, Math.floor(words * 0.75));
+}
+
+/** Prompt token count: recorded, else estimated from the prompt text. */
 export function promptTokens(
   step: LlmStep,
   text: string | undefined,
 ): { tokens: number; estimated: boolean } {
   if (step.usage.inputTokens > 0) return { tokens: step.usage.inputTokens, estimated: false };
-  const words = (text ?? '').split(/\s+/).filter(Boolean).length;
-  return { tokens: words === 0 ? 0 : Math.max(1, Math.floor(words * 0.75)), estimated: true };
+  return { tokens: estimateTokens(text), estimated: true };
+}
+
+/** Completion token count: recorded, else estimated from the output text. */
+function completionTokens(step: LlmStep): { tokens: number; estimated: boolean } {
+  if (step.usage.outputTokens > 0) return { tokens: step.usage.outputTokens, estimated: false };
+  return { tokens: estimateTokens(outputText(step)), estimated: true };
+}
+
+/**
+ * The call's cost when some of its tokens were estimated: a recorded cost stands (it is what was
+ * paid); a cost the loader priced from the incomplete usage is priced again from the estimate.
+ */
+function estimatedCost(step: LlmStep, usage: TokenUsage, pricer: Pricer): CallCost {
+  if (step.costUsd !== undefined && (step.costSource === undefined || step.costSource === 'recorded'))
+    return { usd: step.costUsd, source: 'recorded' };
+  const priced = pricer.quote(step.model, usage, step.provider);
+  return priced ? { usd: priced.usd, source: 'priced' } : callCost(step, pricer);
 }
 
 function structured(text: string): boolean {
@@ -67,14 +99,16 @@ export const overkillModel = defineDetector({
     failureMode: 'cost',
     description: 'An expensive model used for a short, simple prompt that a cheaper model would handle.',
     priority: 4,
-    suppressedBy: ['RETRY_LOOP', 'FALLBACK_STORM', 'FALLBACK_FAILURE'],
+    // Not RETRY_LOOP: the reference's table makes overkill independent of retry loops; the calls
+    // a loop charges are still not charged again (see src/detect/suppression.ts).
+    suppressedBy: ['FALLBACK_STORM', 'FALLBACK_FAILURE'],
     config: z.object({
       max_prompt_tokens: z
         .number()
         .int()
         .nonnegative()
         .default(20)
-        .describe('Prompts of at most this many tokens are short'),
+        .describe('Prompts of fewer than this many tokens are short'),
       max_prompt_chars: z
         .number()
         .int()
@@ -99,21 +133,29 @@ export const overkillModel = defineDetector({
       const tier = tierOf(step.model, step.provider);
       if (tier.tier !== 'expensive') continue;
       if (callFailed(step)) continue;
-      // A recorded prompt size over the limit decides without building the prompt text.
-      if (step.usage.inputTokens > cfg.max_prompt_tokens) continue;
+      // A recorded prompt size at or over the limit decides without building the prompt text.
+      if (step.usage.inputTokens >= cfg.max_prompt_tokens) continue;
       const text = promptText(step);
       const pt = promptTokens(step, text);
-      if (pt.tokens > cfg.max_prompt_tokens) continue;
+      if (pt.estimated && text === undefined) continue;
+      if (pt.tokens >= cfg.max_prompt_tokens) continue;
       if (text !== undefined && (text.length >= cfg.max_prompt_chars || structured(text))) continue;
 
-      const cost = callCost(step, ctx.pricer);
-      const alt = cheapAlternativeCost(ctx.pricer, cfg.cheap_alternative_model, step.usage);
+      // One set of token counts for both sides: an alternative priced from recorded zeros while the
+      // call's cost is recorded would charge the whole call as waste.
+      const ct = completionTokens(step);
+      const estimated = pt.estimated || ct.estimated;
+      const usage = estimated
+        ? { ...step.usage, inputTokens: pt.tokens, outputTokens: ct.tokens }
+        : step.usage;
+      const cost = estimated ? estimatedCost(step, usage, ctx.pricer) : callCost(step, ctx.pricer);
+      const alt = cheapAlternativeCost(ctx.pricer, cfg.cheap_alternative_model, usage);
       if (alt === undefined) continue;
       const wasteUsd = roundUsd(cost.usd - alt);
       if (wasteUsd <= 0) continue;
       const ratio = alt > 0 ? cost.usd / alt : undefined;
-      const what =
-        text !== undefined ? `${pt.tokens}-token, ${text.length}-char prompt` : `${pt.tokens}-token prompt`;
+      const size = `${pt.estimated ? '~' : ''}${pt.tokens}-token`;
+      const what = text !== undefined ? `${size}, ${text.length}-char prompt` : `${size} prompt`;
       signals.push({
         severity: wasteSeverity(wasteUsd, cfg.high_severity_waste_usd),
         confidence: 0.8,
@@ -126,6 +168,8 @@ export const overkillModel = defineDetector({
           model: step.model,
           promptTokens: pt.tokens,
           promptTokensEstimated: pt.estimated,
+          completionTokens: ct.tokens,
+          completionTokensEstimated: ct.estimated,
           promptChars: text?.length ?? null,
           cost: roundUsd(cost.usd),
           costSource: cost.source,
@@ -135,7 +179,7 @@ export const overkillModel = defineDetector({
           prompt: text === undefined ? null : clipPrompt(text),
         },
         wasteUsd,
-        wasteTokens: callTokens(step),
+        wasteTokens: pt.tokens + ct.tokens,
       });
     }
     return signals;

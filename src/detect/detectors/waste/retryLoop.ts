@@ -115,7 +115,8 @@ export const retryLoop = defineDetector({
           calls: r.length,
           retries,
           spanMs: r.every((c) => c.timed) ? Math.abs(r[r.length - 1]!.t - r[0]!.t) : null,
-          redundantSteps: redundant.map((c) => c.n),
+          // The calls charged: suppression keeps independent detectors from charging them again.
+          wastedSteps: redundant.map((c) => c.n),
           costSources: waste.costSources,
           prompt: clipPrompt(prompt),
         },
