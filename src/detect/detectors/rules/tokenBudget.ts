@@ -2,6 +2,9 @@
  * TOKEN_BUDGET: hard token ceilings, per LLM call and per trace (detection-tiers.md, tier 1
  * "threshold checks"). Unlike COST_SPIKE, which compares with the agent's own baseline, these are
  * absolute budgets a team sets; the defaults are generous enough to flag only runaway calls.
+ *
+ * The overage is evidence (`overageTokens`), never `wasteTokens`: as with COST_BUDGET, going over a
+ * budget does not say which tokens bought nothing, and the waste detectors charge those already.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
@@ -62,9 +65,9 @@ export const tokenBudget = defineDetector({
             outputTokens: s.usage.outputTokens,
             tokens,
             budget: perCall,
+            overageTokens: tokens - perCall,
             scope: 'call',
           },
-          wasteTokens: tokens - perCall,
         });
       }
     });
@@ -78,9 +81,9 @@ export const tokenBudget = defineDetector({
           budget: perTrace,
           llmCalls: calls,
           crossedAtStep: crossedAt,
+          overageTokens: total - perTrace,
           scope: 'trace',
         },
-        wasteTokens: total - perTrace,
       });
     }
     return signals;
