@@ -146,8 +146,19 @@ export async function analyze(
   }
 
   const notes = [...config.warnings];
-  for (const f of runner.failures.slice(0, 20)) {
+  // The gate names every detector that failed and says "see notes": each gets at least one note,
+  // and the rest are listed up to a bound (a detector may fail on every trace).
+  const noted = new Set<string>();
+  let listed = 0;
+  for (const f of runner.failures) {
+    if (listed >= 20 && noted.has(f.detector)) continue;
+    noted.add(f.detector);
+    listed++;
     notes.push(`detector ${f.detector} failed on trace ${f.traceId}: ${f.message} (please report this)`);
+  }
+  if (runner.failures.length > listed) {
+    const more = runner.failures.length - listed;
+    notes.push(`${more} more detector failure${more === 1 ? ' is' : 's are'} not listed`);
   }
   const judgeStats = tribunal?.stats();
   if (tribunal) await tribunal.flush();
@@ -157,5 +168,13 @@ export async function analyze(
         `${judgeStats.circuitOpenVerdicts} later case(s) got stages 0–1 only and are listed for review`,
     );
   }
-  return report.finish({ stats, pricer, failOn: config.failOn, notes, verdicts, judgeStats });
+  return report.finish({
+    stats,
+    pricer,
+    failOn: config.failOn,
+    notes,
+    verdicts,
+    judgeStats,
+    detectorFailures: runner.failures,
+  });
 }

@@ -17,7 +17,7 @@ import type { LoadStats } from '../trace/load.js';
 import { measureTrace } from '../trace/measure.js';
 import type { LoadedTrace } from '../trace/schema.js';
 import { VERSION } from '../version.js';
-import { evaluateGate } from './gate.js';
+import { evaluateGate, type GateDetectorFailure } from './gate.js';
 import { redact, redactDeep } from './redact.js';
 import { wasteTotals } from './wasteTotals.js';
 import { REPORT_SCHEMA_VERSION, type InputError, type Report, type TraceSummary } from './schema.js';
@@ -34,6 +34,8 @@ export interface FinishInput {
   verdicts?: Verdict[];
   notes?: string[];
   judgeStats?: TribunalStats;
+  /** Detectors that threw (the runner's `failures`): they fail the gate. */
+  detectorFailures?: readonly GateDetectorFailure[];
   now?: Date;
 }
 
@@ -72,7 +74,16 @@ export function createReportAccumulator(): ReportAccumulator {
       totals.costUsd += m.costUsd;
     },
 
-    finish({ stats, pricer, failOn, verdicts = [], notes = [], judgeStats, now = new Date() }) {
+    finish({
+      stats,
+      pricer,
+      failOn,
+      verdicts = [],
+      notes = [],
+      judgeStats,
+      detectorFailures = [],
+      now = new Date(),
+    }) {
       const waste = wasteTotals(signals);
       const review = signals.filter(isGrayZone).map((s) => ({
         traceId: s.traceId,
@@ -99,7 +110,7 @@ export function createReportAccumulator(): ReportAccumulator {
             )}${unknownModels.length > 5 ? ', …' : ''}): their calls are not in the cost totals; add them under prices: in tracejury.yml`,
         );
       }
-      const gate = evaluateGate(signals, failOn, stats.traces);
+      const gate = evaluateGate(signals, failOn, stats.traces, detectorFailures);
       return {
         schemaVersion: REPORT_SCHEMA_VERSION,
         tool: { name: 'tracejury', version: VERSION },

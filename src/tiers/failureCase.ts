@@ -21,6 +21,16 @@ function clip(value: unknown): unknown {
     : text;
 }
 
+/**
+ * The best score, 0 when none is recorded. A loop, not Math.max(...scores): spread arguments go on
+ * the call stack, which a retrieval with over ~120,000 results overflows.
+ */
+function topScore(results: readonly { score?: number }[]): number {
+  let top = 0;
+  for (const r of results) if ((r.score ?? 0) > top) top = r.score!;
+  return top;
+}
+
 function describeStep(step: Step, n: number): Record<string, unknown> {
   switch (step.type) {
     case 'llm':
@@ -48,7 +58,7 @@ function describeStep(step: Step, n: number): Record<string, unknown> {
         type: 'retrieval',
         query: clip(step.query),
         results: step.results.length,
-        topScore: Math.max(...step.results.map((r) => r.score ?? 0), 0),
+        topScore: topScore(step.results),
       };
     case 'state':
       return { step: n, type: 'state', agentId: step.agentId, state: clip(step.state) };

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { analyze } from '../../src/analyze.js';
+import { parseConfig } from '../../src/detect/config.js';
+import { defineDetector } from '../../src/detect/detector.js';
+import { toolLoop } from '../../src/detect/detectors/structural/toolLoop.js';
 import { evaluateGate, NO_INPUT_REASON } from '../../src/report/gate.js';
 import { signal } from '../helpers/signalBuilder.js';
+import { llm, makeTrace } from '../helpers/traceBuilder.js';
 
 const sig = signal;
 
@@ -28,5 +34,79 @@ describe('gate', () => {
   it('never fails on shadow, suppressed or gray-zone signals', () => {
     const s = [sig({ shadow: true }), sig({ suppressedBy: 'RETRY_LOOP' }), sig({ confidence: 0.5 })];
     expect(evaluateGate(s, ['critical', 'high'], 1)).toEqual({ passed: true, reasons: [] });
+  });
+
+  it('fails closed when a detector threw: a crashed check found nothing because it did not look', () => {
+    const failures = [
+      { detector: 'REASONING_STALL', traceId: 'a' },
+      { detector: 'COST_SPIKE', traceId: 'a' },
+      { detector: 'REASONING_STALL', traceId: 'b' },
+    ];
+    expect(evaluateGate([sig({})], ['critical', 'high'], 2, failures)).toEqual({
+      passed: false,
+      reasons: [
+        'REASONING_STALL failed on 2 traces (a tracejury bug; see notes)',
+        'COST_SPIKE failed on 1 trace (a tracejury bug; see notes)',
+        'TOOL_LOOP: 1 high signal',
+      ],
+    });
+    expect(evaluateGate([], ['critical', 'high'], 1, [])).toEqual({ passed: true, reasons: [] });
+  });
+});
+
+describe('gate of analyze() when a detector throws', () => {
+  const boom = defineDetector({
+    meta: {
+      id: 'BOOM',
+      configKey: 'boom',
+      tier: 1,
+      kind: 'structural',
+      severity: 'low',
+      failureMode: 'bug',
+      description: 'always throws',
+      config: z.object({}),
+    },
+    detect: () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    },
+  });
+
+  it('fails, naming the detector and the traces, with a note for each detector', async () => {
+    const traces = [makeTrace([llm()], { id: 'r1' }), makeTrace([llm()], { id: 'r2' })];
+    const report = await analyze(traces, {
+      config: parseConfig(''),
+      baselines: false,
+      detectors: [boom, toolLoop],
+    });
+    expect(report.signals).toEqual([]);
+    expect(report.gate).toEqual({
+      passed: false,
+      reasons: ['BOOM failed on 2 traces (a tracejury bug; see notes)'],
+    });
+    expect(report.notes).toContain(
+      'detector BOOM failed on trace r1: Maximum call stack size exceeded (please report this)',
+    );
+  });
+
+  it('notes every failing detector even past the first 20 failures, and counts the rest', async () => {
+    const late = defineDetector({
+      meta: { ...boom.meta, id: 'BOOM_LATE', configKey: 'boom_late' },
+      detect: (trace) => {
+        if (trace.id === 'r24') throw new Error('late bug');
+        return [];
+      },
+    });
+    const traces = Array.from({ length: 25 }, (_, i) => makeTrace([llm()], { id: `r${i}` }));
+    const report = await analyze(traces, {
+      config: parseConfig(''),
+      baselines: false,
+      detectors: [boom, late],
+    });
+    expect(report.gate.reasons).toEqual([
+      'BOOM failed on 25 traces (a tracejury bug; see notes)',
+      'BOOM_LATE failed on 1 trace (a tracejury bug; see notes)',
+    ]);
+    expect(report.notes).toContain('detector BOOM_LATE failed on trace r24: late bug (please report this)');
+    expect(report.notes).toContain('5 more detector failures are not listed');
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { signal as makeSignal } from '../helpers/signalBuilder.js';
 import { failureCase } from '../../src/tiers/failureCase.js';
-import { makeTrace, tool } from '../helpers/traceBuilder.js';
+import type { Step } from '../../src/trace/schema.js';
+import { makeTrace, retrieval, tool } from '../helpers/traceBuilder.js';
 
 const TOKEN = 'ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5z';
 
@@ -22,5 +23,13 @@ describe('failureCase: what a judge sees', () => {
     const c = failureCase(makeTrace([tool('fetch', { result: 'z'.repeat(2000) })]), signal, 'loops');
     const step = (c.response as { steps: { result: string }[] }).steps[0]!;
     expect(step.result).toBe(`${'z'.repeat(1500)}… [500 more characters]`);
+  });
+
+  it('gives the top score of a retrieval with more results than spread arguments fit', () => {
+    const results = Array.from({ length: 300_000 }, (_, i) => ({ score: i === 123 ? 0.9 : 0.1 }));
+    const t = makeTrace([retrieval({ results: [] })]);
+    (t.steps[0] as Extract<Step, { type: 'retrieval' }>).results = results;
+    const c = failureCase(t, makeSignal({ traceId: 't1', steps: [1] }), 'empty retrieval');
+    expect((c.response as { steps: { topScore: number }[] }).steps[0]!.topScore).toBe(0.9);
   });
 });

@@ -1,6 +1,7 @@
 import { stateHashLoop } from '../../../src/detect/detectors/rules/stateHashLoop.js';
+import { describe, expect, it } from 'vitest';
 import { makeTrace, state, tool } from '../../helpers/traceBuilder.js';
-import { testDetector } from '../tester.js';
+import { runDetector, testDetector } from '../tester.js';
 
 const A = { task: 'book flight', status: 'searching' };
 const B = { task: 'book flight', status: 'failed' };
@@ -24,6 +25,26 @@ testDetector(stateHashLoop, {
         state(B, 'b'),
         state(A, 'a'),
         state(A, 'b'),
+      ]),
+    },
+    {
+      // QA t7: `step` is a counter name, but here it is the workflow stage, and every state is new.
+      name: 'a string-valued workflow stage under a counter name is state (step: collect_info → confirm)',
+      trace: makeTrace(
+        ['collect_info', 'search_flights', 'book', 'confirm'].map((step) => state({ order: 'A1', step })),
+      ),
+    },
+    {
+      name: 'a nested version label is state too (doc.version: draft → review → final)',
+      trace: makeTrace(['draft', 'review', 'final'].map((version) => state({ doc: { version } }, 'w'))),
+    },
+    {
+      name: 'whose turn it is, attempt outcomes: string values under counter names are compared',
+      trace: makeTrace([
+        state({ task: 't', turn: 'user', attempt: 'first' }),
+        state({ task: 't', turn: 'agent', attempt: 'first' }),
+        state({ task: 't', turn: 'user', attempt: 'second' }),
+        state({ task: 't', turn: 'agent', attempt: 'second' }),
       ]),
     },
     {
@@ -59,7 +80,7 @@ testDetector(stateHashLoop, {
       signals: [
         {
           steps: [1, 2, 3, 4, 5, 6, 7],
-          message: /same state change \(changed status\) repeated 3 times/,
+          message: /made the same state change \(changed status\) 3 times/,
           confidence: 0.84,
         },
       ],
@@ -67,7 +88,23 @@ testDetector(stateHashLoop, {
     {
       name: 'stuck: the same state emitted three times in a row',
       trace: makeTrace([state(A), state(A), state(A)]),
-      signals: [{ steps: [1, 2, 3], message: 'returned to the same state 3 times' }],
+      // Three visits are two returns: the first visit is not one.
+      signals: [{ steps: [1, 2, 3], message: 'it returned to the same state 2 times, at steps 1, 2, 3' }],
+    },
+    {
+      name: 'counters written as numbers, numeric strings or timestamps are still ignored',
+      trace: makeTrace([
+        state({ ...A, step: 1, version: '1.0.1', turn: '2025-01-01T00:00:01Z', attempt: null }),
+        state({ ...A, step: 2, version: '1.0.2', turn: '2025-01-01T00:00:02Z', attempt: 1 }),
+        state({ ...A, step: '3', version: 'v3', turn: '2025-01-01 00:00:03+02:00', attempt: 2 }),
+      ]),
+      signals: [{ steps: [1, 2, 3], message: 'it returned to the same state 2 times' }],
+    },
+    {
+      name: 'one return is "1 time"',
+      trace: makeTrace([state(A), state(B), state(A)]),
+      config: { min_repeats: 2 },
+      signals: [{ steps: [1, 3], message: 'it returned to the same state 1 time, at steps 1, 3 (' }],
     },
     {
       name: 'two separate loops are two signals',
@@ -84,4 +121,21 @@ testDetector(stateHashLoop, {
       signals: [{ steps: [1, 2, 3] }, { steps: [6, 7, 8] }],
     },
   ],
+});
+
+describe('STATE_HASH_LOOP on a long run', () => {
+  it('reports one loop made of more repeating hashes than spread arguments fit', () => {
+    // 80,000 states, each seen twice, and the changes into them: 160,000 repeating hashes, one loop.
+    const n = 80_000;
+    const t = makeTrace([]);
+    const cycle = Array.from({ length: n }, (_, i) => ({
+      type: 'state' as const,
+      agentId: 'a',
+      state: { n: i },
+    }));
+    t.steps = [...cycle, ...cycle];
+    const [s] = runDetector(stateHashLoop, t, { config: { min_repeats: 2 } });
+    expect((s?.evidence?.repeats as unknown[]).length).toBeGreaterThan(150_000);
+    expect(s?.steps).toHaveLength(2 * n);
+  }, 20_000);
 });

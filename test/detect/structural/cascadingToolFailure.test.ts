@@ -71,3 +71,18 @@ describe('CASCADING_TOOL_FAILURE evidence', () => {
     expect(s?.evidence).toMatchObject({ failures: 3, tools: ['a', 'b', 'c'], errors: ['x', 'y', 'z'] });
   });
 });
+
+describe('CASCADING_TOOL_FAILURE evidence', () => {
+  it('clips each error to 120 characters, redacted first, as messages do', () => {
+    const huge = `${'e'.repeat(200_000)} ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5z`;
+    const [s] = runDetector(
+      cascadingToolFailure,
+      makeTrace([
+        fail('a', huge),
+        fail('b', `ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5z`),
+        tool('c', { status: 'error' }),
+      ]),
+    );
+    expect(s?.evidence?.errors).toEqual([`${'e'.repeat(120)}…`, '[REDACTED]', null]);
+  });
+});

@@ -37,9 +37,17 @@ testDetector(costSpike, {
       ],
     },
     {
+      // One call is its own largest: the step span names it once, and "1 LLM call" is singular.
       name: 'static: twice the limit is strong',
       trace: makeTrace([t(100_000, 1)]),
-      signals: [{ steps: [1], confidence: 0.92 }],
+      signals: [
+        {
+          steps: [1],
+          confidence: 0.92,
+          message:
+            'run used 100,001 tokens (100,000 in, 1 out) over 1 LLM call (static fallback: > 50,000 tokens) (step 1)',
+        },
+      ],
     },
     {
       name: 'baseline fires where static would not (40,000 > 3 × 10,000)',

@@ -71,5 +71,11 @@ testDetector(goalAbandonment, {
       trace: makeTrace([tool('search'), ...stalled(2)], { status: 'error' }),
       signals: [{ steps: [2, 3] }],
     },
+    {
+      name: 'min_llm_calls 1: one stalled call is "1 LLM call"',
+      config: { min_llm_calls: 1 },
+      trace: makeTrace([tool('search'), ...stalled(1)], { status: 'error' }),
+      signals: [{ steps: [2], message: 'then 1 LLM call without reaching an answer (step 2)' }],
+    },
   ],
 });

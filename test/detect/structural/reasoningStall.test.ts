@@ -52,6 +52,11 @@ testDetector(reasoningStall, {
       signals: [{ steps: [3, 4, 5, 6, 8, 9, 10, 11], message: '8 LLM calls for 2 tool calls' }],
     },
     {
+      name: 'one tool call is "1 tool call"',
+      trace: run(5, 1),
+      signals: [{ message: '5 LLM calls for 1 tool call: 5× LLM calls per tool call' }],
+    },
+    {
       name: 'static: exactly 4 LLM calls per tool call',
       trace: run(8, 2),
       signals: [

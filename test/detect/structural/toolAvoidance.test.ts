@@ -29,6 +29,17 @@ testDetector(toolAvoidance, {
   ],
   invalid: [
     {
+      name: 'one LLM call and one tool offered are singular',
+      config: { min_llm_calls: 1 },
+      trace: makeTrace([llm({ output: '42' })], { availableTools: ['calc'] }),
+      signals: [
+        {
+          steps: [1],
+          message: 'answered after 1 LLM call without calling any of its 1 available tool (calc) (step 1)',
+        },
+      ],
+    },
+    {
       name: 'just over: 2 LLM calls, tools offered, none called, answered',
       trace: makeTrace([llm(), retrieval({ results: [{ score: 0.9 }] }), llm({ output: '42' })], tools),
       signals: [

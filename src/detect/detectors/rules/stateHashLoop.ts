@@ -8,23 +8,70 @@
  * a loop that only bumps `updated_at` or `iteration` still hashes the same. SHA-256 of the canonical
  * JSON of the delta, and of the whole normalised state, is counted per agent; a hash seen
  * `min_repeats` times fires. Repeating hashes whose step ranges overlap are one loop, one signal.
+ *
+ * Counter names that are also ordinary words for where a workflow is (`step`, `version`, `turn`,
+ * `attempt`, … : COUNT_KEYS) are dropped only while they hold a count or a timestamp. Their other
+ * values are state: `step: "search_flights"` → `"book"` is progress, and the reference's promise is
+ * that "if two states hash identically, they contain the same data" (detection-tiers.md, tier 1).
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { listSome, snapshotsByAgent } from '../state/stateSnapshots.js';
+import { plural } from '../structural/shared.js';
 
 type Canon = null | boolean | number | string | Canon[] | { [k: string]: Canon };
 
-function canonical(v: unknown, ignored: (k: string) => boolean, depth = 0): Canon {
+/** What normalisation does with a key: keep it, drop it, or drop it while its value is a count. */
+const KEEP = 0;
+const DROP = 1;
+const DROP_COUNT = 2;
+type KeyMode = typeof KEEP | typeof DROP | typeof DROP_COUNT;
+
+/**
+ * Default `ignore_keys` (lowercased) that name a counter but are also words for a workflow stage, a
+ * document version, whose turn it is: bookkeeping only while they hold a count or a timestamp.
+ */
+const COUNT_KEYS: ReadonlySet<string> = new Set([
+  'step',
+  'step_count',
+  'stepcount',
+  'iteration',
+  'iterations',
+  'counter',
+  'turn',
+  'attempt',
+  'attempts',
+  'seq',
+  'sequence',
+  'revision',
+  'version',
+]);
+
+// A count written as text ("3", "v2", "1.4.0") or an ISO 8601 date or date-time.
+const COUNT_TEXT = /^v?\d+(?:\.\d+)*$/i;
+const TIMESTAMP_TEXT =
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/** A value a counter key may drop: a number, nothing, or a count or timestamp written as text. */
+function isCountValue(v: unknown): boolean {
+  if (v === null || v === undefined || typeof v === 'number') return true;
+  return typeof v === 'string' && v.length <= 40 && (COUNT_TEXT.test(v) || TIMESTAMP_TEXT.test(v));
+}
+
+function canonical(v: unknown, mode: (k: string) => KeyMode, depth = 0): Canon {
   if (v === null || v === undefined) return null;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
   if (depth > 32) return '[deep]';
-  if (Array.isArray(v)) return v.map((x) => canonical(x, ignored, depth + 1));
+  if (Array.isArray(v)) return v.map((x) => canonical(x, mode, depth + 1));
   if (typeof v === 'object') {
     const out: { [k: string]: Canon } = {};
     for (const k of Object.keys(v as object).sort()) {
-      if (!ignored(k)) out[k] = canonical((v as Record<string, unknown>)[k], ignored, depth + 1);
+      const m = mode(k);
+      if (m === DROP) continue;
+      const value = (v as Record<string, unknown>)[k];
+      if (m === DROP_COUNT && isCountValue(value)) continue;
+      out[k] = canonical(value, mode, depth + 1);
     }
     return out;
   }
@@ -111,13 +158,18 @@ export const stateHashLoop = defineDetector({
     if (byAgent.size === 0) return [];
     const cfg = ctx.config;
     const names = new Set(cfg.ignore_keys.map((k) => k.toLowerCase()));
-    const cache = new Map<string, boolean>();
-    const ignored = (k: string) => {
+    const cache = new Map<string, KeyMode>();
+    const keyMode = (k: string): KeyMode => {
       let hit = cache.get(k);
       if (hit === undefined) {
-        hit =
-          names.has(k.toLowerCase()) ||
-          cfg.ignore_key_suffixes.some((s) => k.length > s.length && k.endsWith(s));
+        const lower = k.toLowerCase();
+        hit = names.has(lower)
+          ? COUNT_KEYS.has(lower)
+            ? DROP_COUNT
+            : DROP
+          : cfg.ignore_key_suffixes.some((s) => k.length > s.length && k.endsWith(s))
+            ? DROP
+            : KEEP;
         cache.set(k, hit);
       }
       return hit;
@@ -129,7 +181,7 @@ export const stateHashLoop = defineDetector({
       const stateGroups = new Map<string, Group>();
       let prev: Record<string, Canon> | undefined;
       for (const snap of snaps) {
-        const cur = canonical(snap.state, ignored) as Record<string, Canon>;
+        const cur = canonical(snap.state, keyMode) as Record<string, Canon>;
         const curJson = JSON.stringify(cur);
         if (cfg.detect_state_repeats) {
           const h = sha256(curJson);
@@ -182,12 +234,16 @@ export const stateHashLoop = defineDetector({
       }
       for (const cluster of clusters) {
         const steps = [...new Set(cluster.flatMap((g) => g.steps))].sort((a, b) => a - b);
-        const maxCount = Math.max(...cluster.map((g) => g.steps.length));
+        // A loop, not Math.max(...counts): a long run can have more groups than spread arguments fit.
+        let maxCount = 0;
+        for (const g of cluster) if (g.steps.length > maxCount) maxCount = g.steps.length;
         const lead = cluster.find((g) => g.kind === 'delta') ?? cluster[0]!;
+        const at = listSome(lead.steps.map(String), 8);
+        // A state seen n times was returned to n − 1 times: the first visit is not a return.
         const what =
           lead.kind === 'delta'
-            ? `the same state change (${lead.summary}) repeated ${lead.steps.length} times, at steps ${listSome(lead.steps.map(String), 8)}`
-            : `it returned to the same state ${lead.steps.length} times, at steps ${listSome(lead.steps.map(String), 8)}`;
+            ? `it made the same state change (${lead.summary}) ${plural(lead.steps.length, 'time')}, at steps ${at}`
+            : `it returned to the same state ${plural(lead.steps.length - 1, 'time')}, at steps ${at}`;
         signals.push({
           steps,
           confidence: Math.min(0.96, Math.round((0.8 + 0.04 * (maxCount - cfg.min_repeats)) * 1000) / 1000),

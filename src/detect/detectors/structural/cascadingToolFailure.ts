@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import type { ToolStep } from '../../../trace/schema.js';
-import { stepNo, stepSpan } from './shared.js';
+import { clipRedacted } from '../../../report/redact.js';
+import { fmtInt, plural, stepNo, stepSpan } from './shared.js';
 
 export const cascadingToolFailure = defineDetector({
   meta: {
@@ -38,13 +39,14 @@ export const cascadingToolFailure = defineDetector({
           severity: 'high',
           confidence: chain.length > min_failures || tools.length > min_tools ? 0.9 : 0.85,
           steps,
-          message: `${chain.length} consecutive tool failures across ${tools.length} tools (${tools.join(', ')}) (${stepSpan(steps)})`,
+          message: `${fmtInt(chain.length)} consecutive tool failures across ${plural(tools.length, 'tool')} (${tools.join(', ')}) (${stepSpan(steps)})`,
           evidence: {
             failures: chain.length,
             tools,
             minFailures: min_failures,
             minTools: min_tools,
-            errors: chain.map((c) => c.step.error ?? null),
+            // Clipped as in other detectors' messages: a tool can return megabytes of error text.
+            errors: chain.map((c) => (c.step.error === undefined ? null : clipRedacted(c.step.error, 120))),
           },
         });
       }

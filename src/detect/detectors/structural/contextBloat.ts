@@ -17,6 +17,7 @@ import {
   describeAdaptive,
   fmtTokens,
   fmtX,
+  plural,
   stepNo,
   thresholdConfidence,
 } from './shared.js';
@@ -101,7 +102,7 @@ export const contextBloat = defineDetector({
         steps: [first.no, last.no],
         message:
           `prompt grew ${fmtX(growth)} from ${fmtTokens(firstTokens)} (step ${first.no}) to ${fmtTokens(lastTokens)} ` +
-          `(step ${last.no}) over ${count} LLM calls (static fallback: ≥ ${fmtX(growth_factor)} growth)`,
+          `(step ${last.no}) over ${plural(count, 'LLM call')} (static fallback: ≥ ${fmtX(growth_factor)} growth)`,
         evidence: {
           rule: 'static',
           firstPromptTokens: firstTokens,

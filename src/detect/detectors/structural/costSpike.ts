@@ -16,6 +16,7 @@ import {
   describeAdaptive,
   fmtInt,
   fmtTokens,
+  plural,
   stepNo,
   stepSpan,
   thresholdConfidence,
@@ -67,8 +68,11 @@ export const costSpike = defineDetector({
         steps,
         message:
           `run used ${fmtTokens(total)} (${fmtInt(m.inputTokens)} in, ${fmtInt(m.outputTokens)} out) over ` +
-          `${m.llmCalls} LLM calls (${rule})` +
-          (biggest ? `; largest: step ${biggest.no} with ${fmtTokens(biggest.tokens)}` : '') +
+          `${plural(m.llmCalls, 'LLM call')} (${rule})` +
+          // With one call the largest is the only one, and the step span already names it.
+          (biggest && calls.length > 1
+            ? `; largest: step ${biggest.no} with ${fmtTokens(biggest.tokens)}`
+            : '') +
           ` (${stepSpan(steps)})`,
         evidence: {
           totalTokens: total,

@@ -3,12 +3,13 @@
  * all steps, as everywhere), an LLM call with an error or an empty completion (see
  * EMPTY_LLM_RESPONSE for what counts as empty; tool-call-only outputs are not), or a tool call with
  * status error. Retrievals with no results are RAG_EMPTY_RETRIEVAL's. One signal per run, naming
- * every failing early step. A run that still ended ok recovered, which lowers the confidence.
+ * every failing early step. A run that still ended ok recovered, which lowers the confidence. The
+ * message says it "ended ok" only when the run has an output: an unrecorded status reads as ok.
  */
 import { z } from 'zod';
 import { clipRedacted } from '../../../report/redact.js';
 import { defineDetector } from '../../detector.js';
-import { isEmptyCompletion, stepNo } from './shared.js';
+import { hasTraceOutput, isEmptyCompletion, stepNo } from './shared.js';
 
 export const firstStepFailure = defineDetector({
   meta: {
@@ -41,6 +42,13 @@ export const firstStepFailure = defineDetector({
     }
     if (failures.length === 0) return [];
     const recovered = trace.status === 'ok';
+    // Status defaults to ok when a trace does not record one, so ok alone does not show that the run
+    // finished well: only an output does. Without one, say what is known.
+    const ending = !recovered
+      ? `; the run ended with status ${trace.status}`
+      : hasTraceOutput(trace)
+        ? ' (the run later recovered and ended ok)'
+        : ' (the run has no output and no error status: whether it recovered is not known)';
     return [
       {
         severity: 'medium',
@@ -48,11 +56,7 @@ export const firstStepFailure = defineDetector({
         // still failed early, but may have been a transient error it handled.
         confidence: recovered ? 0.8 : 0.9,
         steps: failures.map((f) => f.no),
-        message:
-          failures.map((f) => `step ${f.no}: ${f.what}`).join('; ') +
-          (recovered
-            ? ' (the run later recovered and ended ok)'
-            : `; the run ended with status ${trace.status}`),
+        message: failures.map((f) => `step ${f.no}: ${f.what}`).join('; ') + ending,
         evidence: { maxStep: ctx.config.max_step, failures, status: trace.status },
       },
     ];

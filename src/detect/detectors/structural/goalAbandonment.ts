@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
-import { hasExit, isToolUse, stepNo, stepSpan } from './shared.js';
+import { hasExit, isToolUse, plural, stepNo, stepSpan } from './shared.js';
 
 export const goalAbandonment = defineDetector({
   meta: {
@@ -46,7 +46,7 @@ export const goalAbandonment = defineDetector({
         confidence: stalled.length > min_llm_calls ? 0.9 : 0.85,
         steps: stalled,
         message:
-          `no tool use after step ${stepNo(lastToolUse)}, then ${stalled.length} LLM calls without reaching an answer ` +
+          `no tool use after step ${stepNo(lastToolUse)}, then ${plural(stalled.length, 'LLM call')} without reaching an answer ` +
           `(${stepSpan(stalled)}); the run ended with status ${trace.status} and no output`,
         evidence: {
           lastToolUseStep: stepNo(lastToolUse),

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
 import { isLlm } from '../../../trace/measure.js';
-import { isTruncation, stepNo, stepSpan } from './shared.js';
+import { fmtInt, isTruncation, plural, stepNo, stepSpan } from './shared.js';
 
 export const llmTruncationLoop = defineDetector({
   meta: {
@@ -34,20 +34,24 @@ export const llmTruncationLoop = defineDetector({
     if (count < threshold) return [];
     const truncated: number[] = [];
     const reasons = new Set<string>();
-    trace.steps.forEach((s, i) => {
-      if (isLlm(s) && isTruncation(s.finishReason)) {
-        truncated.push(stepNo(i));
-        reasons.add(s.finishReason!);
-      }
-    });
     // Truncated calls with no other LLM call between them: the agent retried into the same limit.
-    const llmNos = trace.steps.flatMap((s, i) => (isLlm(s) ? [stepNo(i)] : []));
+    // Counted in the same walk by each call's position among the LLM calls (looking positions up
+    // per truncated call was quadratic: seconds on a run of 60,000 truncated calls).
+    let llmPos = -1;
+    let prevTruncated = -2;
+    let run = 0;
     let consecutive = 1;
-    let run = 1;
-    for (let k = 1; k < truncated.length; k++) {
-      const adjacent = llmNos.indexOf(truncated[k]!) === llmNos.indexOf(truncated[k - 1]!) + 1;
-      run = adjacent ? run + 1 : 1;
-      consecutive = Math.max(consecutive, run);
+    const steps = trace.steps;
+    for (let i = 0; i < steps.length; i++) {
+      const s = steps[i]!;
+      if (!isLlm(s)) continue;
+      llmPos++;
+      if (!isTruncation(s.finishReason)) continue;
+      truncated.push(stepNo(i));
+      reasons.add(s.finishReason!);
+      run = llmPos === prevTruncated + 1 ? run + 1 : 1;
+      if (run > consecutive) consecutive = run;
+      prevTruncated = llmPos;
     }
     return [
       {
@@ -55,9 +59,9 @@ export const llmTruncationLoop = defineDetector({
         confidence: count > threshold || consecutive > 1 ? 0.92 : 0.85,
         steps: truncated,
         message:
-          `${count} LLM calls hit the output token limit (finish reason ${[...reasons].join(', ')}) ` +
+          `${plural(count, 'LLM call')} hit the output token limit (finish reason ${[...reasons].join(', ')}) ` +
           `(${stepSpan(truncated)})` +
-          (consecutive > 1 ? `, ${consecutive} of them back to back` : ''),
+          (consecutive > 1 ? `, ${fmtInt(consecutive)} of them back to back` : ''),
         evidence: {
           truncatedCalls: count,
           threshold,

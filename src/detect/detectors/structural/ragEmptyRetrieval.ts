@@ -15,9 +15,20 @@
 import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
 import type { RetrievalStep } from '../../../trace/schema.js';
-import { hasTraceOutput, llmOutputKind, stepNo } from './shared.js';
+import { hasTraceOutput, llmOutputKind, plural, stepNo } from './shared.js';
 
 type Verdict = 'empty' | 'irrelevant' | 'ok';
+
+/**
+ * The highest score of a retrieval judged irrelevant (all its results are scored). A loop, not
+ * Math.max(...scores): a retrieval can return more results than the call stack has room for as
+ * spread arguments.
+ */
+function bestScore(r: RetrievalStep): number {
+  let best = -Infinity;
+  for (const x of r.results) if (x.score! > best) best = x.score!;
+  return best;
+}
 
 export const ragEmptyRetrieval = defineDetector({
   meta: {
@@ -65,8 +76,8 @@ export const ragEmptyRetrieval = defineDetector({
     const describe = (f: (typeof failed)[number]) =>
       f.verdict === 'empty'
         ? `step ${f.no} returned 0 results`
-        : `step ${f.no} returned ${f.step.results.length} results, best score ${Number(
-            Math.max(...f.step.results.map((x) => x.score!)).toFixed(2),
+        : `step ${f.no} returned ${plural(f.step.results.length, 'result')}, best score ${Number(
+            bestScore(f.step).toFixed(2),
           )} < ${min_relevance}`;
     const allEmpty = failed.every((f) => f.verdict === 'empty');
     return [

@@ -21,6 +21,7 @@ import {
   CONFIDENCE,
   describeAdaptive,
   fmtX,
+  plural,
   stepNo,
   stepSpan,
 } from './shared.js';
@@ -79,7 +80,7 @@ export const reasoningStall = defineDetector({
         confidence: high ? 0.92 : adaptive ? CONFIDENCE.baseline : CONFIDENCE.static,
         steps,
         message:
-          `${m.reasoningLlmCalls} LLM calls for ${m.toolCalls} tool calls: ${fmtX(value)} LLM calls per tool call ` +
+          `${plural(m.reasoningLlmCalls, 'LLM call')} for ${plural(m.toolCalls, 'tool call')}: ${fmtX(value)} LLM calls per tool call ` +
           `(${rule}) (${stepSpan(steps)})`,
         evidence: {
           llmCalls: m.llmCalls,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { clipRedacted } from '../../../report/redact.js';
 import type { ToolStep } from '../../../trace/schema.js';
-import { allIdentical, stepNo, stepSpan } from './shared.js';
+import { allIdentical, fmtInt, stepNo, stepSpan } from './shared.js';
 
 export const retryStorm = defineDetector({
   meta: {
@@ -51,7 +51,7 @@ export const retryStorm = defineDetector({
         confidence: sameArgs || streak.length > threshold ? 0.92 : 0.86,
         steps,
         message:
-          `${name} failed ${streak.length}× in a row with no successful call in between (${stepSpan(steps)})` +
+          `${name} failed ${fmtInt(streak.length)}× in a row with no successful call in between (${stepSpan(steps)})` +
           (sameArgs ? ', retried with identical arguments' : '') +
           (recoveredLater ? '' : ', never recovered') +
           (lastError ? `; last error: ${clipRedacted(lastError, 120)}` : ''),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { DetectContext } from '../../detector.js';
 import type { LlmStep, Step, ToolStep, Trace } from '../../../trace/schema.js';
-import { fmtInt } from '../../../util/thousands.js';
+import { fmtInt, fmtThousands } from '../../../util/thousands.js';
 
 export { fmtInt, fmtThousands } from '../../../util/thousands.js';
 
@@ -16,9 +16,24 @@ export const stepNo = (index: number): number => index + 1;
 /** "step 4" or "steps 3–9" (first to last of the given step numbers). */
 export function stepSpan(steps: readonly number[]): string {
   if (steps.length === 0) return 'no steps';
-  const first = Math.min(...steps);
-  const last = Math.max(...steps);
+  // A loop, not Math.min(...steps): spread arguments go on the call stack, and a long run's step
+  // list (over ~120,000 numbers) overflows it.
+  let first = steps[0]!;
+  let last = first;
+  for (let i = 1; i < steps.length; i++) {
+    const n = steps[i]!;
+    if (n < first) first = n;
+    else if (n > last) last = n;
+  }
   return first === last ? `step ${first}` : `steps ${first}–${last}`;
+}
+
+/**
+ * "1 tool call", "12,500 tool calls". Detectors do not import report/summarise.ts (the renderers'
+ * module); this is the same wording.
+ */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${fmtInt(n)} ${n === 1 ? word : many}`;
 }
 
 /** "12,500 tokens". */
@@ -31,7 +46,8 @@ export function fmtNum(n: number): string {
 
 /** A ratio or factor with at most one decimal: 3, 4.2. */
 export function fmtX(n: number): string {
-  return `${Number.isInteger(n) ? n : Number(n.toFixed(1))}×`;
+  const r = Number.isInteger(n) ? n : Number(n.toFixed(1));
+  return `${Number.isInteger(r) ? fmtThousands(r) : r < 1000 ? r : fmtNum(r)}×`;
 }
 
 export function fmtMs(ms: number): string {

@@ -16,6 +16,7 @@ import {
   describeAdaptive,
   fmtMs,
   fmtMsBeside,
+  fmtX,
   stepNo,
 } from './shared.js';
 
@@ -91,5 +92,5 @@ export const slowStep = defineDetector({
 });
 
 function fmtRatio(r: number): string {
-  return r >= 1.95 ? `${Number(r.toFixed(1))}×` : 'over';
+  return r >= 1.95 ? fmtX(r) : 'over';
 }

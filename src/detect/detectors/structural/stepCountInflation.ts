@@ -13,6 +13,7 @@ import {
   describeAdaptive,
   fmtNum,
   fmtX,
+  plural,
   stepSpan,
 } from './shared.js';
 
@@ -43,7 +44,7 @@ export const stepCountInflation = defineDetector({
         confidence: count >= 2 * adaptive.limit ? 0.92 : 0.86,
         steps,
         message:
-          `run took ${count} steps, ${fmtX(count / adaptive.p75)} this agent's usual ` +
+          `run took ${plural(count, 'step')}, ${fmtX(count / adaptive.p75)} this agent's usual ` +
           `(${describeAdaptive(adaptive, fmtNum)}); ${stepSpan(steps)} ${steps.length === 1 ? 'is' : 'are'} past the limit`,
         evidence: { stepCount: count, ...adaptiveEvidence(adaptive) },
       },

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
 import { isLlm } from '../../../trace/measure.js';
-import { hasTraceOutput, llmOutputKind, requestsTools, stepNo, stepSpan } from './shared.js';
+import { fmtInt, hasTraceOutput, llmOutputKind, plural, requestsTools, stepNo, stepSpan } from './shared.js';
 
 export const toolAvoidance = defineDetector({
   meta: {
@@ -40,14 +40,15 @@ export const toolAvoidance = defineDetector({
     if (!answered) return [];
     const steps = llmSteps.map((x) => x.no);
     const shown =
-      available.slice(0, 5).join(', ') + (available.length > 5 ? `, … (${available.length} in all)` : '');
+      available.slice(0, 5).join(', ') +
+      (available.length > 5 ? `, … (${fmtInt(available.length)} in all)` : '');
     return [
       {
         severity: 'medium',
         // Two LLM calls without tools can still be a legitimate direct answer; many cannot.
         confidence: llmSteps.length >= 2 * min_llm_calls ? 0.86 : 0.78,
         steps,
-        message: `answered after ${llmSteps.length} LLM calls without calling any of its ${available.length} available tools (${shown}) (${stepSpan(steps)})`,
+        message: `answered after ${plural(llmSteps.length, 'LLM call')} without calling any of its ${plural(available.length, 'available tool')} (${shown}) (${stepSpan(steps)})`,
         evidence: { llmCalls: llmSteps.length, availableTools: available, minLlmCalls: min_llm_calls },
       },
     ];

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { argsSummary, stepSpan, toolCalls } from './shared.js';
+import { argsSummary, fmtInt, plural, stepSpan, toolCalls } from './shared.js';
 
 interface Loop {
   tool: string;
@@ -127,7 +127,7 @@ export const toolLoop = defineDetector({
         confidence: identicalArgs ? 0.94 : allDistinct ? 0.55 : over ? 0.88 : 0.82,
         steps,
         message:
-          `${perTool.map((t) => `${t.tool} called ${t.calls}×`).join(' and ')} in ${spanned} tool calls ` +
+          `${perTool.map((t) => `${t.tool} called ${fmtInt(t.calls)}×`).join(' and ')} in ${plural(spanned, 'tool call')} ` +
           `(${stepSpan(steps)})` +
           (identicalArgs
             ? ', each time with identical arguments'

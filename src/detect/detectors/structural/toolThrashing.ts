@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { argsSummary, stepSpan, toolCalls } from './shared.js';
+import { argsSummary, plural, stepSpan, toolCalls } from './shared.js';
 
 export const toolThrashing = defineDetector({
   meta: {
@@ -71,7 +71,7 @@ export const toolThrashing = defineDetector({
           confidence: repeatedArgs ? 0.92 : allFresh ? 0.55 : len >= 2 * min ? 0.88 : 0.76,
           steps,
           message:
-            `alternated between ${a} and ${b} for ${len} consecutive tool calls (${stepSpan(steps)})` +
+            `alternated between ${a} and ${b} for ${plural(len, 'consecutive tool call')} (${stepSpan(steps)})` +
             (repeatedArgs
               ? ', repeating the same arguments'
               : allFresh
