@@ -11,7 +11,7 @@ import {
   readBaselineFile,
   type BaselineFile,
 } from './baseline/store.js';
-import { loadConfig, type Config } from './detect/config.js';
+import { configFromObject, loadConfig, type Config } from './detect/config.js';
 import type { Detector } from './detect/detector.js';
 import { findDetector } from './detect/registry.js';
 import { createDetectorRunner } from './detect/runner.js';
@@ -25,15 +25,26 @@ import type { Report } from './report/schema.js';
 import { escalateGrayZone } from './tiers/escalate.js';
 import type { InputFormat } from './trace/importer.js';
 import { GRAY_ZONE_LOWER } from './detect/grayZone.js';
-import { emptyStats, priceTrace, streamTraceBatches, type LoadProgress } from './trace/load.js';
-import { parseTraceOrThrow } from './trace/fastParse.js';
+import {
+  emptyStats,
+  invalidTraceError,
+  priceTrace,
+  streamTraceBatches,
+  type LoadProgress,
+  type LoadStats,
+} from './trace/load.js';
+import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, TraceInput } from './trace/schema.js';
 
 export const DEFAULT_STATE_DIR = '.tracejury';
 
 export interface AnalyzeOptions {
-  /** A parsed config; otherwise `configFile`, otherwise tracejury.yml / detectors.yml in cwd. */
-  config?: Config;
+  /**
+   * A config from parseConfig / loadConfig, or the same settings as a plain object
+   * (`{ default: { tool_loop: { threshold: 4 } } }`, checked as a file would be); otherwise
+   * `configFile`, otherwise tracejury.yml / detectors.yml in cwd.
+   */
+  config?: Config | Record<string, unknown>;
   configFile?: string;
   inputFormat?: InputFormat;
   /** Where baselines.json and the cassette live (default `.tracejury` under cwd). */
@@ -74,11 +85,46 @@ function tribunalFor(
   return createTribunalSession({ ...settings, cassette, ...(env ? { env } : {}) });
 }
 
-/** Traces given directly (library use) rather than as files, one at a time, as one batch each. */
-async function* fromObjects(traces: TraceInput[]): AsyncGenerator<LoadedTrace[]> {
+/**
+ * Traces given directly (library use) rather than as files, one batch each. An invalid one is an
+ * input error named `<input>[i]` with its field, as a bad record of a file is, and the others are
+ * still analysed.
+ */
+async function* fromObjects(traces: readonly unknown[], stats: LoadStats): AsyncGenerator<LoadedTrace[]> {
   for (const [i, t] of traces.entries()) {
-    yield [{ trace: parseTraceOrThrow(t), source: { file: `<input>[${i}]`, format: 'native' } }];
+    const file = `<input>[${i}]`;
+    stats.records++;
+    const parsed = parseTrace(t);
+    if (!parsed.success) {
+      stats.errorCount++;
+      stats.errors.push(invalidTraceError(file, t, parsed.error));
+      continue;
+    }
+    stats.traces++;
+    stats.formats.native = (stats.formats.native ?? 0) + 1;
+    yield [{ trace: parsed.data, source: { file, format: 'native' } }];
   }
+}
+
+/** Paths, or trace objects; anything else is a programming error worth a clear message. */
+function inputKind(input: unknown): { paths: string[] } | { objects: readonly unknown[] } {
+  if (typeof input === 'string') return { paths: [input] };
+  if (!Array.isArray(input))
+    throw new TypeError(
+      `analyze() takes a path, a list of paths or a list of trace objects; got ${input === null ? 'null' : typeof input}`,
+    );
+  const strings = input.filter((i) => typeof i === 'string').length;
+  if (strings === input.length) return { paths: input as string[] };
+  if (strings > 0) throw new TypeError('analyze() takes paths or trace objects, not a mix of both');
+  return { objects: input };
+}
+
+/** A config parsed by parseConfig / loadConfig, or one given as a plain object (checked here). */
+function configOf(given: Config | Record<string, unknown>): Config {
+  const parsed = given as Partial<Config>;
+  const isParsed =
+    Array.isArray(parsed.failOn) && Array.isArray(parsed.warnings) && typeof parsed.sections === 'object';
+  return isParsed ? (given as Config) : configFromObject(given);
 }
 
 export async function analyze(
@@ -86,7 +132,8 @@ export async function analyze(
   options: AnalyzeOptions = {},
 ): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
-  const config = options.config ?? loadConfig(options.configFile, cwd);
+  const kind = inputKind(input);
+  const config = options.config ? configOf(options.config) : loadConfig(options.configFile, cwd);
   const pricer = createPricer(config.prices);
   const stateDir = options.stateDir ?? path.join(cwd, DEFAULT_STATE_DIR);
   const store =
@@ -104,12 +151,7 @@ export async function analyze(
   const noDowngrade = new Set(config.tiers.noDowngrade);
   const verdicts: Verdict[] = [];
 
-  const asPaths =
-    typeof input === 'string'
-      ? [input]
-      : input.every((i) => typeof i === 'string')
-        ? (input as string[])
-        : undefined;
+  const asPaths = 'paths' in kind ? kind.paths : undefined;
   let stats = emptyStats();
   let batches: AsyncIterable<LoadedTrace[]>;
   if (asPaths) {
@@ -122,9 +164,7 @@ export async function analyze(
     batches = stream.batches;
     stats = stream.stats;
   } else {
-    const objects = input as TraceInput[];
-    batches = fromObjects(objects);
-    stats = { ...stats, files: 0, records: objects.length, traces: objects.length };
+    batches = fromObjects('objects' in kind ? kind.objects : [], stats);
   }
 
   for await (const batch of batches) {

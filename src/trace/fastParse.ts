@@ -564,9 +564,3 @@ export function parseTrace(input: unknown): z.ZodSafeParseResult<Trace> {
   if (data !== INVALID) return { success: true, data };
   return TraceSchema.safeParse(input);
 }
-
-/** TraceSchema.parse, through the fast path; a rejected input throws zod's own error. */
-export function parseTraceOrThrow(input: unknown): Trace {
-  const data = fastTraceParser(input);
-  return data !== INVALID ? data : TraceSchema.parse(input);
-}

@@ -13,6 +13,7 @@ import { parseTrace } from './fastParse.js';
 import { importerFor, importers } from './formats/index.js';
 import {
   INPUT_FORMATS,
+  isRecord,
   type ImportedTrace,
   type Importer,
   type InputFormat,
@@ -76,6 +77,18 @@ function zodField(error: ZodError): { field?: string; message: string } {
     .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
     .join('');
   return { field: field || undefined, message: issue.message };
+}
+
+/** The input error of a trace that failed validation: the field, and the message naming the trace. */
+export function invalidTraceError(file: string, trace: unknown, error: ZodError, line?: number): InputError {
+  const { field, message } = zodField(error);
+  const id = isRecord(trace) ? trace.id : undefined;
+  return {
+    file,
+    ...(line !== undefined ? { line } : {}),
+    ...(field !== undefined ? { field } : {}),
+    message: `${typeof id === 'string' ? `trace ${id}: ` : ''}${message}`,
+  };
 }
 
 /** Longest JSON.parse message kept: V8 quotes some input around the bad token, other engines may quote more. */
@@ -281,14 +294,8 @@ class FileReader {
     for (const item of imported) {
       const parsed = parseTrace(item.trace);
       if (!parsed.success) {
-        const { field, message } = zodField(parsed.error);
-        const id = (item.trace as { id?: unknown }).id;
-        this.addError({
-          file: this.file,
-          line: (this.document && this.lineOfTrace(item.trace)) ?? item.line,
-          field,
-          message: `${typeof id === 'string' ? `trace ${id}: ` : ''}${message}`,
-        });
+        const line = (this.document && this.lineOfTrace(item.trace)) ?? item.line;
+        this.addError(invalidTraceError(this.file, item.trace, parsed.error, line));
         continue;
       }
       priceTrace(parsed.data, this.pricer);

@@ -8,7 +8,6 @@ import {
   FastParseUnsupportedError,
   INVALID,
   parseTrace,
-  parseTraceOrThrow,
 } from '../../src/trace/fastParse.js';
 import { loadTraces } from '../../src/trace/load.js';
 import { TraceSchema, type Trace } from '../../src/trace/schema.js';
@@ -569,16 +568,12 @@ describe('compileFastParser(TraceSchema)', () => {
     }
   });
 
-  it('throws zod’s own error from parseTraceOrThrow', () => {
-    expect(parseTraceOrThrow({ id: 'ok' }).agentId).toBe('default');
+  it('gives zod’s own error from parseTrace', () => {
+    expect(parseTrace({ id: 'ok' })).toMatchObject({ success: true, data: { agentId: 'default' } });
     const bad = { id: 'b', steps: [{ type: 'tool', name: 'x', status: 'maybe' }] };
-    const zodError = TraceSchema.safeParse(bad).error!;
-    expect(() => parseTraceOrThrow(bad)).toThrow(z.ZodError);
-    try {
-      parseTraceOrThrow(bad);
-    } catch (err) {
-      expect((err as z.ZodError).issues).toEqual(zodError.issues);
-    }
+    const result = parseTrace(bad);
+    expect(result.success).toBe(false);
+    expect(result.error!.issues).toEqual(TraceSchema.safeParse(bad).error!.issues);
   });
 });
 
