@@ -179,7 +179,7 @@ export async function analyze(
         });
         // A judge that clears a signal below the gray zone resolves it: the verdict stays, the signal goes.
         signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
-        verdicts.push(...escalated.verdicts);
+        for (const v of escalated.verdicts) verdicts.push(v);
       }
       report.add(loaded, signals);
     }

@@ -16,6 +16,7 @@ import type { Pricer } from '../pricing/pricer.js';
 import type { LoadStats } from '../trace/load.js';
 import { measureTrace } from '../trace/measure.js';
 import type { LoadedTrace } from '../trace/schema.js';
+import { plural } from '../util/thousands.js';
 import { VERSION } from '../version.js';
 import { evaluateGate, type GateDetectorFailure } from './gate.js';
 import { redact, redactDeep } from './redact.js';
@@ -102,7 +103,7 @@ export function createReportAccumulator(): ReportAccumulator {
       const allNotes = [...notes];
       if (unknownModels.length > 0) {
         allNotes.push(
-          `${unknownModels.length} model(s) have no recorded cost and no price (${unknownModels
+          `${plural(unknownModels.length, 'model')} ${unknownModels.length === 1 ? 'has' : 'have'} no recorded cost and no price (${unknownModels
             .slice(0, 5)
             .map((u) => u.model)
             .join(

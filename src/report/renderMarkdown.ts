@@ -5,8 +5,8 @@
 import { escapeMarkdown } from './markdownEscape.js';
 import { redact } from './redact.js';
 import type { Report } from './schema.js';
-import { formatCost, formatUsd, groupSignals, plural, severityMix } from './summarise.js';
-import { fmtInt } from '../util/thousands.js';
+import { formatCost, formatUsd, groupSignals, severityMix } from './summarise.js';
+import { fmtInt, plural } from '../util/thousands.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin for the marker and note. */
 export const MARKDOWN_LIMIT = 60_000;

@@ -1,9 +1,9 @@
 /** The terminal summary of a report: what a person at a prompt wants to read first. */
 import { redact } from './redact.js';
 import type { InputError, Report } from './schema.js';
-import { formatCost, formatUsd, groupSignals, plural, severityMix } from './summarise.js';
+import { formatCost, formatUsd, groupSignals, severityMix } from './summarise.js';
 import { terminalSafe } from './terminalSafe.js';
-import { fmtInt } from '../util/thousands.js';
+import { fmtInt, plural } from '../util/thousands.js';
 
 export interface TextOptions {
   color?: boolean;

@@ -2,7 +2,7 @@
 import { isConfirmed } from '../detect/grayZone.js';
 import { SEVERITIES, severityRank, type Severity, type Signal } from '../detect/signal.js';
 import type { Report } from './schema.js';
-import { fmtInt } from '../util/thousands.js';
+import { plural } from '../util/thousands.js';
 
 export interface DetectorGroup {
   detector: string;
@@ -113,8 +113,4 @@ export function formatUsd(usd: number): string {
   if (usd === 0) return '$0.00';
   if (usd < 0.01) return `$${usd.toFixed(6).replace(/0+$/, '')}`;
   return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
-}
-
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${fmtInt(n)} ${n === 1 ? word : many}`;
 }

@@ -25,3 +25,8 @@ export function fmtThousands(n: number): string {
 export function fmtInt(n: number): string {
   return fmtThousands(Math.round(n));
 }
+
+/** "1 call", "2,500 calls": a count with thousands separators and the word in the right number. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${fmtInt(n)} ${n === 1 ? word : many}`;
+}

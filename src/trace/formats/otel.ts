@@ -284,7 +284,8 @@ function availableTools(root: Span | undefined, spans: Span[]): string[] | undef
     );
   };
   const names = root ? fromSpan(root) : [];
-  if (names.length === 0) for (const s of spans) names.push(...fromSpan(s));
+  // A loop rather than push(...): a span may declare any number of tools.
+  if (names.length === 0) for (const s of spans) for (const n of fromSpan(s)) names.push(n);
   return names.length > 0 ? [...new Set(names)] : undefined;
 }
 

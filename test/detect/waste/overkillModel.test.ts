@@ -50,7 +50,7 @@ testDetector(overkillModel, {
           severity: 'medium',
           confidence: 0.8,
           message:
-            'gpt-4 used for a 8-token, 12-char prompt (step 1): $0.00039 vs $0.0000115 on gpt-3.5-turbo (33.9×), $0.000378 wasted',
+            'gpt-4 used for a short prompt of 8 tokens, 12 characters (step 1): $0.00039 vs $0.0000115 on gpt-3.5-turbo (33.9×), $0.000378 wasted',
           wasteUsd: 0.0003785,
           wasteTokens: 13,
         },
@@ -74,7 +74,7 @@ testDetector(overkillModel, {
         {
           wasteUsd: (19 * 30 + 5 * 60 - (19 * 0.5 + 5 * 1.5)) / 1e6,
           wasteTokens: 24,
-          message: '~19-token, 129-char prompt',
+          message: '~19 tokens, 129 characters (step',
         },
       ],
     },
@@ -88,7 +88,7 @@ testDetector(overkillModel, {
         {
           wasteUsd: 0.00039 - 0.000004,
           wasteTokens: 4,
-          message: '~2-token, 12-char prompt (step 1): $0.00039 vs $0.000004 on gpt-3.5-turbo',
+          message: '~2 tokens, 12 characters (step 1): $0.00039 vs $0.000004 on gpt-3.5-turbo',
         },
       ],
     },

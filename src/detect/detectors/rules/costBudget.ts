@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
+import { plural } from '../../../util/thousands.js';
 import { overBudgetConfidence } from './tokenBudget.js';
 
 const usd = (n: number) => `$${n < 0.01 ? n.toPrecision(2) : n.toFixed(2)}`;
@@ -57,7 +58,7 @@ export const costBudget = defineDetector({
         steps: [crossedAt],
         confidence: overBudgetConfidence(total, budget),
         message:
-          `The trace cost ${usd(total)} across ${calls} LLM calls, ${usd(overage)} over the budget of ${usd(budget)}; ` +
+          `The trace cost ${usd(total)} across ${plural(calls, 'LLM call')}, ${usd(overage)} over the budget of ${usd(budget)}; ` +
           `the budget ran out at step ${crossedAt}. Most expensive: ${top.map((t) => `step ${t.step} (${usd(t.usd)})`).join(', ')}.`,
         evidence: {
           costUsd: Math.round(total * 1e6) / 1e6,

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { fmtThousands } from '../structural/shared.js';
+import { fmtThousands, plural } from '../../../util/thousands.js';
 
 /** 0.80 just over the budget, rising with the overshoot to 0.96 at twice the budget. */
 export function overBudgetConfidence(value: number, budget: number): number {
@@ -75,7 +75,7 @@ export const tokenBudget = defineDetector({
       signals.push({
         steps: [crossedAt],
         confidence: overBudgetConfidence(total, perTrace),
-        message: `The trace used ${fmt(total)} tokens across ${calls} LLM calls, over the per-trace budget of ${fmt(perTrace)}; the budget ran out at step ${crossedAt}.`,
+        message: `The trace used ${fmt(total)} tokens across ${plural(calls, 'LLM call')}, over the per-trace budget of ${fmt(perTrace)}; the budget ran out at step ${crossedAt}.`,
         evidence: {
           tokens: total,
           budget: perTrace,

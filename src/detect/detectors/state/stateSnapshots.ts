@@ -5,6 +5,7 @@
  * Walking is bounded (depth and node count) because a state snapshot is untrusted data of any size.
  */
 import type { Trace } from '../../../trace/schema.js';
+import { fmtThousands } from '../../../util/thousands.js';
 
 export interface Snapshot {
   /** 1-based step number. */
@@ -147,7 +148,7 @@ export function preview(v: unknown, max = 40): string {
 export function listSome(items: readonly string[], n = 5): string {
   return items.length <= n
     ? items.join(', ')
-    : `${items.slice(0, n).join(', ')} and ${items.length - n} more`;
+    : `${items.slice(0, n).join(', ')} and ${fmtThousands(items.length - n)} more`;
 }
 
 export const round3 = (n: number) => Math.round(n * 1000) / 1000;

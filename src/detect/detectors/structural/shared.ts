@@ -8,7 +8,7 @@ import type { DetectContext } from '../../detector.js';
 import type { LlmStep, Step, ToolStep, Trace } from '../../../trace/schema.js';
 import { fmtInt, fmtThousands } from '../../../util/thousands.js';
 
-export { fmtInt, fmtThousands } from '../../../util/thousands.js';
+export { fmtInt, fmtThousands, plural } from '../../../util/thousands.js';
 
 /** 1-based step number of an index into trace.steps. */
 export const stepNo = (index: number): number => index + 1;
@@ -32,9 +32,6 @@ export function stepSpan(steps: readonly number[]): string {
  * "1 tool call", "12,500 tool calls". Detectors do not import report/summarise.ts (the renderers'
  * module); this is the same wording.
  */
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${fmtInt(n)} ${n === 1 ? word : many}`;
-}
 
 /** "12,500 tokens". */
 export const fmtTokens = (n: number): string => `${fmtInt(n)} tokens`;

@@ -34,6 +34,7 @@ import { defineDetector } from '../../detector.js';
 import type { SignalDraft } from '../../detector.js';
 import type { Pricer, TokenUsage } from '../../../pricing/pricer.js';
 import type { LlmStep } from '../../../trace/schema.js';
+import { plural } from '../../../util/thousands.js';
 import {
   type CallCost,
   callCost,
@@ -154,14 +155,14 @@ export const overkillModel = defineDetector({
       const wasteUsd = roundUsd(cost.usd - alt);
       if (wasteUsd <= 0) continue;
       const ratio = alt > 0 ? cost.usd / alt : undefined;
-      const size = `${pt.estimated ? '~' : ''}${pt.tokens}-token`;
-      const what = text !== undefined ? `${size}, ${text.length}-char prompt` : `${size} prompt`;
+      const size = `${pt.estimated ? '~' : ''}${plural(pt.tokens, 'token')}`;
+      const what = text !== undefined ? `${size}, ${plural(text.length, 'character')}` : size;
       signals.push({
         severity: wasteSeverity(wasteUsd, cfg.high_severity_waste_usd),
         confidence: 0.8,
         steps: [call.n],
         message:
-          `${step.model} used for a ${what} (${fmtSteps([call.n])}): ${fmtUsd(cost.usd)} vs ${fmtUsd(alt)} on ` +
+          `${step.model} used for a short prompt of ${what} (${fmtSteps([call.n])}): ${fmtUsd(cost.usd)} vs ${fmtUsd(alt)} on ` +
           `${cfg.cheap_alternative_model}${ratio !== undefined ? ` (${Number(ratio.toFixed(1))}×)` : ''}, ` +
           `${fmtUsd(wasteUsd)} wasted`,
         evidence: {

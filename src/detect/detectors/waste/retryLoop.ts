@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
 import type { SignalDraft } from '../../detector.js';
+import { fmtThousands, plural } from '../../../util/thousands.js';
 import {
   clipPrompt,
   fmtSpan,
@@ -108,8 +109,8 @@ export const retryLoop = defineDetector({
         confidence: r.every((c) => c.timed) ? 0.9 : 0.8,
         steps,
         message:
-          `${model} called ${r.length}× with the same prompt in ${fmtSpan(r)} (${fmtSteps(steps)}): ` +
-          `${retries} redundant call${retries === 1 ? '' : 's'}, ${fmtUsd(wasteUsd)} wasted`,
+          `${model} called ${fmtThousands(r.length)}× with the same prompt in ${fmtSpan(r)} (${fmtSteps(steps)}): ` +
+          `${plural(retries, 'redundant call')}, ${fmtUsd(wasteUsd)} wasted`,
         evidence: {
           model,
           calls: r.length,
