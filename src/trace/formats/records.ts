@@ -306,6 +306,11 @@ export const recordsImporter: Importer = {
       if (startMs !== undefined) {
         step.startedAt = new Date(startMs).toISOString();
         if (endMs !== undefined && endMs >= startMs) step.durationMs = endMs - startMs;
+        else if (endMs !== undefined)
+          problem({
+            field: 'endTime',
+            message: `is ${endMs < startMs - 1000 ? `${Math.round((startMs - endMs) / 1000)} s` : `${startMs - endMs} ms`} before startTime; the duration is ignored, the call is still analysed`,
+          });
       }
 
       const id = String(traceId);

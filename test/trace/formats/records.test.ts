@@ -237,6 +237,31 @@ describe('records importer', () => {
     for (const p of problems) expect(p.message).toMatch(/; timestamp ignored, the call is still analysed$/);
   });
 
+  it('reports an endTime before its startTime and keeps the call, without a duration', () => {
+    const problems: ImportProblem[] = [];
+    const reader = recordsImporter.createReader({ problem: (p) => problems.push(p) });
+    reader.push(
+      {
+        traceId: 'r1',
+        startTime: '2025-01-01T00:00:10Z',
+        endTime: '2025-01-01T00:00:04Z',
+        input: { model: 'gpt-4o', prompt: 'p' },
+        usage: { prompt_tokens: 100, completion_tokens: 50 },
+      },
+      7,
+    );
+    const step = llmSteps(TraceSchema.parse(reader.end()[0]!.trace))[0]!;
+    expect(step.startedAt).toBe('2025-01-01T00:00:10.000Z');
+    expect(step.durationMs).toBeUndefined();
+    expect(problems).toEqual([
+      {
+        line: 7,
+        field: 'endTime',
+        message: 'is 6 s before startTime; the duration is ignored, the call is still analysed',
+      },
+    ]);
+  });
+
   it('redacts a secret in a quoted field value before clipping it', () => {
     const problems: ImportProblem[] = [];
     const reader = recordsImporter.createReader({ problem: (p) => problems.push(p) });
