@@ -135,7 +135,25 @@ describe('STATE_HASH_LOOP on a long run', () => {
     }));
     t.steps = [...cycle, ...cycle];
     const [s] = runDetector(stateHashLoop, t, { config: { min_repeats: 2 } });
-    expect((s?.evidence?.repeats as unknown[]).length).toBeGreaterThan(150_000);
+    const listed = (s?.evidence?.repeats as unknown[]).length;
+    expect(listed + (s?.evidence?.moreRepeats as number)).toBeGreaterThan(150_000);
     expect(s?.steps).toHaveLength(2 * n);
   }, 20_000);
+});
+
+describe('STATE_HASH_LOOP evidence on a long loop', () => {
+  it('lists at most 50 steps per repeating state and 20 states, and keeps the whole counts', () => {
+    // 30 distinct states, each visited 100 times in turn: one loop over 3,000 snapshots, in which
+    // the 30 states and the 30 changes between them each repeat (60 repeating hashes).
+    const states = Array.from({ length: 3_000 }, (_, i) => state({ phase: `p${i % 30}` }));
+    const [signal] = runDetector(stateHashLoop, makeTrace(states));
+    const repeats = signal!.evidence!.repeats as { count: number; steps: number[] }[];
+    expect(repeats).toHaveLength(20);
+    expect(signal!.evidence!.moreRepeats).toBe(40);
+    for (const r of repeats) {
+      expect(r.count).toBeGreaterThanOrEqual(99);
+      expect(r.steps).toHaveLength(50);
+    }
+    expect(signal!.steps.length).toBeGreaterThan(1_000);
+  });
 });

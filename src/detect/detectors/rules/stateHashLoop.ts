@@ -20,6 +20,10 @@ import { defineDetector, type SignalDraft } from '../../detector.js';
 import { listSome, snapshotsByAgent } from '../state/stateSnapshots.js';
 import { plural } from '../structural/shared.js';
 
+/** Repeating states, and steps per state, listed in the evidence; counts are always whole. */
+const MAX_EVIDENCE_REPEATS = 20;
+const MAX_EVIDENCE_STEPS = 50;
+
 type Canon = null | boolean | number | string | Canon[] | { [k: string]: Canon };
 
 /** What normalisation does with a key: keep it, drop it, or drop it while its value is a count. */
@@ -251,13 +255,18 @@ export const stateHashLoop = defineDetector({
           evidence: {
             agentId,
             minRepeats: cfg.min_repeats,
-            repeats: cluster.map((g) => ({
+            // Bounded: a long-running loop would otherwise put every step of it into the report
+            // once per repeating state (the signal's own `steps` already lists them all).
+            repeats: cluster.slice(0, MAX_EVIDENCE_REPEATS).map((g) => ({
               kind: g.kind,
               sha256: g.hash,
               count: g.steps.length,
-              steps: g.steps,
+              steps: g.steps.length > MAX_EVIDENCE_STEPS ? g.steps.slice(0, MAX_EVIDENCE_STEPS) : g.steps,
               ...(g.summary ? { change: g.summary } : {}),
             })),
+            ...(cluster.length > MAX_EVIDENCE_REPEATS
+              ? { moreRepeats: cluster.length - MAX_EVIDENCE_REPEATS }
+              : {}),
           },
         });
       }
