@@ -427,7 +427,12 @@ async function* readFile_(
 ): AsyncGenerator<LoadedTrace[]> {
   // 'unknown' until the first non-blank line: a file that stays so holds only whitespace.
   let mode: 'unknown' | 'jsonl' | 'document' = 'unknown';
-  buffers: for await (const lines of readLineBatches(filePath, onBytes)) {
+  let counted = 0;
+  const count = (n: number) => {
+    counted += n;
+    onBytes(n);
+  };
+  buffers: for await (const lines of readLineBatches(filePath, count)) {
     const out: LoadedTrace[] = [];
     for (const line of lines) {
       if (mode === 'unknown') {
@@ -457,6 +462,8 @@ async function* readFile_(
   }
   if (mode === 'document') {
     let text = await readFile(filePath, 'utf8');
+    // The line reader stopped after its first buffer: the rest of the file counts as read now.
+    if (size > counted) onBytes(size - counted);
     // Editors on Windows save a byte order mark; trim() drops it from a JSONL line, JSON.parse does not.
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     let doc: unknown;

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTraces } from '../../src/trace/load.js';
+import { loadTraces, type LoadProgress } from '../../src/trace/load.js';
 
 function dir(files: Record<string, string | Buffer>): string {
   const d = mkdtempSync(path.join(tmpdir(), 'tj-load-'));
@@ -221,6 +221,17 @@ describe('loadTraces', () => {
       // Given explicitly: an input error like the others, not a usage error that stops the run.
       expect.stringMatching(/^loop-a\.jsonl: cannot read: too many levels of symbolic links/),
     ]);
+  });
+
+  it('reports progress up to the whole size for a pretty-printed document larger than one read buffer', async () => {
+    const big = Array.from({ length: 400 }, (_, i) => ({ id: `t${i}`, input: 'x'.repeat(4_000), steps: [] }));
+    const d = dir({ 'export.json': JSON.stringify(big, null, 2) });
+    const seen: LoadProgress[] = [];
+    const { traces } = await loadTraces(d, { onProgress: (p) => seen.push({ ...p }) });
+    expect(traces).toHaveLength(400);
+    const last = seen[seen.length - 1]!;
+    expect(last.bytesTotal).toBeGreaterThan(1 << 20);
+    expect(last.bytesRead).toBe(last.bytesTotal);
   });
 
   it('reads a file once when a symlink beside it, or a second path, names it too', async () => {
