@@ -111,6 +111,14 @@ export function createReportAccumulator(): ReportAccumulator {
             )}${unknownModels.length > 5 ? ', …' : ''}): their calls are not in the cost totals; add them under prices: in tracejury.yml`,
         );
       }
+      const repeated = repeatedTraceIds(traces);
+      if (repeated) {
+        allNotes.push(
+          `${plural(repeated.ids, 'trace id')} ${repeated.ids === 1 ? 'appears' : 'appear'} more than once in the same file ` +
+            `(e.g. "${redact(repeated.example.id)}" in ${repeated.example.file}): each is analysed as a separate trace; ` +
+            `were files concatenated, or runs logged under one id?`,
+        );
+      }
       const gate = evaluateGate(signals, failOn, stats.traces, detectorFailures);
       return {
         schemaVersion: REPORT_SCHEMA_VERSION,
@@ -160,4 +168,25 @@ function redactSignal(s: Signal): Signal {
 function redactInputError(e: InputError): InputError {
   const message = redact(e.message);
   return message === e.message ? e : { ...e, message };
+}
+
+/**
+ * How many trace ids occur more than once within one file, and the first of them: two runs logged
+ * under one id count twice in baselines and sessions, which a reader should hear about.
+ */
+function repeatedTraceIds(
+  traces: readonly TraceSummary[],
+): { ids: number; example: { id: string; file: string } } | undefined {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  let example: { id: string; file: string } | undefined;
+  for (const t of traces) {
+    const key = `${t.file}\u0000${t.id}`;
+    if (!seen.has(key)) seen.add(key);
+    else if (!repeated.has(key)) {
+      repeated.add(key);
+      example ??= { id: t.id, file: t.file };
+    }
+  }
+  return example ? { ids: repeated.size, example } : undefined;
 }
