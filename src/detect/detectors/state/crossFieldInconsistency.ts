@@ -44,11 +44,18 @@ const variants = (token: string) => [
   token.toUpperCase(),
 ];
 
+interface Pair {
+  low: string;
+  high: string;
+  datesOnly: boolean;
+  /** The spellings of low and high (as given, lower, Capitalised, UPPER), index for index. */
+  lows: string[];
+  highs: string[];
+}
+
 /** Counterpart of `key` for the pair (low, high), if `key` holds `low` at a word boundary. */
-function counterparts(key: string, low: string, high: string): string[] {
+function counterparts(key: string, { lows, highs }: Pair): string[] {
   const out: string[] = [];
-  const lows = variants(low);
-  const highs = variants(high);
   lows.forEach((lv, vi) => {
     let from = 0;
     for (;;) {
@@ -110,10 +117,29 @@ export const crossFieldInconsistency = defineDetector({
   detect(trace, ctx) {
     const byAgent = snapshotsByAgent(trace);
     if (byAgent.size === 0) return [];
+    const pair = (low: string, high: string, datesOnly: boolean): Pair => ({
+      low,
+      high,
+      datesOnly,
+      lows: variants(low),
+      highs: variants(high),
+    });
     const pairs = [
-      ...ctx.config.pairs.map(([l, h]) => ({ low: l, high: h, datesOnly: false })),
-      ...ctx.config.date_pairs.map(([l, h]) => ({ low: l, high: h, datesOnly: true })),
+      ...ctx.config.pairs.map(([l, h]) => pair(l, h, false)),
+      ...ctx.config.date_pairs.map(([l, h]) => pair(l, h, true)),
     ];
+    // The same keys come back in every snapshot: each key's counterparts are worked out once.
+    const counterpartsOf = new Map<string, { other: string; p: Pair }[]>();
+    const candidates = (key: string) => {
+      let list = counterpartsOf.get(key);
+      if (list === undefined) {
+        list = [];
+        for (const p of pairs)
+          for (const other of counterparts(key, p)) if (other !== key) list.push({ other, p });
+        counterpartsOf.set(key, list);
+      }
+      return list;
+    };
     const signals: SignalDraft[] = [];
     for (const [agentId, snaps] of byAgent) {
       let previous = new Set<string>();
@@ -122,24 +148,22 @@ export const crossFieldInconsistency = defineDetector({
         const found: { low: string; high: string; lowValue: unknown; highValue: unknown; kind: Kind }[] = [];
         visitObjects(snap.state, (obj, path) => {
           for (const key of Object.keys(obj)) {
-            for (const p of pairs) {
-              for (const other of counterparts(key, p.low, p.high)) {
-                if (other === key || !(other in obj)) continue;
-                const a = comparable(obj[key], p.datesOnly);
-                const b = comparable(obj[other], p.datesOnly);
-                if (!a || !b || a.kind !== b.kind || a.value <= b.value) continue;
-                const id = `${joinPath(path, key)}>${joinPath(path, other)}=${preview(obj[key])}|${preview(obj[other])}`;
-                if (current.has(id)) continue;
-                current.add(id);
-                if (!previous.has(id)) {
-                  found.push({
-                    low: joinPath(path, key),
-                    high: joinPath(path, other),
-                    lowValue: obj[key],
-                    highValue: obj[other],
-                    kind: a.kind,
-                  });
-                }
+            for (const { other, p } of candidates(key)) {
+              if (!(other in obj)) continue;
+              const a = comparable(obj[key], p.datesOnly);
+              const b = comparable(obj[other], p.datesOnly);
+              if (!a || !b || a.kind !== b.kind || a.value <= b.value) continue;
+              const id = `${joinPath(path, key)}>${joinPath(path, other)}=${preview(obj[key])}|${preview(obj[other])}`;
+              if (current.has(id)) continue;
+              current.add(id);
+              if (!previous.has(id)) {
+                found.push({
+                  low: joinPath(path, key),
+                  high: joinPath(path, other),
+                  lowValue: obj[key],
+                  highValue: obj[other],
+                  kind: a.kind,
+                });
               }
             }
           }
