@@ -10,7 +10,7 @@
 import { calcPrice } from '@pydantic/genai-prices';
 import { z } from 'zod';
 
-export const ModelPriceOverrideSchema = z.object({
+export const ModelPriceOverrideSchema = z.strictObject({
   inputPer1M: z.number().nonnegative().describe('USD per million input tokens'),
   outputPer1M: z.number().nonnegative().describe('USD per million output tokens'),
   cachedInputPer1M: z.number().nonnegative().optional().describe('USD per million cached input tokens'),
@@ -103,22 +103,34 @@ export function createPricer(overrides: PriceOverrides = {}): Pricer {
   const unknown = new Map<string, number>();
   const overrideKeys = new Map(Object.keys(overrides).map((k) => [k.toLowerCase(), k]));
 
+  function resolve(model: string, provider: string | undefined): ModelRates | null {
+    const overrideKey = overrideKeys.get(model.toLowerCase());
+    const override = overrideKey ? overrides[overrideKey] : undefined;
+    return override
+      ? {
+          model,
+          provider,
+          inputPerToken: override.inputPer1M / MILLION,
+          outputPerToken: override.outputPer1M / MILLION,
+          cachedInputPerToken: (override.cachedInputPer1M ?? override.inputPer1M) / MILLION,
+          source: 'config',
+        }
+      : (lookupTable(model, provider) ?? null);
+  }
+
   function rates(model: string, provider?: string): ModelRates | undefined {
     const key = `${provider ?? ''}\u0000${model}`;
     let hit = cache.get(key);
     if (hit === undefined) {
-      const overrideKey = overrideKeys.get(model.toLowerCase());
-      const override = overrideKey ? overrides[overrideKey] : undefined;
-      hit = override
-        ? {
-            model,
-            provider,
-            inputPerToken: override.inputPer1M / MILLION,
-            outputPerToken: override.outputPer1M / MILLION,
-            cachedInputPerToken: (override.cachedInputPer1M ?? override.inputPer1M) / MILLION,
-            source: 'config',
-          }
-        : (lookupTable(model, provider) ?? null);
+      hit = resolve(model, provider);
+      // Gateways name models with their provider in front (LiteLLM `openai/gpt-4o-mini`,
+      // OpenRouter `anthropic/claude-3.5-sonnet`): the name after the last slash, with the segment
+      // before it as the provider unless the trace gave one.
+      const slash = model.lastIndexOf('/');
+      if (hit === null && slash > 0 && slash < model.length - 1) {
+        const prefix = model.slice(0, slash).split('/').pop();
+        hit = resolve(model.slice(slash + 1), provider ?? prefix);
+      }
       cache.set(key, hit);
     }
     return hit ?? undefined;

@@ -19,6 +19,29 @@ describe('pricer', () => {
     expect(pricer.unknownModels().size).toBe(1);
   });
 
+  it('prices model names that carry their provider in front, as gateways write them', () => {
+    const pricer = createPricer({ 'acme-llm-70b': { inputPer1M: 1, outputPer1M: 2 } });
+    for (const [prefixed, bare] of [
+      ['openai/gpt-4o-mini', 'gpt-4o-mini'],
+      ['anthropic/claude-3-5-sonnet-20241022', 'claude-3-5-sonnet-20241022'],
+      ['openrouter/openai/gpt-4o', 'gpt-4o'],
+    ]) {
+      expect(pricer.quote(prefixed!, usage), prefixed).toEqual(pricer.quote(bare!, usage));
+      expect(pricer.quote(prefixed!, usage), prefixed).toBeDefined();
+    }
+    // A config price for the bare name covers the prefixed one.
+    const acme = pricer.quote('acme/acme-llm-70b', usage);
+    expect(acme?.source).toBe('config');
+    expect(acme?.usd).toBeCloseTo(0.0012, 10);
+    expect(pricer.quote('acme/unknown-model', usage)).toBeUndefined();
+  });
+
+  it('rejects a misspelt price field instead of pricing the model at nothing', () => {
+    expect(() =>
+      parseConfig('prices:\n  acme-llm:\n    inputPer1M: 1\n    outputPer1m: 2\n', 'tracejury.yml'),
+    ).toThrow(/tracejury\.yml:4: unknown key "prices\.acme-llm\.outputPer1m"/);
+  });
+
   it('reports each LLM call of an unpriced model once, whichever detectors price it again', async () => {
     // Four identical calls a second apart: the waste detectors price them again (a retry loop),
     // and the cost budget (on by default) prices every call without a recorded cost.
