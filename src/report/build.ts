@@ -90,6 +90,7 @@ export function createReportAccumulator(): ReportAccumulator {
         traceId: s.traceId,
         detector: s.detector,
         file: s.file,
+        ...(s.shadow ? { shadow: true } : {}),
         // Its parts are redacted already; joined, they can make a new `name: value` shape.
         reason: redact(
           typeof s.evidence?.escalation === 'string'

@@ -46,7 +46,9 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
     const details: string[] = ['', '<details><summary>Examples</summary>', ''];
     for (const g of groups) {
       for (const s of g.examples)
-        details.push(`- \`${g.detector}\` ${safe(s.traceId, 80)}: ${safe(s.message)}`);
+        details.push(
+          `- \`${g.detector}\`${s.shadow ? ' _(shadow)_' : ''} ${safe(s.traceId, 80)}: ${safe(s.message)}`,
+        );
     }
     details.push('', '</details>');
     out.push(...details);
@@ -57,7 +59,9 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
     out.push('', `<details><summary>For review (${report.review.length})</summary>`, '');
     for (const r of report.review.slice(0, 50))
       // Detector ids come from the registry (code), not from traces, as in the examples above.
-      out.push(`- ${r.detector ? `\`${r.detector}\` ` : ''}${safe(r.traceId, 80)}: ${safe(r.reason)}`);
+      out.push(
+        `- ${r.detector ? `\`${r.detector}\` ` : ''}${r.shadow ? '_(shadow)_ ' : ''}${safe(r.traceId, 80)}: ${safe(r.reason)}`,
+      );
     out.push('', '</details>');
   }
   if (totals.unknownModels.length > 0) {

@@ -96,13 +96,26 @@ export function renderText(report: Report, options: TextOptions = {}): string {
       );
       for (const s of g.examples) {
         lines.push(
-          c.dim(`      ${show(s.traceId)}${s.file ? ` (${show(s.file)})` : ''}: `) + show(s.message),
+          c.dim(
+            `      ${s.shadow ? '[shadow] ' : ''}${show(s.traceId)}${s.file ? ` (${show(s.file)})` : ''}: `,
+          ) + show(s.message),
         );
       }
     }
   }
-  if (report.review.length > 0)
+  if (report.review.length > 0) {
     lines.push('', `For review: ${plural(report.review.length, 'case')} no automatic tier could decide`);
+    const max = options.maxErrors ?? 10;
+    for (const r of report.review.slice(0, max)) {
+      lines.push(
+        c.dim(
+          `  ${r.shadow ? '[shadow] ' : ''}${r.detector ? `${show(r.detector)} ` : ''}${show(r.traceId)}: `,
+        ) + show(r.reason),
+      );
+    }
+    if (report.review.length > max)
+      lines.push(c.dim(`  … and ${fmtInt(report.review.length - max)} more (see --format json)`));
+  }
   for (const n of report.notes) lines.push(c.yellow(`Note: ${show(n)}`));
   lines.push(
     '',

@@ -61,6 +61,8 @@ export const ReviewItemSchema = z.object({
   detector: z.string().optional(),
   reason: z.string(),
   file: z.string().optional(),
+  /** The case comes from a detector in shadow mode: worth a look, never a gate failure. */
+  shadow: z.boolean().optional(),
 });
 
 export const ReportSchema = z.object({

@@ -90,3 +90,23 @@ describe('the Report itself is redacted', () => {
     expect(verdict.reason).toContain(OPENAI);
   });
 });
+
+describe('review items', () => {
+  it('say when the case comes from a detector in shadow mode', () => {
+    const acc = createReportAccumulator();
+    const loaded = { trace: makeTrace([tool('t')]), source: { file: 'runs.jsonl', format: 'native' } };
+    acc.add(loaded, [
+      makeSignal({ traceId: 'live', confidence: 0.5 }),
+      makeSignal({ traceId: 'quiet', confidence: 0.5, shadow: true }),
+    ]);
+    const report = acc.finish({
+      stats: { ...emptyStats(), traces: 1 },
+      pricer: createPricer(),
+      failOn: ['high'],
+    });
+    expect(report.review.map((r) => [r.traceId, r.shadow])).toEqual([
+      ['live', undefined],
+      ['quiet', true],
+    ]);
+  });
+});

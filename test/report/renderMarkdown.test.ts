@@ -65,6 +65,21 @@ describe('markdown report', () => {
     expect(renderMarkdown(report)).toContain('- `TOOL_LOOP` t\\-9: confidence 0\\.55 is in the gray zone');
   });
 
+  it('marks shadow signals and shadow cases for review one by one, in text and markdown', async () => {
+    const report = await reportWithLoop('t-1');
+    const loop = report.signals[0]!;
+    report.signals = [loop, { ...loop, traceId: 't-2', shadow: true }];
+    report.review = [{ traceId: 't-3', detector: 'SLOW_STEP', reason: 'gray', shadow: true }];
+    const text = renderText(report);
+    expect(text).toMatch(/\n {6}\[shadow\] t-2 \(/);
+    expect(text).toMatch(/\n {6}t-1 \(/);
+    expect(text).toContain('  [shadow] SLOW_STEP t-3: gray');
+    const md = renderMarkdown(report);
+    expect(md).toContain('- `TOOL_LOOP` _(shadow)_ t\\-2: ');
+    expect(md).toContain('- `TOOL_LOOP` t\\-1: ');
+    expect(md).toContain('- `SLOW_STEP` _(shadow)_ t\\-3: gray');
+  });
+
   it('never shows an unpriced run as free', async () => {
     const report = await reportWithLoop('t-1');
     report.totals = {
