@@ -40,7 +40,7 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
         .filter(Boolean)
         .join(', ');
       out.push(
-        `| \`${g.detector}\` | ${g.severity} | ${g.count}${extra ? ` (${extra})` : ''} | ${g.traces} | ${g.wasteUsd > 0 ? formatUsd(g.wasteUsd) : '–'} |`,
+        `| \`${g.detector}\` | ${g.severity} | ${fmtInt(g.count)}${extra ? ` (${extra})` : ''} | ${fmtInt(g.traces)} | ${g.wasteUsd > 0 ? formatUsd(g.wasteUsd) : '–'} |`,
       );
     }
     const details: string[] = ['', '<details><summary>Examples</summary>', ''];
@@ -51,7 +51,8 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
         );
     }
     details.push('', '</details>');
-    out.push(...details);
+    // Groups whose signals are all for review or suppressed have no examples to show.
+    if (details.length > 5) out.push(...details);
   } else {
     out.push('', 'No signals.');
   }

@@ -4,7 +4,7 @@
  * sorting replacer, ISO timestamps vs Date.parse, prompt shapes vs prompt keys.
  */
 import { describe, expect, it } from 'vitest';
-import { fmtInt, fmtThousands, stableJson } from '../../src/detect/detectors/structural/shared.js';
+import { fmtInt, fmtThousands, fmtX, stableJson } from '../../src/detect/detectors/structural/shared.js';
 import { promptKey, promptShape, samePrompt } from '../../src/detect/detectors/waste/common.js';
 import { measureTrace, parseIsoMs } from '../../src/trace/measure.js';
 import type { LlmStep } from '../../src/trace/schema.js';
@@ -185,5 +185,20 @@ describe('measureTrace', () => {
     trace.steps.push(makeTrace([tool('read')]).steps[0]!);
     expect(measureTrace(trace).stepCount).toBe(3);
     expect(measureTrace(trace).toolCalls).toBe(2);
+  });
+});
+
+describe('fmtX', () => {
+  it('never prints a factor as a whole number it is not', () => {
+    expect([2, 3.25, 1.01, 2.04, 1.999, 0.996, 12.34, 2_000].map(fmtX)).toEqual([
+      '2×',
+      '3.3×',
+      '1.01×',
+      '2.04×',
+      '2×',
+      '1×',
+      '12.3×',
+      '2,000×',
+    ]);
   });
 });

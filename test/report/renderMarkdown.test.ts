@@ -80,6 +80,14 @@ describe('markdown report', () => {
     expect(md).toContain('- `SLOW_STEP` _(shadow)_ t\\-3: gray');
   });
 
+  it('shows no empty Examples block when every signal is for review', async () => {
+    const report = await reportWithLoop('t-1');
+    report.signals = report.signals.map((s) => ({ ...s, confidence: 0.5 }));
+    const md = renderMarkdown(report);
+    expect(md).toContain('| `TOOL_LOOP` |');
+    expect(md).not.toContain('<summary>Examples</summary>');
+  });
+
   it('never shows an unpriced run as free', async () => {
     const report = await reportWithLoop('t-1');
     report.totals = {

@@ -43,7 +43,9 @@ export function fmtNum(n: number): string {
 
 /** A ratio or factor with at most one decimal: 3, 4.2. */
 export function fmtX(n: number): string {
-  const r = Number.isInteger(n) ? n : Number(n.toFixed(1));
+  let r = Number.isInteger(n) ? n : Number(n.toFixed(1));
+  // 1.01× must not print as 1×: a second decimal when one would round to a whole number.
+  if (r !== n && Number.isInteger(r)) r = Number(n.toFixed(2));
   return `${Number.isInteger(r) ? fmtThousands(r) : r < 1000 ? r : fmtNum(r)}×`;
 }
 
