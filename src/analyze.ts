@@ -133,6 +133,8 @@ export async function analyze(
 ): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
   const kind = inputKind(input);
+  if (options.config && options.configFile)
+    throw new TypeError('analyze(): give options.config or options.configFile, not both');
   const config = options.config ? configOf(options.config) : loadConfig(options.configFile, cwd);
   const pricer = createPricer(config.prices);
   const stateDir = options.stateDir ?? path.join(cwd, DEFAULT_STATE_DIR);

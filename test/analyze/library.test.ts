@@ -46,6 +46,9 @@ describe('analyze() on trace objects', () => {
     await expect(analyze({ id: 't' } as unknown as string)).rejects.toThrow(
       'analyze() takes a path, a list of paths or a list of trace objects; got object',
     );
+    await expect(analyze([loop('t', 1)], { config: {}, configFile: 'tracejury.yml' })).rejects.toThrow(
+      'analyze(): give options.config or options.configFile, not both',
+    );
     await expect(analyze(['traces/', loop('t', 1)] as unknown as string[])).rejects.toThrow(
       'analyze() takes paths or trace objects, not a mix of both',
     );
