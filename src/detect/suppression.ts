@@ -16,6 +16,17 @@
  * first, a fallback failure its expensive call), else its `steps`. The function is pure: inputs
  * are not modified.
  *
+ * Only what counts may claim or charge: a gray-zone signal (confidence at or below
+ * GRAY_ZONE_UPPER, see grayZone.ts) is not a confirmed finding, so it neither makes its detector
+ * claim the trace nor reserves its steps; it can still be marked suppressed by a confirmed claimer.
+ * A signal without a confidence is taken as confirmed.
+ *
+ * Shadow results (`shadow: true`) never change live ones: live results get exactly the marks they
+ * would get with the shadow detectors disabled. Shadow results are marked as they would be if the
+ * shadow detectors went live (one pass over all results), so a shadow signal that a live
+ * higher-priority detector would suppress is shown as such, and promoting a shadow detector shows
+ * no surprise.
+ *
  * The waste detectors' rules (src/detect/detectors/waste), from the reference's suppression table:
  * RETRY_LOOP claims first; FALLBACK_STORM and FALLBACK_FAILURE are suppressed by RETRY_LOOP
  * (`suppress_if_retry_loop: true`), FALLBACK_FAILURE also by FALLBACK_STORM (a storm already
@@ -28,9 +39,11 @@
  * and overkill charges only the first call, the one the loop counts as needed.
  */
 import type { DetectorMeta } from './detector.js';
+import { GRAY_ZONE_UPPER } from './grayZone.js';
 
 export interface WasteSignalLike {
   suppressedBy?: string;
+  confidence?: number;
   steps?: readonly number[];
   evidence?: Record<string, unknown>;
 }
@@ -38,6 +51,8 @@ export interface WasteSignalLike {
 export interface WasteDetectorResult<S extends WasteSignalLike> {
   meta: Pick<DetectorMeta, 'id' | 'priority' | 'suppressedBy'>;
   signals: S[];
+  /** Shadow results are reported but never suppress live ones (see the module comment). */
+  shadow?: boolean;
 }
 
 /** The steps whose cost the signal counts as waste (see the module comment). */
@@ -47,15 +62,40 @@ export function chargedSteps(s: WasteSignalLike): readonly number[] {
   return s.steps ?? [];
 }
 
+/** A signal that may claim the trace and reserve its charged steps: confirmed and not suppressed. */
+function counts(s: WasteSignalLike): boolean {
+  return s.suppressedBy === undefined && (s.confidence === undefined || s.confidence > GRAY_ZONE_UPPER);
+}
+
 export function applyWasteSuppression<S extends WasteSignalLike, R extends WasteDetectorResult<S>>(
   results: readonly R[],
 ): R[] {
-  const order = results
-    .map((r, i) => ({ r, i }))
+  const out: R[] = new Array<R>(results.length);
+  const all = results.map((_, i) => i);
+  if (!results.some((r) => r.shadow)) {
+    suppress(results, all, out);
+    return out;
+  }
+  // Every result as if live; only the shadow ones keep these marks.
+  const asIfLive: R[] = new Array<R>(results.length);
+  suppress(results, all, asIfLive);
+  const live = all.filter((i) => !results[i]!.shadow);
+  suppress(results, live, out);
+  for (const i of all) if (results[i]!.shadow) out[i] = asIfLive[i]!;
+  return out;
+}
+
+/** Suppression among `results[i]` for i in `indices`, writing each into `out[i]`. */
+function suppress<S extends WasteSignalLike, R extends WasteDetectorResult<S>>(
+  results: readonly R[],
+  indices: readonly number[],
+  out: R[],
+): void {
+  const order = indices
+    .map((i) => ({ r: results[i]!, i }))
     .sort((a, b) => (a.r.meta.priority ?? Infinity) - (b.r.meta.priority ?? Infinity) || a.i - b.i);
   /** Claimers in the order they claimed (= priority order), with the steps their counted signals charge. */
   const claimed: { id: string; steps: Set<number> }[] = [];
-  const out: R[] = new Array<R>(results.length);
   for (const { r, i } of order) {
     const names = r.meta.suppressedBy ?? [];
     const by = claimed.find((c) => names.includes(c.id))?.id;
@@ -67,7 +107,7 @@ export function applyWasteSuppression<S extends WasteSignalLike, R extends Waste
             return overlap === undefined ? { ...s } : { ...s, suppressedBy: overlap };
           })
         : r.signals.map((s) => ({ ...s, suppressedBy: by }));
-    const counted = signals.filter((s) => s.suppressedBy === undefined);
+    const counted = signals.filter(counts);
     if (counted.length > 0) {
       const steps = new Set<number>();
       for (const s of counted) for (const n of chargedSteps(s)) steps.add(n);
@@ -75,5 +115,4 @@ export function applyWasteSuppression<S extends WasteSignalLike, R extends Waste
     }
     out[i] = { ...r, signals };
   }
-  return out;
 }

@@ -1,6 +1,6 @@
 /** The gate: which findings fail a run. Shadow and suppressed signals never do. */
 import { isConfirmed } from '../detect/grayZone.js';
-import type { Severity, Signal } from '../detect/signal.js';
+import { severityRank, type Severity, type Signal } from '../detect/signal.js';
 import { fmtInt } from '../util/thousands.js';
 
 export interface GateResult {
@@ -18,6 +18,9 @@ export interface GateDetectorFailure {
 }
 
 /**
+ * Reasons name each failing detector with its counts per severity, worst detector first (by its
+ * worst severity, then by count).
+ *
  * `traces` is how many traces were analysed; none fails the gate, so that a CI step reading only
  * `gate.passed` does not pass a run whose input was empty, unreadable or all invalid.
  *
@@ -32,22 +35,38 @@ export function evaluateGate(
   failures: readonly GateDetectorFailure[] = [],
 ): GateResult {
   if (traces === 0) return { passed: false, reasons: [NO_INPUT_REASON] };
-  const failing = new Map<string, { count: number; severity: Severity }>();
+  /** Per detector, how many failing signals of each severity. */
+  const failing = new Map<string, Map<Severity, number>>();
   for (const s of signals) {
     if (s.shadow || !isConfirmed(s) || !failOn.includes(s.severity)) continue;
-    const entry = failing.get(s.detector) ?? { count: 0, severity: s.severity };
-    entry.count++;
-    failing.set(s.detector, entry);
+    let bySeverity = failing.get(s.detector);
+    if (!bySeverity) failing.set(s.detector, (bySeverity = new Map()));
+    bySeverity.set(s.severity, (bySeverity.get(s.severity) ?? 0) + 1);
   }
+  const rows = [...failing.entries()].map(([id, bySeverity]) => {
+    const counts = [...bySeverity.entries()].sort((a, b) => severityRank(b[0]) - severityRank(a[0]));
+    let total = 0;
+    for (const [, n] of counts) total += n;
+    return { id, counts, worst: severityRank(counts[0]![0]), total };
+  });
   const reasons = [
     ...crashReasons(failures),
-    ...[...failing.entries()]
-      .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
-      .map(
-        ([id, { count, severity }]) => `${id}: ${fmtInt(count)} ${severity} signal${count === 1 ? '' : 's'}`,
-      ),
+    ...rows
+      .sort((a, b) => b.worst - a.worst || b.total - a.total || a.id.localeCompare(b.id))
+      .map(({ id, counts }) => `${id}: ${signalCounts(counts)}`),
   ];
   return { passed: reasons.length === 0, reasons };
+}
+
+/**
+ * "2 high signals"; with several severities, worst first: "1 high and 1 medium signal",
+ * "2 critical, 1 high and 3 medium signals" (the noun agrees with the last count).
+ */
+function signalCounts(counts: readonly (readonly [Severity, number])[]): string {
+  const parts = counts.map(([severity, n]) => `${fmtInt(n)} ${severity}`);
+  const last = parts.pop()!;
+  const n = counts[counts.length - 1]![1];
+  return `${parts.length ? `${parts.join(', ')} and ` : ''}${last} signal${n === 1 ? '' : 's'}`;
 }
 
 /** "REASONING_STALL failed on 2 traces (a tracejury bug; see notes)", one per detector. */

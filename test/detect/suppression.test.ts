@@ -135,6 +135,80 @@ describe('applyWasteSuppression', () => {
     expect(JSON.stringify(input)).toBe(before);
   });
 
+  it('a shadow detector never suppresses a live one: live marks are those with it disabled', () => {
+    const live = (present: Record<string, number>) =>
+      results(present).map((r) => ({ ...r, shadow: r.meta.id === 'RETRY_LOOP' }));
+    const out = applyWasteSuppression(live({ RETRY_LOOP: 1, FALLBACK_STORM: 2, FALLBACK_FAILURE: 3 }));
+    const disabled = applyWasteSuppression(results({ FALLBACK_STORM: 2, FALLBACK_FAILURE: 3 }));
+    expect(suppressedBy(out)).toEqual({
+      RETRY_LOOP: [null],
+      FALLBACK_STORM: [null],
+      FALLBACK_FAILURE: ['FALLBACK_STORM'],
+    });
+    expect(suppressedBy(out.filter((r) => !r.shadow))).toEqual(suppressedBy(disabled));
+    // Nor through the charged-steps rule.
+    const steps = applyWasteSuppression([
+      { meta: { id: 'A', priority: 1 }, signals: [sig(1, [1])], shadow: true },
+      { meta: { id: 'B', priority: 2 }, signals: [sig(2, [1])] },
+    ]);
+    expect(steps.map((r) => r.signals[0]!.suppressedBy)).toEqual([undefined, undefined]);
+  });
+
+  it('a shadow signal is marked as it would be live: suppressed by a live or shadow claimer', () => {
+    const out = applyWasteSuppression([
+      { meta: metaOf('RETRY_LOOP'), signals: [sig(1)] },
+      { meta: metaOf('FALLBACK_STORM'), signals: [sig(2)], shadow: true },
+      { meta: metaOf('FALLBACK_FAILURE'), signals: [sig(3)], shadow: true },
+      { meta: metaOf('OVERKILL_MODEL'), signals: [sig(4, [2])], shadow: true },
+    ]);
+    expect(suppressedBy(out)).toEqual({
+      RETRY_LOOP: [null],
+      FALLBACK_STORM: ['RETRY_LOOP'],
+      FALLBACK_FAILURE: ['RETRY_LOOP'],
+      OVERKILL_MODEL: [null],
+    });
+    const shadowOnly = applyWasteSuppression([
+      { meta: metaOf('FALLBACK_FAILURE'), signals: [sig(3)], shadow: true },
+      { meta: metaOf('OVERKILL_MODEL'), signals: [sig(4)], shadow: true },
+    ]);
+    expect(suppressedBy(shadowOnly)).toEqual({
+      FALLBACK_FAILURE: [null],
+      OVERKILL_MODEL: ['FALLBACK_FAILURE'],
+    });
+  });
+
+  it('only confirmed signals claim the trace: a gray-zone one can be suppressed but suppresses nothing', () => {
+    const gray = { ...sig(3), confidence: 0.5 };
+    const out = applyWasteSuppression([
+      { meta: metaOf('FALLBACK_FAILURE'), signals: [gray] },
+      { meta: metaOf('OVERKILL_MODEL'), signals: [{ ...sig(4), confidence: 0.8 }] },
+    ]);
+    expect(suppressedBy(out)).toEqual({ FALLBACK_FAILURE: [null], OVERKILL_MODEL: [null] });
+    expect(counted(out).usd).toBe(4);
+    // At the threshold is still gray (confirmed is > 0.65).
+    const edge = applyWasteSuppression([
+      { meta: metaOf('FALLBACK_FAILURE'), signals: [{ ...sig(3), confidence: 0.65 }] },
+      { meta: metaOf('OVERKILL_MODEL'), signals: [sig(4)] },
+    ]);
+    expect(suppressedBy(edge)).toEqual({ FALLBACK_FAILURE: [null], OVERKILL_MODEL: [null] });
+    const under = applyWasteSuppression([
+      { meta: metaOf('RETRY_LOOP'), signals: [sig(1)] },
+      { meta: metaOf('FALLBACK_FAILURE'), signals: [gray] },
+    ]);
+    expect(suppressedBy(under)).toEqual({ RETRY_LOOP: [null], FALLBACK_FAILURE: ['RETRY_LOOP'] });
+  });
+
+  it('only confirmed signals reserve their charged steps', () => {
+    const out = applyWasteSuppression([
+      { meta: { id: 'A', priority: 1 }, signals: [{ ...sig(1, [1]), confidence: 0.5 }, sig(1, [2])] },
+      { meta: { id: 'B', priority: 2 }, signals: [sig(2, [1]), sig(2, [2])] },
+    ]);
+    expect(out.map((r) => r.signals.map((s) => s.suppressedBy ?? null))).toEqual([
+      [null, null],
+      [null, 'A'],
+    ]);
+  });
+
   const allWaste = (trace: Trace) => {
     const pricer = createPricer();
     return applyWasteSuppression(

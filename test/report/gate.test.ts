@@ -31,6 +31,35 @@ describe('gate', () => {
     ]);
   });
 
+  it('counts each severity of a detector, worst first, and orders reasons worst first', () => {
+    const slow = (severity: 'critical' | 'high' | 'medium') => sig({ severity, detector: 'SLOW_STEP' });
+    const all = ['critical', 'high', 'medium'] as const;
+    expect(evaluateGate([slow('medium'), slow('high')], all, 1).reasons).toEqual([
+      'SLOW_STEP: 1 high and 1 medium signal',
+    ]);
+    expect(
+      evaluateGate(
+        [slow('medium'), slow('critical'), slow('high'), slow('medium'), slow('critical'), slow('medium')],
+        all,
+        1,
+      ).reasons,
+    ).toEqual(['SLOW_STEP: 2 critical, 1 high and 3 medium signals']);
+    // A detector with fewer but worse signals comes before one with more, milder ones.
+    const s = [
+      sig({ severity: 'medium', detector: 'A_MILD' }),
+      sig({ severity: 'medium', detector: 'A_MILD' }),
+      sig({ severity: 'medium', detector: 'A_MILD' }),
+      sig({ severity: 'high', detector: 'Z_BAD' }),
+      sig({ severity: 'medium', detector: 'M_MIXED' }),
+      sig({ severity: 'high', detector: 'M_MIXED' }),
+    ];
+    expect(evaluateGate(s, all, 1).reasons).toEqual([
+      'M_MIXED: 1 high and 1 medium signal',
+      'Z_BAD: 1 high signal',
+      'A_MILD: 3 medium signals',
+    ]);
+  });
+
   it('never fails on shadow, suppressed or gray-zone signals', () => {
     const s = [sig({ shadow: true }), sig({ suppressedBy: 'RETRY_LOOP' }), sig({ confidence: 0.5 })];
     expect(evaluateGate(s, ['critical', 'high'], 1)).toEqual({ passed: true, reasons: [] });
