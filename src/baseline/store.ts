@@ -4,7 +4,9 @@
  * of these once enough runs exist (20 by default), and use static fallbacks before that.
  * The functions here are pure; reading and writing `.tracejury/baselines.json` is at the edge.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { BaselineMetric, BaselineValue } from '../detect/detector.js';
@@ -25,23 +27,61 @@ export const BASELINE_METRICS: readonly BaselineMetric[] = [
 
 const RunSchema = z.object({
   traceId: z.string(),
+  /** The run's own time: the trace's startedAt, else its endedAt. Orders the window. */
+  runAt: z.string().optional(),
+  /** When a run without a usable time of its own was recorded; orders it instead of runAt. */
+  recordedAt: z.string().optional(),
   metrics: z.record(z.string(), z.number()),
 });
+export type BaselineRun = z.infer<typeof RunSchema>;
 
+const AgentsSchema = z.record(z.string(), z.object({ runs: z.array(RunSchema) }));
+
+/**
+ * Version 1 keyed agents `${agentId}@${agentVersion}`, so agent `x@1` without a version and agent
+ * `x` at version `1` shared a key. Version 2 escapes `%` and `@` in the agent id (see agentKey);
+ * version 1 files are migrated when read.
+ */
 export const BaselineFileSchema = z.object({
-  version: z.literal(1),
-  agents: z.record(z.string(), z.object({ runs: z.array(RunSchema) })),
+  version: z.union([z.literal(1), z.literal(2)]),
+  agents: AgentsSchema,
 });
-export type BaselineFile = z.infer<typeof BaselineFileSchema>;
+export interface BaselineFile {
+  version: 2;
+  agents: z.infer<typeof AgentsSchema>;
+}
 
 export const DEFAULT_BASELINE_FILE = 'baselines.json';
 
 export function emptyBaselines(): BaselineFile {
-  return { version: 1, agents: {} };
+  return { version: 2, agents: {} };
 }
 
+/**
+ * The store key of an agent + version: the id with `%` and `@` percent-escaped, then `@version`
+ * when there is one. The first raw `@` is therefore always the separator, so no two agents share
+ * a key, and the common ids (`bot`, `bot@1.2`) read as before.
+ */
 export function agentKey(agentId: string, agentVersion: string | undefined): string {
-  return agentVersion ? `${agentId}@${agentVersion}` : agentId;
+  const id = agentId.replace(/%/g, '%25').replace(/@/g, '%40');
+  return agentVersion ? `${id}@${agentVersion}` : id;
+}
+
+/**
+ * A version 1 key back to its agent. It was ambiguous when the id held an `@`; it is read as
+ * `id@version`, split at the last `@` (versions rarely contain one), as the version 1 lookup for a
+ * versioned agent produced it.
+ */
+function legacyKeyToAgentKey(key: string): string {
+  const at = key.lastIndexOf('@');
+  return at > 0 ? agentKey(key.slice(0, at), key.slice(at + 1)) : agentKey(key, undefined);
+}
+
+export function migrateBaselines(file: z.infer<typeof BaselineFileSchema>): BaselineFile {
+  if (file.version === 2) return { version: 2, agents: file.agents };
+  const agents: BaselineFile['agents'] = {};
+  for (const [key, value] of Object.entries(file.agents)) agents[legacyKeyToAgentKey(key)] = value;
+  return { version: 2, agents };
 }
 
 /** The run-level values a baseline keeps; metrics a trace cannot measure (no timings) are left out. */
@@ -58,17 +98,87 @@ export function runMetrics(trace: Trace): Partial<Record<BaselineMetric, number>
   return out;
 }
 
-/** Adds the successful runs among `traces` and keeps the newest `window` per agent. */
-export function updateBaselines(store: BaselineFile, traces: Iterable<Trace>, window = 50): BaselineFile {
+const timeOf = (iso: string | undefined): number | undefined => {
+  const t = iso === undefined ? NaN : Date.parse(iso);
+  return Number.isFinite(t) ? t : undefined;
+};
+
+/**
+ * Where a run sits in the window: its own time, else when it was recorded. Runs from version 1
+ * files have neither and count as older than every dated run (they were recorded before any).
+ */
+const sortTime = (run: BaselineRun): number =>
+  timeOf(run.runAt) ?? timeOf(run.recordedAt) ?? Number.NEGATIVE_INFINITY;
+
+/**
+ * The same run again: same trace id and same run time (agent and version are the key already).
+ * Trace ids alone are not unique across files (τ-bench's `task-N-trial-M` repeats in every
+ * experiment), so different runs sharing an id are kept apart. A version 1 run has no time, so it
+ * matches by trace id alone.
+ */
+const sameRun = (kept: BaselineRun, added: BaselineRun): boolean =>
+  kept.traceId === added.traceId &&
+  (kept.runAt === added.runAt || (kept.runAt === undefined && kept.recordedAt === undefined));
+
+/**
+ * Adds runs to an agent's runs and keeps the `window` most recent by run time (stable: runs with
+ * equal times keep the order they were recorded in). A run recorded again replaces its metrics
+ * but keeps its place: a dated run keeps its date, an undated one its first recordedAt.
+ */
+function mergeRuns(
+  kept: readonly BaselineRun[],
+  added: readonly BaselineRun[],
+  window: number,
+): BaselineRun[] {
+  const runs = [...kept];
+  for (const run of added) {
+    const i = runs.findIndex((r) => sameRun(r, run));
+    if (i < 0) {
+      runs.push(run);
+      continue;
+    }
+    const recordedAt = timeOf(run.runAt) === undefined ? (runs[i]!.recordedAt ?? run.recordedAt) : undefined;
+    const next: BaselineRun = { traceId: run.traceId, metrics: run.metrics };
+    if (run.runAt !== undefined) next.runAt = run.runAt;
+    if (recordedAt !== undefined) next.recordedAt = recordedAt;
+    runs[i] = next;
+  }
+  return runs
+    .map((run, i) => ({ run, i, t: sortTime(run) }))
+    .sort((a, b) => a.t - b.t || a.i - b.i)
+    .map((x) => x.run)
+    .slice(-window);
+}
+
+/** Adds the runs of `additions` (another store, e.g. built from new traces) to `store`. */
+export function mergeBaselines(store: BaselineFile, additions: BaselineFile, window = 50): BaselineFile {
   const agents: BaselineFile['agents'] = { ...store.agents };
+  for (const [key, { runs }] of Object.entries(additions.agents))
+    agents[key] = { runs: mergeRuns(agents[key]?.runs ?? [], runs, window) };
+  return { version: 2, agents };
+}
+
+/**
+ * Adds the successful runs among `traces` and keeps, per agent, the `window` most recent by run
+ * time (the trace's startedAt, else endedAt). A trace with neither counts as run at `now`, when
+ * it is recorded.
+ */
+export function updateBaselines(
+  store: BaselineFile,
+  traces: Iterable<Trace>,
+  window = 50,
+  now: Date = new Date(),
+): BaselineFile {
+  const additions: BaselineFile['agents'] = {};
   for (const trace of traces) {
     if (trace.status !== 'ok') continue;
-    const key = agentKey(trace.agentId, trace.agentVersion);
-    const runs = [...(agents[key]?.runs ?? [])].filter((r) => r.traceId !== trace.id);
-    runs.push({ traceId: trace.id, metrics: runMetrics(trace) });
-    agents[key] = { runs: runs.slice(-window) };
+    const runAt = trace.startedAt ?? trace.endedAt;
+    const run: BaselineRun = { traceId: trace.id, metrics: runMetrics(trace) };
+    if (runAt !== undefined) run.runAt = runAt;
+    if (timeOf(runAt) === undefined) run.recordedAt = now.toISOString();
+    (additions[agentKey(trace.agentId, trace.agentVersion)] ??= { runs: [] }).runs.push(run);
   }
-  return { version: 1, agents };
+  return mergeBaselines(store, { version: 2, agents: additions }, window);
 }
 
 export interface BaselineLookup {
@@ -114,7 +224,7 @@ export function readBaselineFile(file: string): BaselineFile {
       `${file}: ${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}; ${rebuild}`,
     );
   }
-  return parsed.data;
+  return migrateBaselines(parsed.data);
 }
 
 export function writeBaselineFile(file: string, store: BaselineFile): void {
@@ -127,4 +237,109 @@ export function writeBaselineFile(file: string, store: BaselineFile): void {
     if (!isFsError(err)) throw err;
     throw new UsageError(`${file}: cannot write the baselines: ${fsErrorReason(err)}; check --state-dir`);
   }
+}
+
+export interface BaselineLockOptions {
+  /** How long to wait for another update to finish (default 10 s). */
+  timeoutMs?: number;
+  /** A lock older than this is stale and taken over (default 10 min). */
+  staleMs?: number;
+}
+
+/**
+ * Runs `fn` (read, update, write the baselines) holding `<file>.lock`, so that two updates at once
+ * do not overwrite each other's runs. The lock is created exclusively (`wx`); while another
+ * process holds it, this waits with a short backoff up to `timeoutMs`, then fails naming the lock.
+ * A lock older than `staleMs`, or held by a process of this host that is gone, is taken over.
+ */
+export async function withBaselineLock<T>(
+  file: string,
+  fn: () => T | Promise<T>,
+  options: BaselineLockOptions = {},
+): Promise<T> {
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const staleMs = options.staleMs ?? 10 * 60_000;
+  const owner = JSON.stringify({ pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex') });
+  let delay = 10;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+  } catch (err) {
+    if (!isFsError(err)) throw err;
+    throw new UsageError(`${lock}: cannot lock the baselines: ${fsErrorReason(err)}; check --state-dir`);
+  }
+  for (;;) {
+    try {
+      writeFileSync(lock, owner, { flag: 'wx' });
+      break;
+    } catch (err) {
+      if (!isFsError(err)) throw err;
+      if (err.code !== 'EEXIST')
+        throw new UsageError(`${lock}: cannot lock the baselines: ${fsErrorReason(err)}; check --state-dir`);
+    }
+    if (takeOverStaleLock(lock, staleMs)) continue;
+    const left = deadline - Date.now();
+    if (left <= 0)
+      throw new UsageError(
+        `${lock}: another \`tracejury baseline update\` is running, or a stale lock: if none is running, delete ${lock}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delay * (1 + Math.random()), left)));
+    delay = Math.min(delay * 2, 200);
+  }
+  try {
+    return await fn();
+  } finally {
+    // Only our own lock: had this run outlived staleMs, another update may hold it now.
+    try {
+      if (readFileSync(lock, 'utf8') === owner) rmSync(lock, { force: true });
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function pidAlive(pid: unknown): boolean | undefined {
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes `lock` when it is stale; true when the caller should try to create it again at once. */
+function takeOverStaleLock(lock: string, staleMs: number): boolean {
+  let text: string;
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(lock).mtimeMs;
+    text = readFileSync(lock, 'utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  let holder: { pid?: unknown; host?: unknown } = {};
+  try {
+    holder = JSON.parse(text) as typeof holder;
+  } catch {
+    // Being written right now, or not ours: judge by age alone.
+  }
+  const gone = holder.host === hostname() && pidAlive(holder.pid) === false;
+  if (!gone && Date.now() - mtimeMs <= staleMs) return false;
+  // Move it aside rather than delete it: if another update replaced the stale lock in the
+  // meantime, its lock is put back instead of lost.
+  const aside = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+  try {
+    renameSync(lock, aside);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  try {
+    if (readFileSync(aside, 'utf8') !== text) linkSync(aside, lock);
+  } catch {
+    // A newer lock exists already; it stands.
+  } finally {
+    rmSync(aside, { force: true });
+  }
+  return true;
 }

@@ -8,8 +8,11 @@ import { parseArgs } from 'node:util';
 import { analyze, DEFAULT_STATE_DIR } from '../analyze.js';
 import {
   DEFAULT_BASELINE_FILE,
+  emptyBaselines,
+  mergeBaselines,
   readBaselineFile,
   updateBaselines,
+  withBaselineLock,
   writeBaselineFile,
 } from '../baseline/store.js';
 import { configSchema, loadConfig } from '../detect/config.js';
@@ -202,19 +205,27 @@ async function baselineCommand(args: string[], io: CliIO): Promise<number> {
     path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
     DEFAULT_BASELINE_FILE,
   );
-  let store = readBaselineFile(file);
+  // Fail on an unreadable or damaged store before reading the traces; it is read again under the lock.
+  readBaselineFile(file);
   const { batches, stats } = streamTraceBatches(positionals, {
     inputFormat: inputFormatOf(values['input-format']),
     pricer: createPricer(config.prices),
     cwd: io.cwd,
   });
+  // The new runs are collected apart (windowed, so memory stays bounded) and merged into the store
+  // under the lock, so that concurrent updates keep each other's runs and the lock is held briefly.
+  let added = emptyBaselines();
   const pending = [];
   for await (const batch of batches) {
     for (const t of batch) pending.push(t.trace);
-    if (pending.length >= 1000) store = updateBaselines(store, pending.splice(0), config.baselines.window);
+    if (pending.length >= 1000) added = updateBaselines(added, pending.splice(0), config.baselines.window);
   }
-  store = updateBaselines(store, pending, config.baselines.window);
-  writeBaselineFile(file, store);
+  added = updateBaselines(added, pending, config.baselines.window);
+  const store = await withBaselineLock(file, () => {
+    const merged = mergeBaselines(readBaselineFile(file), added, config.baselines.window);
+    writeBaselineFile(file, merged);
+    return merged;
+  });
   for (const e of stats.errors.slice(0, 10)) io.stderr.write(`${formatInputError(e)}\n`);
   const agents = Object.entries(store.agents).map(([k, v]) => `${k} (${v.runs.length} runs)`);
   io.stdout.write(

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { percentile } from '../../src/baseline/percentile.js';
-import { baselineLookup, emptyBaselines, updateBaselines } from '../../src/baseline/store.js';
+import {
+  agentKey,
+  baselineLookup,
+  emptyBaselines,
+  migrateBaselines,
+  updateBaselines,
+} from '../../src/baseline/store.js';
 import { llm, makeTrace, tool } from '../helpers/traceBuilder.js';
 
 const run = (id: string, tools: number, fields: object = {}) =>
@@ -60,5 +66,81 @@ describe('per-agent baselines', () => {
     expect(store.agents['a@1']!.runs).toEqual([
       expect.objectContaining({ traceId: 'same', metrics: expect.objectContaining({ stepCount: 4 }) }),
     ]);
+  });
+
+  const at = (day: number) => new Date(Date.UTC(2024, 0, 1) + day * 86_400_000).toISOString();
+
+  it('keeps the 50 most recent runs by run time, not the most recently added', () => {
+    let store = updateBaselines(
+      emptyBaselines(),
+      Array.from({ length: 50 }, (_, i) => run(`new${i}`, 9, { startedAt: at(100 + i) })),
+    );
+    store = updateBaselines(
+      store,
+      Array.from({ length: 30 }, (_, i) => run(`old${i}`, 1, { startedAt: at(i) })),
+    );
+    expect(store.agents['a@1']!.runs.map((r) => r.traceId)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `new${i}`),
+    );
+    expect(baselineLookup(store)('a', '1', 'stepCount')).toEqual({ p75: 10, runs: 50 });
+  });
+
+  it('dates a run by endedAt without startedAt, and an undated run by when it was recorded', () => {
+    const store = updateBaselines(
+      emptyBaselines(),
+      [run('undated', 1), run('ended', 1, { endedAt: at(5) }), run('started', 1, { startedAt: at(1) })],
+      50,
+      new Date(at(10)),
+    );
+    expect(store.agents['a@1']!.runs.map((r) => r.traceId)).toEqual(['started', 'ended', 'undated']);
+  });
+
+  it('re-recording a run keeps its place in the window', () => {
+    let store = updateBaselines(emptyBaselines(), [run('u', 1)], 50, new Date(at(1)));
+    store = updateBaselines(store, [run('d', 1, { startedAt: at(5) })]);
+    store = updateBaselines(store, [run('u', 3)], 50, new Date(at(9)));
+    expect(store.agents['a@1']!.runs).toEqual([
+      expect.objectContaining({
+        traceId: 'u',
+        recordedAt: at(1),
+        metrics: expect.objectContaining({ stepCount: 4 }),
+      }),
+      expect.objectContaining({ traceId: 'd' }),
+    ]);
+  });
+
+  it('keeps different runs that share a trace id apart (ids repeat across experiments)', () => {
+    let store = updateBaselines(emptyBaselines(), [run('task-1-trial-0', 1, { startedAt: at(1) })]);
+    store = updateBaselines(store, [run('task-1-trial-0', 3, { startedAt: at(2) })]);
+    store = updateBaselines(store, [run('task-1-trial-0', 5, { startedAt: at(2) })]);
+    expect(store.agents['a@1']!.runs.map((r) => r.metrics.stepCount)).toEqual([2, 6]);
+  });
+
+  it('gives agent "x@1" without a version and agent "x" at version 1 separate baselines', () => {
+    const store = updateBaselines(
+      emptyBaselines(),
+      Array.from({ length: 20 }, (_, i) => [
+        run(`a${i}`, 1, { agentId: 'x@1', agentVersion: undefined }),
+        run(`b${i}`, 9, { agentId: 'x', agentVersion: '1' }),
+      ]).flat(),
+    );
+    expect(baselineLookup(store)('x@1', undefined, 'stepCount')).toEqual({ p75: 2, runs: 20 });
+    expect(baselineLookup(store)('x', '1', 'stepCount')).toEqual({ p75: 10, runs: 20 });
+    expect(agentKey('bot', undefined)).toBe('bot');
+    expect(agentKey('bot', '1.2')).toBe('bot@1.2');
+  });
+
+  it('reads version 1 files, whose keys did not escape the agent id', () => {
+    const runs = [{ traceId: 't', metrics: { stepCount: 3 } }];
+    const store = migrateBaselines({
+      version: 1,
+      agents: { bot: { runs }, 'bot@2': { runs }, 'team@bot@3': { runs }, '100%@1': { runs } },
+    });
+    expect(store.version).toBe(2);
+    const lookup = baselineLookup(store, 1);
+    expect(lookup('bot', undefined, 'stepCount')).toEqual({ p75: 3, runs: 1 });
+    expect(lookup('bot', '2', 'stepCount')).toEqual({ p75: 3, runs: 1 });
+    expect(lookup('team@bot', '3', 'stepCount')).toEqual({ p75: 3, runs: 1 });
+    expect(lookup('100%', '1', 'stepCount')).toEqual({ p75: 3, runs: 1 });
   });
 });

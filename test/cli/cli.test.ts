@@ -228,6 +228,25 @@ describe('tracejury analyze', () => {
 });
 
 describe('tracejury baseline update', () => {
+  it('keeps the runs of two updates run at once', async () => {
+    const d = tmp({
+      'a.jsonl': Array.from({ length: 300 }, (_, i) =>
+        JSON.stringify({ id: `a${i}`, agentId: 'ca', steps: [] }),
+      ).join('\n'),
+      'b.jsonl': Array.from({ length: 300 }, (_, i) =>
+        JSON.stringify({ id: `b${i}`, agentId: 'cb', steps: [] }),
+      ).join('\n'),
+    });
+    const results = await Promise.all([
+      cli(['baseline', 'update', 'a.jsonl'], d),
+      cli(['baseline', 'update', 'b.jsonl'], d),
+    ]);
+    expect(results.map((r) => r.code)).toEqual([0, 0]);
+    const store = JSON.parse(readFileSync(path.join(d, '.tracejury/baselines.json'), 'utf8'));
+    expect(Object.keys(store.agents).sort()).toEqual(['ca', 'cb']);
+    expect(() => readFileSync(path.join(d, '.tracejury/baselines.json.lock'))).toThrow(/ENOENT/);
+  });
+
   it('builds .tracejury/baselines.json from successful runs', async () => {
     const lines = Array.from({ length: 3 }, (_, i) =>
       JSON.stringify({ id: `r${i}`, agentId: 'bot', steps: [] }),
