@@ -40,6 +40,8 @@ import {
   callCost,
   clipPrompt,
   callFailed,
+  hasOutput,
+  promptKey,
   fmtSteps,
   fmtUsd,
   highSeverityWasteUsd,
@@ -129,11 +131,19 @@ export const overkillModel = defineDetector({
     const cfg = ctx.config;
     const tierOf = tierClassifier(ctx.pricer, cfg);
     const signals: SignalDraft[] = [];
+    /** Prompts an earlier call failed on or answered with nothing. */
+    const unanswered = new Set<string>();
     for (const call of llmCalls(trace)) {
       const { step } = call;
+      const key = promptKey(step);
+      const failed = callFailed(step) || (step.output !== undefined && !hasOutput(step));
       const tier = tierOf(step.model, step.provider);
-      if (tier.tier !== 'expensive') continue;
-      if (callFailed(step)) continue;
+      const escalated = key !== undefined && unanswered.has(key);
+      if (failed && key !== undefined) unanswered.add(key);
+      if (tier.tier !== 'expensive' || failed) continue;
+      // Sending a prompt that another call just failed on to a stronger model is the fallback doing
+      // its job, however short the prompt: not overkill.
+      if (escalated) continue;
       // A recorded prompt size at or over the limit decides without building the prompt text.
       if (step.usage.inputTokens >= cfg.max_prompt_tokens) continue;
       const text = promptText(step);
