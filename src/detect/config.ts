@@ -60,16 +60,35 @@ function agentSectionSchema(list: readonly Detector[]) {
       .number()
       .positive()
       .optional()
-      .describe('Multiplier on the P75 baseline for this agent, replacing each baseline detector’s own'),
+      .describe(
+        'Multiplier on the P75 baseline for this section, replacing each baseline detector’s own ' +
+          'baseline_multiplier set at the same level or below (an agent’s own baseline_multiplier ' +
+          'wins over a default-level inflation_factor)',
+      ),
   };
   for (const d of list) {
+    // `tool_loop:` with nothing under it is an empty section, as is `web:` or `default:`.
     shape[d.meta.configKey] = detectorSettingsSchema(d)
       .partial()
       .strict()
+      .nullable()
       .optional()
       .describe(d.meta.description);
   }
   return z.object(shape).strict();
+}
+
+const DEFAULT_BASELINES = { minRuns: 20, window: 50 };
+
+function detectorIdSchema(list: readonly Detector[]): z.ZodType<string> {
+  const ids = list.map((d) => d.meta.id);
+  if (ids.length === 0) return z.string();
+  return z.enum(ids as [string, ...string[]], {
+    error: (issue) => {
+      const hint = typeof issue.input === 'string' ? nearest(issue.input, ids) : undefined;
+      return `unknown detector id ${JSON.stringify(issue.input)}${hint ? ` — did you mean "${hint}"?` : ''}`;
+    },
+  });
 }
 
 /** The whole file's schema (used for validation messages and the published JSON Schema). */
@@ -77,7 +96,7 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
   const section = agentSectionSchema(list);
   return z
     .object({
-      default: section.optional(),
+      default: section.nullable().optional(),
       failOn: FailOnSchema.optional(),
       prices: PriceOverridesSchema.optional().describe('Per-model prices for models the price table lacks'),
       tribunal: TribunalConfigSchema.optional().describe('Judges and rubrics for tier 4'),
@@ -89,21 +108,51 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
               'Send gray-zone signals (confidence 0.35–0.65) to the tribunal when judges are configured',
             ),
           noDowngrade: z
-            .array(z.string())
-            .describe('Detectors whose confidence a judge may raise but never lower'),
+            .array(detectorIdSchema(list))
+            .describe('Detector ids whose confidence a judge may raise but never lower'),
         })
         .partial()
         .strict()
         .optional(),
       baselines: z
         .object({
-          minRuns: z.number().int().min(1).default(20),
-          window: z.number().int().min(1).default(50),
+          minRuns: z
+            .number()
+            .int()
+            .min(1)
+            .default(DEFAULT_BASELINES.minRuns)
+            .describe(
+              'Successful runs of an agent version before the adaptive P75 rule replaces the static limits',
+            ),
+          window: z
+            .number()
+            .int()
+            .min(1)
+            .default(DEFAULT_BASELINES.window)
+            .describe('Most recent successful runs kept per agent version (at least minRuns)'),
         })
         .partial()
+        .strict()
+        .superRefine((b, ctx) => {
+          // The window holds at most `window` runs, so more than that could never be reached and the
+          // adaptive rule would never switch on. (Defaults are filled in here: window 10 alone clashes
+          // with the default minRuns 20.)
+          const minRuns = b.minRuns ?? DEFAULT_BASELINES.minRuns;
+          const window = b.window ?? DEFAULT_BASELINES.window;
+          if (minRuns > window) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['minRuns'],
+              message:
+                `minRuns (${minRuns}) is greater than window (${window}; defaults ` +
+                `${DEFAULT_BASELINES.minRuns} and ${DEFAULT_BASELINES.window}): the window never holds ` +
+                'that many runs, so the adaptive baseline rule would never switch on',
+            });
+          }
+        })
         .optional(),
     })
-    .catchall(section);
+    .catchall(section.nullable());
 }
 
 export interface DetectorSettings {
@@ -129,7 +178,7 @@ export function defaultConfig(): Config {
     failOn: ['critical', 'high'],
     prices: {},
     tiers: { escalate: true, noDowngrade: DEFAULT_NO_DOWNGRADE },
-    baselines: { minRuns: 20, window: 50 },
+    baselines: { ...DEFAULT_BASELINES },
     sections: {},
     warnings: [],
   };
@@ -145,9 +194,51 @@ function normaliseFailOn(v: z.infer<typeof FailOnSchema> | undefined): Severity[
   return SEVERITIES.slice(0, SEVERITIES.indexOf(v) + 1);
 }
 
+const MAX_ALIAS_COUNT = 10_000;
+
 const NOT_A_MAPPING = 'expected a mapping of sections (default:, an agent id, failOn:, …)';
 const isMapping = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+}
+const defOf = (s: z.ZodType) => s._zod.def as unknown as SchemaDef;
+
+/** The keys of the object schema at `p` in `schema` (for "did you mean"), or none. */
+function objectKeysAt(schema: z.ZodType, p: readonly (string | number)[]): string[] {
+  const unwrap = (s: z.ZodType | undefined): z.ZodType | undefined => {
+    while (s) {
+      const d = defOf(s);
+      if (d.innerType) s = d.innerType;
+      else if (d.type === 'pipe') s = defOf(d.in!).type === 'transform' ? d.out : d.in;
+      else return s;
+    }
+    return undefined;
+  };
+  let s = unwrap(schema);
+  for (const k of p) {
+    if (!s) return [];
+    const d = defOf(s);
+    s = unwrap(
+      d.type === 'object'
+        ? (d.shape![k] ?? d.catchall)
+        : d.type === 'array'
+          ? d.element
+          : d.type === 'record'
+            ? d.valueType
+            : undefined,
+    );
+  }
+  return s && defOf(s).type === 'object' ? Object.keys(defOf(s).shape!) : [];
+}
 
 /** Parses config text; `file` is only used in messages. */
 export function parseConfig(
@@ -156,13 +247,21 @@ export function parseConfig(
   list: readonly Detector[] = builtInDetectors,
 ): Config {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  // `merge`: YAML 1.1 merge keys (`<<: *base`), the usual way to share settings between sections.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     const pos = lineCounter.linePos(e.pos[0]);
     throw new ConfigError(`${file}:${pos.line}: not valid YAML: ${e.message.split('\n')[0]}`);
   }
-  const raw: unknown = doc.toJS() ?? {};
+  let raw: unknown;
+  try {
+    // Aliases are bounded (the library's default of 100 is too few for many agent sections sharing
+    // one anchor) so that a "billion laughs" file is refused instead of expanded.
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (e) {
+    throw new ConfigError(`${file}: cannot read the YAML: ${(e as Error).message}`);
+  }
   if (!isMapping(raw)) throw new ConfigError(`${file}:1: ${NOT_A_MAPPING}`);
   /** Line of the key at `p` (or of its nearest ancestor that has one). */
   const lineOf = (p: (string | number)[]): number | undefined => {
@@ -202,26 +301,46 @@ function configFromValue(
   // Parsed once per run: zod's compiled fast path would cost more to generate than it saves.
   const parsed = configSchema(list).safeParse(raw, ONE_SHOT);
   if (!parsed.success) {
-    const messages = parsed.error.issues.slice(0, 5).map((issue) => {
+    const schema = configSchema(list);
+    const agentKeys = ['inflation_factor', ...list.map((d) => d.meta.configKey)];
+    const at = (p: (string | number)[]) => {
+      const line = lineOf(p);
+      return `${file}${line ? `:${line}` : ''}`;
+    };
+    const messages = parsed.error.issues.flatMap((issue): string | string[] => {
       const issuePath = issue.path.map((k) => (typeof k === 'symbol' ? String(k) : k));
-      if (issue.code === 'unrecognized_keys') {
-        const key = issue.keys[0]!;
-        const at = [...issuePath, key];
-        const section =
-          issuePath.length === 1 ? list.find((d) => d.meta.configKey === issuePath[0]) : undefined;
-        const sectionDetector =
-          issuePath.length === 2 ? list.find((d) => d.meta.configKey === issuePath[1]) : section;
-        const candidates = sectionDetector
-          ? Object.keys(detectorSettingsSchema(sectionDetector).shape)
-          : ['inflation_factor', ...list.map((d) => d.meta.configKey)];
-        const hint = nearest(key, candidates);
-        const line = lineOf(at);
-        return `${file}${line ? `:${line}` : ''}: unknown key "${at.join('.')}"${hint ? ` — did you mean "${hint}"?` : ''}`;
+      const top = issuePath[0];
+      const topValue = typeof top === 'string' ? (raw as Record<string, unknown>)[top] : undefined;
+      const isAgentSection = typeof top === 'string' && !(RESERVED_KEYS as readonly string[]).includes(top);
+      // `tool_loop:` at the top level: read as an agent named tool_loop, whose keys are detectors.
+      if (isAgentSection && list.some((d) => d.meta.configKey === top)) {
+        const keyPath = issue.code === 'unrecognized_keys' ? [...issuePath, issue.keys[0]!] : issuePath;
+        return (
+          `${at(keyPath)}: unknown key "${keyPath.join('.')}": detector settings go under "default:" or ` +
+          `an agent id (default.${keyPath.join('.')}), not at the top level`
+        );
       }
-      const line = lineOf(issuePath);
-      return `${file}${line ? `:${line}` : ''}: ${issuePath.join('.') || '(top level)'}: ${issue.message}`;
+      // `failon: high`, `baseline: { minRuns: 5 }`: a misspelt reserved key rather than an agent.
+      const reserved = isAgentSection ? nearest(top, RESERVED_KEYS) : undefined;
+      if (
+        reserved &&
+        (!isMapping(topValue) || !Object.keys(topValue).some((k) => agentKeys.includes(k))) &&
+        !(issue.code === 'unrecognized_keys' && issuePath.length > 1)
+      ) {
+        const inner = issue.code === 'unrecognized_keys' ? nearest(issue.keys[0]!, agentKeys) : undefined;
+        if (!inner) return `${at([top!])}: unknown key "${top}" — did you mean "${reserved}"?`;
+      }
+      if (issue.code === 'unrecognized_keys') {
+        const valid = objectKeysAt(schema, issuePath);
+        return issue.keys.map((key) => {
+          const keyPath = [...issuePath, key];
+          const hint = nearest(key, valid);
+          return `${at(keyPath)}: unknown key "${keyPath.join('.')}"${hint ? ` — did you mean "${hint}"?` : ''}`;
+        });
+      }
+      return `${at(issuePath)}: ${issuePath.join('.') || '(top level)'}: ${issue.message}`;
     });
-    throw new ConfigError(messages.join('\n'));
+    throw new ConfigError([...new Set(messages)].slice(0, 5).join('\n'));
   }
 
   const data = parsed.data as Record<string, unknown>;
@@ -263,8 +382,9 @@ export function loadConfig(explicit: string | undefined, cwd = process.cwd()): C
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
-    throw new ConfigError(`${file}: cannot read the config file`);
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new ConfigError(`${file}: cannot read the config file (${reason})`);
   }
   return parseConfig(text, path.relative(cwd, file) || file);
 }
@@ -296,9 +416,24 @@ export function resolveAgentConfig(
 ): ResolvedAgentConfig {
   const base = config.sections.default ?? {};
   const own = agentId === 'default' ? {} : (config.sections[agentId] ?? {});
+  const ownInflation = own.inflation_factor as number | undefined;
+  const baseInflation = base.inflation_factor as number | undefined;
   const detectorsOut = list.map((detector) => {
     const key = detector.meta.configKey;
-    const merged = { ...(base[key] as object | undefined), ...(own[key] as object | undefined) };
+    const baseSection = (base[key] ?? undefined) as Record<string, unknown> | undefined;
+    const ownSection = (own[key] ?? undefined) as Record<string, unknown> | undefined;
+    const merged: Record<string, unknown> = { ...baseSection, ...ownSection };
+    // Each level's inflation_factor replaces the baseline_multiplier of the detectors at its level
+    // and below: agent inflation_factor > agent baseline_multiplier > default inflation_factor >
+    // default baseline_multiplier > built-in. So an agent section overrides what it sets.
+    if ('baseline_multiplier' in detectorSettingsSchema(detector).shape) {
+      const multiplier =
+        ownInflation ??
+        (ownSection?.baseline_multiplier as number | undefined) ??
+        baseInflation ??
+        (baseSection?.baseline_multiplier as number | undefined);
+      if (multiplier !== undefined) merged.baseline_multiplier = multiplier;
+    }
     const parsed = detectorSettingsSchema(detector).parse(merged, ONE_SHOT) as Record<string, unknown> & {
       enabled: boolean;
       shadow: boolean;
@@ -306,6 +441,11 @@ export function resolveAgentConfig(
     const { enabled, shadow, ...settings } = parsed;
     return { detector, enabled, shadow, settings };
   });
-  const inflation = (own.inflation_factor ?? base.inflation_factor) as number | undefined;
-  return { detectors: detectorsOut, ...(inflation !== undefined ? { inflationFactor: inflation } : {}) };
+  // The multipliers are resolved into each detector's settings above. `inflationFactor` (which the
+  // runner hands detectors as an override of their setting) is only the agent's own, which wins over
+  // everything anyway: a default-level one must not beat an agent's baseline_multiplier.
+  return {
+    detectors: detectorsOut,
+    ...(ownInflation !== undefined ? { inflationFactor: ownInflation } : {}),
+  };
 }

@@ -17,7 +17,7 @@
  * ```
  */
 import { z } from 'zod';
-import { CapabilityOverridesSchema } from './capabilities.js';
+import { ModelCapabilitiesSchema } from './capabilities.js';
 import { CASSETTE_MODES, DEFAULT_CASSETTE_PATH } from './cassette.js';
 import { JudgeSpecSchema } from './providers.js';
 import {
@@ -27,14 +27,21 @@ import {
   type TribunalSettings,
 } from './tribunal.js';
 
-export const CassetteConfigSchema = z.object({
-  path: z.string().min(1).default(DEFAULT_CASSETTE_PATH),
-  mode: z.enum(CASSETTE_MODES).default('auto'),
-});
+// Strict, like every object in the config file: a misspelt key (`mod: replay`, `modle: gpt-4o`) is an
+// error naming the nearest valid key, not a setting silently left at its default.
+export const CassetteConfigSchema = z
+  .object({
+    path: z.string().min(1).default(DEFAULT_CASSETTE_PATH),
+    mode: z.enum(CASSETTE_MODES).default('auto'),
+  })
+  .strict();
 
 export const TribunalConfigSchema = z
   .object({
-    judges: z.array(JudgeSpecSchema).default([]).describe('The judges; different models for independence.'),
+    judges: z
+      .array(JudgeSpecSchema.strict())
+      .default([])
+      .describe('The judges; different models for independence.'),
     threshold: z.number().min(0).max(1).default(DEFAULT_THRESHOLD),
     rubric: z.string().optional().describe('Built-in rubric name, a name from `rubrics`, or rubric text.'),
     rubrics: z.record(z.string(), z.string().min(1)).default({}).describe('Custom named rubrics.'),
@@ -45,7 +52,10 @@ export const TribunalConfigSchema = z
       .array(z.string().min(1))
       .optional()
       .describe('Glob patterns; replaces the built-in allow-list.'),
-    capabilities: CapabilityOverridesSchema.optional().describe('Per-model-pattern capability overrides.'),
+    capabilities: z
+      .record(z.string(), ModelCapabilitiesSchema.partial().strict())
+      .optional()
+      .describe('Per-model-pattern capability overrides.'),
     concurrency: z.number().int().positive().default(8),
   })
   .strict();
