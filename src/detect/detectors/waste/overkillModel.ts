@@ -135,15 +135,15 @@ export const overkillModel = defineDetector({
     const unanswered = new Set<string>();
     for (const call of llmCalls(trace)) {
       const { step } = call;
-      const key = promptKey(step);
-      const failed = callFailed(step) || (step.output !== undefined && !hasOutput(step));
+      // Prompt keys are built only for the few calls that need one: a failed call, and a short
+      // prompt on an expensive model once some call has failed.
+      if (callFailed(step) || (step.output !== undefined && !hasOutput(step))) {
+        const key = promptKey(step);
+        if (key !== undefined) unanswered.add(key);
+        continue;
+      }
       const tier = tierOf(step.model, step.provider);
-      const escalated = key !== undefined && unanswered.has(key);
-      if (failed && key !== undefined) unanswered.add(key);
-      if (tier.tier !== 'expensive' || failed) continue;
-      // Sending a prompt that another call just failed on to a stronger model is the fallback doing
-      // its job, however short the prompt: not overkill.
-      if (escalated) continue;
+      if (tier.tier !== 'expensive') continue;
       // A recorded prompt size at or over the limit decides without building the prompt text.
       if (step.usage.inputTokens >= cfg.max_prompt_tokens) continue;
       const text = promptText(step);
@@ -151,6 +151,12 @@ export const overkillModel = defineDetector({
       if (pt.estimated && text === undefined) continue;
       if (pt.tokens >= cfg.max_prompt_tokens) continue;
       if (text !== undefined && (text.length >= cfg.max_prompt_chars || structured(text))) continue;
+      // Sending a prompt that another call just failed on to a stronger model is the fallback doing
+      // its job, however short the prompt: not overkill.
+      if (unanswered.size > 0) {
+        const key = promptKey(step);
+        if (key !== undefined && unanswered.has(key)) continue;
+      }
 
       // One set of token counts for both sides: an alternative priced from recorded zeros while the
       // call's cost is recorded would charge the whole call as waste.
