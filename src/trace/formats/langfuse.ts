@@ -27,7 +27,7 @@
  * recovered from does not fail the run), else 'ok'; userId, tags and environment go to metadata.
  */
 import { isRecord, type ImportSink, type ImportedTrace, type Importer } from '../importer.js';
-import { parseIsoMs } from '../measure.js';
+import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { toChatMessage, toChatMessages } from './openaiMessages.js';
 
@@ -83,11 +83,8 @@ const join = (base: string, key: string): string => (base ? `${base}.${key}` : k
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-function timeOf(v: unknown): number | undefined {
-  if (typeof v !== 'string') return undefined;
-  const t = parseIsoMs(v);
-  return Number.isFinite(t) ? t : undefined;
-}
+/** An observation's time: ISO, or an epoch number in any unit (exports from the API use ISO). */
+const timeOf = parseTimestamp;
 
 function llmInput(input: unknown): string | ChatMessage[] | undefined {
   if (input === undefined || input === null) return undefined;

@@ -36,6 +36,7 @@ import {
   type Importer,
 } from '../importer.js';
 import { parseIsoMs } from '../measure.js';
+import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { clipRedacted } from '../../report/redact.js';
 import { toChatMessages } from './openaiMessages.js';
@@ -66,25 +67,6 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : String(value);
-}
-
-/** The largest time a Date can hold, in ms either side of 1970; beyond it toISOString throws. */
-const MAX_DATE_MS = 8.64e15;
-
-/** Milliseconds since 1970 from a unix epoch number in s, ms, µs or ns, told apart by size. */
-function epochToMs(n: number): number | undefined {
-  if (!Number.isFinite(n)) return undefined;
-  const size = Math.abs(n);
-  const ms = size < 1e11 ? n * 1e3 : size < 1e14 ? n : size < 1e17 ? n / 1e3 : n / 1e6;
-  const rounded = Math.round(ms);
-  return Math.abs(rounded) <= MAX_DATE_MS ? rounded : undefined;
-}
-
-function parseTime(value: unknown): number | undefined {
-  if (typeof value === 'number') return epochToMs(value);
-  if (typeof value !== 'string') return undefined;
-  const t = parseIsoMs(value);
-  return Number.isFinite(t) ? t : undefined;
 }
 
 /** True when a value looks like one record of this format. */
@@ -255,7 +237,7 @@ export const recordsImporter: Importer = {
       // says so, since the report lists it among records that could not be read.
       const time = (field: 'startTime' | 'endTime'): number | undefined => {
         const raw = rec[field];
-        const ms = parseTime(raw);
+        const ms = parseTimestamp(raw);
         if (raw !== undefined && raw !== null && ms === undefined) {
           problem({
             field,

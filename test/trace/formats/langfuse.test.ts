@@ -255,6 +255,22 @@ describe('langfuse importer: other shapes', () => {
     expect(b).toMatchObject({ costUsd: 0, costSource: 'recorded' });
   });
 
+  it('reads epoch-number times as the records format does (seconds here), not as nothing', () => {
+    const reader = langfuseImporter.createReader({ problem: () => undefined });
+    const start = Date.UTC(2025, 0, 1) / 1000;
+    const [out] = reader.push(
+      {
+        id: 'e',
+        observations: [
+          { id: 'a', type: 'GENERATION', model: 'my-model', startTime: start, endTime: start + 2.5 },
+        ],
+      },
+      1,
+    );
+    const [a] = TraceSchema.parse(out!.trace).steps as LlmStep[];
+    expect(a).toMatchObject({ startedAt: '2025-01-01T00:00:00.000Z', durationMs: 2500 });
+  });
+
   it('sniffs Langfuse traces, arrays, API pages and observations; not the other formats', () => {
     const sniff = langfuseImporter.sniff;
     const t = JSON.parse(readFileSync(fixture('trace.json'), 'utf8')) as unknown;
