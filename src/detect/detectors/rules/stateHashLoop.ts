@@ -36,10 +36,10 @@ type KeyMode = typeof KEEP | typeof DROP | typeof DROP_COUNT;
  * Default `ignore_keys` (lowercased) that name a counter but are also words for a workflow stage, a
  * document version, whose turn it is: bookkeeping only while they hold a count or a timestamp.
  */
-const COUNT_KEYS: ReadonlySet<string> = new Set([
+const COUNTER_KEYS = [
   'step',
   'step_count',
-  'stepcount',
+  'stepCount',
   'iteration',
   'iterations',
   'counter',
@@ -50,7 +50,8 @@ const COUNT_KEYS: ReadonlySet<string> = new Set([
   'sequence',
   'revision',
   'version',
-]);
+];
+const COUNT_KEYS: ReadonlySet<string> = new Set(COUNTER_KEYS.map((k) => k.toLowerCase()));
 
 // A count written as text ("3", "v2", "1.4.0") or an ISO 8601 date or date-time.
 const COUNT_TEXT = /^v?\d+(?:\.\d+)*$/i;
@@ -128,19 +129,7 @@ export const stateHashLoop = defineDetector({
           'runId',
           'message_id',
           'messageId',
-          'step',
-          'step_count',
-          'stepCount',
-          'iteration',
-          'iterations',
-          'counter',
-          'turn',
-          'attempt',
-          'attempts',
-          'seq',
-          'sequence',
-          'revision',
-          'version',
+          ...COUNTER_KEYS,
           'elapsed',
           'elapsed_ms',
           'duration_ms',
