@@ -23,10 +23,7 @@ export interface DetectorGroup {
 export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup = 3): DetectorGroup[] {
   // `severity` is the worst of the confirmed signals (those the table counts); a group with none
   // (all suppressed or for review) shows the worst of what it has.
-  const groups = new Map<
-    string,
-    DetectorGroup & { traceIds: Set<string>; anySeverity: Severity; confirmed: boolean }
-  >();
+  const groups = new Map<string, DetectorGroup & { traceIds: Set<string>; anySeverity: Severity }>();
   for (const s of report.signals) {
     let g = groups.get(s.detector);
     if (!g) {
@@ -34,7 +31,6 @@ export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup =
         detector: s.detector,
         severity: s.severity,
         anySeverity: s.severity,
-        confirmed: false,
         count: 0,
         bySeverity: {},
         shadow: 0,
@@ -57,13 +53,13 @@ export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup =
       g.grayZone++;
       continue;
     }
+    const firstConfirmed = g.count + g.shadow === 0;
     if (s.shadow) g.shadow++;
     else {
       g.count++;
       g.bySeverity[s.severity] = (g.bySeverity[s.severity] ?? 0) + 1;
     }
-    if (!g.confirmed || severityRank(s.severity) > severityRank(g.severity)) g.severity = s.severity;
-    g.confirmed = true;
+    if (firstConfirmed || severityRank(s.severity) > severityRank(g.severity)) g.severity = s.severity;
     g.traceIds.add(`${s.file ?? ''}\u0000${s.traceId}`);
     if (!s.shadow) {
       g.wasteUsd += s.wasteUsd ?? 0;
@@ -72,12 +68,11 @@ export function groupSignals(report: Pick<Report, 'signals'>, examplesPerGroup =
     if (g.examples.length < examplesPerGroup) g.examples.push(s);
   }
   return [...groups.values()]
-    .map(({ traceIds, anySeverity, confirmed, ...g }) => ({
+    .map(({ traceIds, anySeverity, ...g }) => ({
       ...g,
-      severity: confirmed ? g.severity : anySeverity,
+      severity: g.count + g.shadow > 0 ? g.severity : anySeverity,
       traces: traceIds.size,
     }))
-    .filter((g) => g.count + g.shadow + g.grayZone + g.suppressed > 0)
     .sort(
       (a, b) =>
         Number(a.count === 0) - Number(b.count === 0) ||
