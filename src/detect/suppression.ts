@@ -39,7 +39,7 @@
  * and overkill charges only the first call, the one the loop counts as needed.
  */
 import type { DetectorMeta } from './detector.js';
-import { GRAY_ZONE_UPPER } from './grayZone.js';
+import { isConfirmed } from './grayZone.js';
 
 export interface WasteSignalLike {
   suppressedBy?: string;
@@ -60,11 +60,6 @@ export function chargedSteps(s: WasteSignalLike): readonly number[] {
   const listed = s.evidence?.wastedSteps;
   if (Array.isArray(listed) && listed.every((n) => typeof n === 'number')) return listed as number[];
   return s.steps ?? [];
-}
-
-/** A signal that may claim the trace and reserve its charged steps: confirmed and not suppressed. */
-function counts(s: WasteSignalLike): boolean {
-  return s.suppressedBy === undefined && (s.confidence === undefined || s.confidence > GRAY_ZONE_UPPER);
 }
 
 export function applyWasteSuppression<S extends WasteSignalLike, R extends WasteDetectorResult<S>>(
@@ -107,7 +102,8 @@ function suppress<S extends WasteSignalLike, R extends WasteDetectorResult<S>>(
             return overlap === undefined ? { ...s } : { ...s, suppressedBy: overlap };
           })
         : r.signals.map((s) => ({ ...s, suppressedBy: by }));
-    const counted = signals.filter(counts);
+    // Only a confirmed signal may claim the trace and reserve the steps it charges.
+    const counted = signals.filter(isConfirmed);
     if (counted.length > 0) {
       const steps = new Set<number>();
       for (const s of counted) for (const n of chargedSteps(s)) steps.add(n);
