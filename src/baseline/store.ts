@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { BaselineMetric, BaselineValue } from '../detect/detector.js';
 import { UsageError } from '../trace/paths.js';
 import { fsErrorReason, isFsError } from '../util/fsError.js';
-import { measureTrace } from '../trace/measure.js';
+import { measureTrace, parseTime } from '../trace/measure.js';
 import type { Trace } from '../trace/schema.js';
 import { percentile } from './percentile.js';
 
@@ -98,17 +98,12 @@ export function runMetrics(trace: Trace): Partial<Record<BaselineMetric, number>
   return out;
 }
 
-const timeOf = (iso: string | undefined): number | undefined => {
-  const t = iso === undefined ? NaN : Date.parse(iso);
-  return Number.isFinite(t) ? t : undefined;
-};
-
 /**
  * Where a run sits in the window: its own time, else when it was recorded. Runs from version 1
  * files have neither and count as older than every dated run (they were recorded before any).
  */
 const sortTime = (run: BaselineRun): number =>
-  timeOf(run.runAt) ?? timeOf(run.recordedAt) ?? Number.NEGATIVE_INFINITY;
+  parseTime(run.runAt) ?? parseTime(run.recordedAt) ?? Number.NEGATIVE_INFINITY;
 
 /**
  * The same run again: same trace id and same run time (agent and version are the key already).
@@ -137,7 +132,8 @@ function mergeRuns(
       runs.push(run);
       continue;
     }
-    const recordedAt = timeOf(run.runAt) === undefined ? (runs[i]!.recordedAt ?? run.recordedAt) : undefined;
+    const recordedAt =
+      parseTime(run.runAt) === undefined ? (runs[i]!.recordedAt ?? run.recordedAt) : undefined;
     const next: BaselineRun = { traceId: run.traceId, metrics: run.metrics };
     if (run.runAt !== undefined) next.runAt = run.runAt;
     if (recordedAt !== undefined) next.recordedAt = recordedAt;
@@ -175,7 +171,7 @@ export function updateBaselines(
     const runAt = trace.startedAt ?? trace.endedAt;
     const run: BaselineRun = { traceId: trace.id, metrics: runMetrics(trace) };
     if (runAt !== undefined) run.runAt = runAt;
-    if (timeOf(runAt) === undefined) run.recordedAt = now.toISOString();
+    if (parseTime(runAt) === undefined) run.recordedAt = now.toISOString();
     (additions[agentKey(trace.agentId, trace.agentVersion)] ??= { runs: [] }).runs.push(run);
   }
   return mergeBaselines(store, { version: 2, agents: additions }, window);
