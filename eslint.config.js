@@ -2,6 +2,93 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layers of DESIGN.md's data flow: a folder may import only what sits below it. `forbidden`
+ * lists, per folder, the folders it must never import; redact/ and util/ sit below every stage.
+ * test/architecture/layers.test.ts checks that these rules catch a bad import.
+ */
+export const LAYERS = {
+  'src/util': [
+    'trace',
+    'detect',
+    'judge',
+    'report',
+    'tiers',
+    'session',
+    'baseline',
+    'config',
+    'cli',
+    'action',
+    'redact',
+    'pricing',
+    'diff',
+    'embed',
+  ],
+  'src/redact': [
+    'trace',
+    'detect',
+    'judge',
+    'report',
+    'tiers',
+    'session',
+    'baseline',
+    'config',
+    'cli',
+    'action',
+    'pricing',
+    'diff',
+    'embed',
+  ],
+  'src/trace': [
+    'detect',
+    'judge',
+    'report',
+    'tiers',
+    'session',
+    'baseline',
+    'config',
+    'cli',
+    'action',
+    'diff',
+    'embed',
+  ],
+  'src/detect': ['judge', 'report', 'tiers', 'session', 'config', 'cli', 'action', 'diff', 'embed'],
+  'src/judge': [
+    'detect',
+    'report',
+    'tiers',
+    'session',
+    'baseline',
+    'config',
+    'cli',
+    'action',
+    'diff',
+    'embed',
+  ],
+  'src/tiers': ['report', 'session', 'config', 'cli', 'action', 'diff'],
+  'src/session': ['report', 'config', 'cli', 'action', 'diff'],
+  'src/report': ['config', 'cli', 'action', 'diff'],
+  'src/diff': ['config', 'cli', 'action'],
+  'src/config': ['cli', 'action'],
+};
+
+function layerRules() {
+  return Object.entries(LAYERS).map(([folder, forbidden]) => ({
+    files: [`${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: forbidden.map((f) => ({
+            group: [`**/${f}/*`, `**/${f}/**`],
+            message: `${folder}/ must not import ${f}/: imports run down DESIGN.md's data flow (see eslint.config.js LAYERS).`,
+          })),
+        },
+      ],
+    },
+  }));
+}
+
 export default tseslint.config(
   { ignores: ['build/**', 'dist/**', 'node_modules/**', 'coverage/**', '.tracejury/**'] },
   js.configs.recommended,
@@ -13,4 +100,5 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  ...layerRules(),
 );

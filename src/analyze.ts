@@ -11,7 +11,7 @@ import {
   readBaselineFile,
   type BaselineFile,
 } from './baseline/store.js';
-import { configFromObject, loadConfig, type Config } from './detect/config.js';
+import { configFromObject, loadConfig, type Config } from './config/config.js';
 import type { Detector } from './detect/detector.js';
 import { findDetector } from './detect/registry.js';
 import { createDetectorRunner } from './detect/runner.js';

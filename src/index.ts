@@ -19,11 +19,11 @@ export { INPUT_FORMATS, type InputFormat, type Importer } from './trace/importer
 export { SignalSchema, SeveritySchema, type Signal, type Severity } from './detect/signal.js';
 export { defineDetector, type Detector, type DetectorMeta, type DetectContext } from './detect/detector.js';
 export { detectors } from './detect/registry.js';
-export { parseConfig, loadConfig, configSchema, type Config } from './detect/config.js';
+export { parseConfig, loadConfig, configSchema, type Config } from './config/config.js';
 export { ReportSchema, type Report } from './report/schema.js';
 export { renderMarkdown } from './report/renderMarkdown.js';
 export { renderText } from './report/renderText.js';
-export { redact } from './report/redact.js';
+export { redact } from './redact/redact.js';
 export { createPricer, type Pricer } from './pricing/pricer.js';
 export { VerdictSchema, JudgeEvalSchema, type Verdict, type JudgeEval } from './judge/verdict.js';
 export { VERSION } from './version.js';

@@ -15,7 +15,7 @@ import {
   withBaselineLock,
   writeBaselineFile,
 } from '../baseline/store.js';
-import { configSchema, loadConfig } from '../detect/config.js';
+import { configSchema, loadConfig } from '../config/config.js';
 import { createPricer } from '../pricing/pricer.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
 import { formatInputError, renderText } from '../report/renderText.js';

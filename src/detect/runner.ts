@@ -10,7 +10,7 @@
 import type { BaselineLookup } from '../baseline/store.js';
 import type { Pricer } from '../pricing/pricer.js';
 import type { LoadedTrace } from '../trace/schema.js';
-import { resolveAgentConfig, type Config } from './config.js';
+import { resolveAgentConfig, type DetectorSections } from './config.js';
 import type { DetectContext, Detector, SignalDraft } from './detector.js';
 import { detectors as builtInDetectors } from './registry.js';
 import { GRAY_ZONE_LOWER } from './grayZone.js';
@@ -18,7 +18,7 @@ import type { Signal } from './signal.js';
 import { applyWasteSuppression } from './suppression.js';
 
 export interface DetectorRunnerOptions {
-  config: Config;
+  config: DetectorSections;
   pricer: Pricer;
   baselines?: BaselineLookup;
   detectors?: readonly Detector[];

@@ -4,7 +4,7 @@
  * and turns every failure into a JudgeEval with `error` set (never a throw), so the tribunal can
  * fail closed.
  */
-import { redact } from '../report/redact.js';
+import { redact } from '../redact/redact.js';
 import type { Pricer } from '../pricing/pricer.js';
 import { parseJudgeAnswer } from './answer.js';
 import { judgeCacheKey, type LruCache } from './cache.js';

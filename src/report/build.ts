@@ -19,7 +19,7 @@ import type { LoadedTrace } from '../trace/schema.js';
 import { plural } from '../util/thousands.js';
 import { VERSION } from '../version.js';
 import { evaluateGate, type GateDetectorFailure } from './gate.js';
-import { redact, redactDeep } from './redact.js';
+import { redact, redactDeep } from '../redact/redact.js';
 import { wasteTotals } from './wasteTotals.js';
 import { REPORT_SCHEMA_VERSION, type InputError, type Report, type TraceSummary } from './schema.js';
 

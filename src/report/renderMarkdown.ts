@@ -3,7 +3,7 @@
  * the result stays under GitHub's comment limit, saying what was cut.
  */
 import { escapeMarkdown } from './markdownEscape.js';
-import { redact } from './redact.js';
+import { redact } from '../redact/redact.js';
 import type { Report } from './schema.js';
 import { formatCost, formatUsd, groupSignals, severityMix } from './summarise.js';
 import { fmtInt, plural } from '../util/thousands.js';

@@ -1,5 +1,5 @@
 /** The terminal summary of a report: what a person at a prompt wants to read first. */
-import { redact } from './redact.js';
+import { redact } from '../redact/redact.js';
 import type { InputError, Report } from './schema.js';
 import { formatCost, formatUsd, groupSignals, severityMix } from './summarise.js';
 import { terminalSafe } from './terminalSafe.js';

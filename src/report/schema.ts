@@ -5,18 +5,11 @@
 import { z } from 'zod';
 import { SignalSchema } from '../detect/signal.js';
 import { VerdictSchema } from '../judge/verdict.js';
+import { InputErrorSchema, type InputError } from '../trace/inputError.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
-export const InputErrorSchema = z.object({
-  file: z.string(),
-  /** 1-based line for line-oriented input; absent for whole-file problems. */
-  line: z.number().int().positive().optional(),
-  /** The field or JSON path at fault, when known. */
-  field: z.string().optional(),
-  message: z.string(),
-});
-export type InputError = z.infer<typeof InputErrorSchema>;
+export { InputErrorSchema, type InputError };
 
 export const TraceSummarySchema = z.object({
   id: z.string(),

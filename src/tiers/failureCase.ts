@@ -4,7 +4,7 @@
  * redacted. The tribunal fences all of it as untrusted data.
  */
 import type { Signal } from '../detect/signal.js';
-import { redact, redactDeep } from '../report/redact.js';
+import { redact, redactDeep } from '../redact/redact.js';
 import type { Step, Trace } from '../trace/schema.js';
 
 const MAX_FIELD_CHARS = 1500;

@@ -8,7 +8,7 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import type { ZodError } from 'zod';
 import { createPricer, type Pricer } from '../pricing/pricer.js';
-import type { InputError } from '../report/schema.js';
+import type { InputError } from './inputError.js';
 import { parseTrace } from './fastParse.js';
 import { importerFor, importers } from './formats/index.js';
 import {

@@ -1,7 +1,7 @@
 /** analyze() as a library caller uses it: trace objects, plain config objects, and misuse. */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
-import { ConfigError } from '../../src/detect/config.js';
+import { ConfigError } from '../../src/config/config.js';
 import type { TraceInput } from '../../src/trace/schema.js';
 
 const loop = (id: string, calls: number): TraceInput => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
-import { parseConfig } from '../../src/detect/config.js';
+import { parseConfig } from '../../src/config/config.js';
 import { calls, repeat } from './waste/fixtures.js';
 
 // Five identical gpt-4o calls (a retry loop), then two fallbacks to other expensive models (a storm).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
-import { parseConfig } from '../../src/detect/config.js';
+import { parseConfig } from '../../src/config/config.js';
 import { createPricer } from '../../src/pricing/pricer.js';
 import type { TraceInput } from '../../src/trace/schema.js';
 

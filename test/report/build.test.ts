@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
-import { parseConfig } from '../../src/detect/config.js';
+import { parseConfig } from '../../src/config/config.js';
 import { signal as makeSignal } from '../helpers/signalBuilder.js';
 import type { Verdict } from '../../src/judge/verdict.js';
 import { createPricer } from '../../src/pricing/pricer.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { analyze } from '../../src/analyze.js';
-import { parseConfig } from '../../src/detect/config.js';
+import { parseConfig } from '../../src/config/config.js';
 import { defineDetector } from '../../src/detect/detector.js';
 import { toolLoop } from '../../src/detect/detectors/structural/toolLoop.js';
 import { evaluateGate, NO_INPUT_REASON } from '../../src/report/gate.js';

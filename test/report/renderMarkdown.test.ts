@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
-import { parseConfig } from '../../src/detect/config.js';
+import { parseConfig } from '../../src/config/config.js';
 import { renderMarkdown } from '../../src/report/renderMarkdown.js';
 import { renderText } from '../../src/report/renderText.js';
 import { makeTrace, tool } from '../helpers/traceBuilder.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
-import { parseConfig } from '../../src/detect/config.js';
+import { parseConfig } from '../../src/config/config.js';
 import { renderText } from '../../src/report/renderText.js';
 import { terminalSafe } from '../../src/report/terminalSafe.js';
 import { llm, makeTrace, tool } from '../helpers/traceBuilder.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
-import { parseConfig } from '../../src/detect/config.js';
+import { parseConfig } from '../../src/config/config.js';
 import {
   errorReply,
   openaiReply,

@@ -38,7 +38,7 @@ import {
 import { parseIsoMs } from '../measure.js';
 import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
-import { clipRedacted } from '../../report/redact.js';
+import { clipRedacted } from '../../redact/redact.js';
 import { toChatMessages } from './openaiMessages.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];

@@ -4,7 +4,7 @@
  * used to be charged as waste on top of a retry loop's redundant calls ($2.50 on a $2.00 trace).
  */
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../../src/detect/config.js';
+import { defaultConfig } from '../../../src/config/config.js';
 import { wasteDetectors } from '../../../src/detect/detectors/waste/index.js';
 import { createDetectorRunner } from '../../../src/detect/runner.js';
 import { createPricer } from '../../../src/pricing/pricer.js';

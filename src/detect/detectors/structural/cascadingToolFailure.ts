@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import type { ToolStep } from '../../../trace/schema.js';
-import { clipRedacted } from '../../../report/redact.js';
+import { clipRedacted } from '../../../redact/redact.js';
 import { fmtInt, plural, stepNo, stepSpan } from './shared.js';
 
 export const cascadingToolFailure = defineDetector({

@@ -7,7 +7,7 @@
  * message says it "ended ok" only when the run has an output: an unrecorded status reads as ok.
  */
 import { z } from 'zod';
-import { clipRedacted } from '../../../report/redact.js';
+import { clipRedacted } from '../../../redact/redact.js';
 import { defineDetector } from '../../detector.js';
 import { hasTraceOutput, isEmptyCompletion, stepNo } from './shared.js';
 

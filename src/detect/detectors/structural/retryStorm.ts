@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { clipRedacted } from '../../../report/redact.js';
+import { clipRedacted } from '../../../redact/redact.js';
 import type { ToolStep } from '../../../trace/schema.js';
 import { allIdentical, fmtInt, stepNo, stepSpan } from './shared.js';
 

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { Pricer } from '../../../pricing/pricer.js';
-import { clipRedacted } from '../../../report/redact.js';
+import { clipRedacted } from '../../../redact/redact.js';
 import { parseIsoMs } from '../../../trace/measure.js';
 import type { LlmStep, Trace } from '../../../trace/schema.js';
 import type { Severity } from '../../signal.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeMarkdown } from '../../src/report/markdownEscape.js';
-import { clipRedacted, redact, redactDeep, REDACTED } from '../../src/report/redact.js';
+import { clipRedacted, redact, redactDeep, REDACTED } from '../../src/redact/redact.js';
 
 describe('redact', () => {
   it.each([

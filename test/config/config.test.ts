@@ -9,8 +9,8 @@ import {
   configSchema,
   loadConfig,
   parseConfig,
-  resolveAgentConfig,
-} from '../../src/detect/config.js';
+} from '../../src/config/config.js';
+import { resolveAgentConfig } from '../../src/detect/config.js';
 import { defineDetector } from '../../src/detect/detector.js';
 
 const loop = defineDetector({

@@ -1,0 +1,296 @@
+/**
+ * The run's configuration, tracejury.yml (also read as detectors.yml). Each stage owns its section's
+ * schema (detect/: agent sections; judge/: tribunal; tiers/; baseline/; pricing/: prices); this
+ * module composes them into the file's schema, reads the file and reports mistakes. It sits beside
+ * analyze.ts, above the stages, so that no stage imports another for its settings.
+ *
+ * A `default:` section and sections named after an agentId inherit from it and override only what
+ * they set. Validated with zod; errors name
+ * the file, the line and the key, and suggest the nearest valid key for a typo.
+ *
+ * Sections are validated as written and merged raw (default ← agent), and only the merged result
+ * is parsed with each detector's schema, so a key an agent section leaves out falls back to the
+ * `default:` section before the built-in default.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { BaselinesSectionSchema, DEFAULT_BASELINES } from '../baseline/config.js';
+import { agentSectionSchema, detectorIdSchema } from '../detect/config.js';
+import type { Detector } from '../detect/detector.js';
+import { detectors as builtInDetectors } from '../detect/registry.js';
+import { SEVERITIES, SeveritySchema, type Severity } from '../detect/signal.js';
+import { TribunalConfigSchema, type TribunalConfig } from '../judge/config.js';
+import { PriceOverridesSchema } from '../pricing/pricer.js';
+import { DEFAULT_NO_DOWNGRADE, tiersSectionSchema } from '../tiers/config.js';
+import { UsageError } from '../trace/paths.js';
+import { nearest } from '../util/nearest.js';
+import { ONE_SHOT } from '../util/oneShot.js';
+
+export const CONFIG_FILE_NAMES = ['tracejury.yml', 'tracejury.yaml', 'detectors.yml', 'detectors.yaml'];
+
+/** Top-level keys that are not agent sections. */
+export const RESERVED_KEYS = ['default', 'failOn', 'prices', 'tribunal', 'tiers', 'baselines'] as const;
+
+export const FailOnSchema = z
+  .union([SeveritySchema, z.array(SeveritySchema)], {
+    // zod's own message for a union is "Invalid input": say what is allowed and what was wrong.
+    error: (issue) => {
+      const values = Array.isArray(issue.input) ? issue.input : [issue.input];
+      const bad = values.find((v) => !(SEVERITIES as readonly unknown[]).includes(v));
+      const hint = typeof bad === 'string' ? nearest(bad, SEVERITIES) : undefined;
+      return (
+        `expected one of ${SEVERITIES.join(', ')} (or a list of them)` +
+        (bad === undefined ? '' : `, got ${JSON.stringify(bad)}`) +
+        (hint ? ` — did you mean "${hint}"?` : '')
+      );
+    },
+  })
+  .describe('Severities that fail the gate: a list, or one severity meaning "this or worse"');
+
+/** The whole file's schema (used for validation messages and the published JSON Schema). */
+export function configSchema(list: readonly Detector[] = builtInDetectors) {
+  const section = agentSectionSchema(list);
+  return z
+    .object({
+      default: section.nullable().optional(),
+      failOn: FailOnSchema.optional(),
+      prices: PriceOverridesSchema.optional().describe('Per-model prices for models the price table lacks'),
+      tribunal: TribunalConfigSchema.optional().describe('Judges and rubrics for tier 4'),
+      tiers: tiersSectionSchema(detectorIdSchema(list)).optional(),
+      baselines: BaselinesSectionSchema.optional(),
+    })
+    .catchall(section.nullable());
+}
+
+export interface Config {
+  file?: string;
+  failOn: Severity[];
+  prices: z.infer<typeof PriceOverridesSchema>;
+  tribunal?: TribunalConfig;
+  tiers: { escalate: boolean; noDowngrade: string[] };
+  baselines: { minRuns: number; window: number };
+  /** Raw sections as written, for inheritance. */
+  sections: Record<string, Record<string, unknown>>;
+  warnings: string[];
+}
+
+export function defaultConfig(): Config {
+  return {
+    failOn: ['critical', 'high'],
+    prices: {},
+    tiers: { escalate: true, noDowngrade: DEFAULT_NO_DOWNGRADE },
+    baselines: { ...DEFAULT_BASELINES },
+    sections: {},
+    warnings: [],
+  };
+}
+
+export class ConfigError extends UsageError {
+  override name = 'ConfigError';
+}
+
+function normaliseFailOn(v: z.infer<typeof FailOnSchema> | undefined): Severity[] {
+  if (v === undefined) return ['critical', 'high'];
+  if (Array.isArray(v)) return v;
+  return SEVERITIES.slice(0, SEVERITIES.indexOf(v) + 1);
+}
+
+const MAX_ALIAS_COUNT = 10_000;
+
+const NOT_A_MAPPING = 'expected a mapping of sections (default:, an agent id, failOn:, …)';
+const isMapping = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+}
+const defOf = (s: z.ZodType) => s._zod.def as unknown as SchemaDef;
+
+/** The keys of the object schema at `p` in `schema` (for "did you mean"), or none. */
+function objectKeysAt(schema: z.ZodType, p: readonly (string | number)[]): string[] {
+  const unwrap = (s: z.ZodType | undefined): z.ZodType | undefined => {
+    while (s) {
+      const d = defOf(s);
+      if (d.innerType) s = d.innerType;
+      else if (d.type === 'pipe') s = defOf(d.in!).type === 'transform' ? d.out : d.in;
+      else return s;
+    }
+    return undefined;
+  };
+  let s = unwrap(schema);
+  for (const k of p) {
+    if (!s) return [];
+    const d = defOf(s);
+    s = unwrap(
+      d.type === 'object'
+        ? (d.shape![k] ?? d.catchall)
+        : d.type === 'array'
+          ? d.element
+          : d.type === 'record'
+            ? d.valueType
+            : undefined,
+    );
+  }
+  return s && defOf(s).type === 'object' ? Object.keys(defOf(s).shape!) : [];
+}
+
+/** Parses config text; `file` is only used in messages. */
+export function parseConfig(
+  text: string,
+  file = 'tracejury.yml',
+  list: readonly Detector[] = builtInDetectors,
+): Config {
+  const lineCounter = new LineCounter();
+  // `merge`: YAML 1.1 merge keys (`<<: *base`), the usual way to share settings between sections.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    const pos = lineCounter.linePos(e.pos[0]);
+    throw new ConfigError(`${file}:${pos.line}: not valid YAML: ${e.message.split('\n')[0]}`);
+  }
+  let raw: unknown;
+  try {
+    // Aliases are bounded (the library's default of 100 is too few for many agent sections sharing
+    // one anchor) so that a "billion laughs" file is refused instead of expanded.
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (e) {
+    throw new ConfigError(`${file}: cannot read the YAML: ${(e as Error).message}`);
+  }
+  if (!isMapping(raw)) throw new ConfigError(`${file}:1: ${NOT_A_MAPPING}`);
+  /** Line of the key at `p` (or of its nearest ancestor that has one). */
+  const lineOf = (p: (string | number)[]): number | undefined => {
+    for (let n = p.length; n > 0; n--) {
+      const parent = doc.getIn(p.slice(0, n - 1), true) as
+        { items?: { key?: { value?: unknown; range?: [number, number, number] } }[] } | undefined;
+      const pair = parent?.items?.find((it) => it.key?.value === p[n - 1]);
+      if (pair?.key?.range) return lineCounter.linePos(pair.key.range[0]).line;
+      const node = doc.getIn(p.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+      if (node?.range) return lineCounter.linePos(node.range[0]).line;
+    }
+    return undefined;
+  };
+
+  return configFromValue(raw, file, list, lineOf);
+}
+
+/**
+ * A config given as an object (library use: `analyze(traces, { config: { default: … } })`), checked
+ * exactly as a file is; messages name `name` instead of a file and line.
+ */
+export function configFromObject(
+  raw: unknown,
+  name = 'options.config',
+  list: readonly Detector[] = builtInDetectors,
+): Config {
+  return configFromValue(raw, name, list, () => undefined);
+}
+
+function configFromValue(
+  raw: unknown,
+  file: string,
+  list: readonly Detector[],
+  lineOf: (p: (string | number)[]) => number | undefined,
+): Config {
+  if (!isMapping(raw)) throw new ConfigError(`${file}: ${NOT_A_MAPPING}`);
+  // Parsed once per run: zod's compiled fast path would cost more to generate than it saves.
+  const parsed = configSchema(list).safeParse(raw, ONE_SHOT);
+  if (!parsed.success) {
+    const schema = configSchema(list);
+    const agentKeys = ['inflation_factor', ...list.map((d) => d.meta.configKey)];
+    const at = (p: (string | number)[]) => {
+      const line = lineOf(p);
+      return `${file}${line ? `:${line}` : ''}`;
+    };
+    const messages = parsed.error.issues.flatMap((issue): string | string[] => {
+      const issuePath = issue.path.map((k) => (typeof k === 'symbol' ? String(k) : k));
+      const top = issuePath[0];
+      const topValue = typeof top === 'string' ? (raw as Record<string, unknown>)[top] : undefined;
+      const isAgentSection = typeof top === 'string' && !(RESERVED_KEYS as readonly string[]).includes(top);
+      // `tool_loop:` at the top level: read as an agent named tool_loop, whose keys are detectors.
+      if (isAgentSection && list.some((d) => d.meta.configKey === top)) {
+        const keyPath = issue.code === 'unrecognized_keys' ? [...issuePath, issue.keys[0]!] : issuePath;
+        return (
+          `${at(keyPath)}: unknown key "${keyPath.join('.')}": detector settings go under "default:" or ` +
+          `an agent id (default.${keyPath.join('.')}), not at the top level`
+        );
+      }
+      // `failon: high`, `baseline: { minRuns: 5 }`: a misspelt reserved key rather than an agent.
+      const reserved = isAgentSection ? nearest(top, RESERVED_KEYS) : undefined;
+      if (
+        reserved &&
+        (!isMapping(topValue) || !Object.keys(topValue).some((k) => agentKeys.includes(k))) &&
+        !(issue.code === 'unrecognized_keys' && issuePath.length > 1)
+      ) {
+        const inner = issue.code === 'unrecognized_keys' ? nearest(issue.keys[0]!, agentKeys) : undefined;
+        if (!inner) return `${at([top!])}: unknown key "${top}" — did you mean "${reserved}"?`;
+      }
+      if (issue.code === 'unrecognized_keys') {
+        const valid = objectKeysAt(schema, issuePath);
+        return issue.keys.map((key) => {
+          const keyPath = [...issuePath, key];
+          const hint = nearest(key, valid);
+          return `${at(keyPath)}: unknown key "${keyPath.join('.')}"${hint ? ` — did you mean "${hint}"?` : ''}`;
+        });
+      }
+      return `${at(issuePath)}: ${issuePath.join('.') || '(top level)'}: ${issue.message}`;
+    });
+    throw new ConfigError([...new Set(messages)].slice(0, 5).join('\n'));
+  }
+
+  const data = parsed.data as Record<string, unknown>;
+  const warnings: string[] = [];
+  const sections: Record<string, Record<string, unknown>> = {};
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if ((RESERVED_KEYS as readonly string[]).includes(key) && key !== 'default') continue;
+    if (key !== 'default') {
+      const close = nearest(key, RESERVED_KEYS);
+      if (close && close !== key) {
+        warnings.push(
+          `${file}:${lineOf([key]) ?? 1}: section "${key}" is read as the settings of agent "${key}"; did you mean "${close}"?`,
+        );
+      }
+    }
+    sections[key] = (value ?? {}) as Record<string, unknown>;
+  }
+  const baselines = (data.baselines ?? {}) as { minRuns?: number; window?: number };
+  return {
+    file,
+    failOn: normaliseFailOn(data.failOn as z.infer<typeof FailOnSchema> | undefined),
+    prices: (data.prices ?? {}) as Config['prices'],
+    tribunal: data.tribunal as TribunalConfig | undefined,
+    tiers: {
+      escalate: (data.tiers as { escalate?: boolean } | undefined)?.escalate ?? true,
+      noDowngrade:
+        (data.tiers as { noDowngrade?: string[] } | undefined)?.noDowngrade ?? DEFAULT_NO_DOWNGRADE,
+    },
+    baselines: {
+      minRuns: baselines.minRuns ?? DEFAULT_BASELINES.minRuns,
+      window: baselines.window ?? DEFAULT_BASELINES.window,
+    },
+    sections,
+    warnings,
+  };
+}
+
+/** Loads --config FILE, or the first of CONFIG_FILE_NAMES in `cwd`, or the defaults. */
+export function loadConfig(explicit: string | undefined, cwd = process.cwd()): Config {
+  const file = explicit ?? CONFIG_FILE_NAMES.map((n) => path.join(cwd, n)).find((f) => existsSync(f));
+  if (!file) return defaultConfig();
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new ConfigError(`${file}: cannot read the config file (${reason})`);
+  }
+  return parseConfig(text, path.relative(cwd, file) || file);
+}

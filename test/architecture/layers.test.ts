@@ -1,0 +1,63 @@
+/**
+ * The layering of DESIGN.md's data flow is an ESLint rule (eslint.config.js, LAYERS). These tests
+ * prove the rule bites: a deliberate bad import in each folder is an error, a good one is not, and
+ * the source tree as it stands has no layering fault.
+ */
+import { ESLint } from 'eslint';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+const eslint = new ESLint({ cwd: root });
+
+async function layeringErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layering rule', () => {
+  const faults: [file: string, importPath: string, forbidden: string][] = [
+    ['src/trace/formats/x.ts', '../../detect/registry.js', 'detect'],
+    ['src/trace/load.ts', '../judge/verdict.js', 'judge'],
+    ['src/trace/load.ts', '../report/schema.js', 'report'],
+    ['src/detect/detectors/structural/x.ts', '../../../report/redact.js', 'report'],
+    ['src/detect/config.ts', '../judge/config.js', 'judge'],
+    ['src/judge/judgeCall.ts', '../detect/signal.js', 'detect'],
+    ['src/judge/judgeCall.ts', '../report/schema.js', 'report'],
+    ['src/report/build.ts', '../cli/main.js', 'cli'],
+    ['src/detect/runner.ts', '../config/config.js', 'config'],
+  ];
+  it.each(faults)('%s importing %s is an error', async (file, importPath, forbidden) => {
+    const errors = await layeringErrors(file, `import { x } from '${importPath}';\nexport const y = x;\n`);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`must not import ${forbidden}/`);
+  });
+
+  it('allows imports that run down the data flow', async () => {
+    expect(
+      await layeringErrors(
+        'src/report/build.ts',
+        "import { x } from '../detect/signal.js';\nexport const y = x;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layeringErrors('src/detect/runner.ts', "import { x } from './config.js';\nexport const y = x;\n"),
+    ).toEqual([]);
+    expect(
+      await layeringErrors(
+        'src/trace/load.ts',
+        "import { x } from '../redact/redact.js';\nexport const y = x;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('finds no layering fault in src/', async () => {
+    const results = await eslint.lintFiles(['src/**/*.ts']);
+    const faults = results.flatMap((r) =>
+      r.messages
+        .filter((m) => m.ruleId === 'no-restricted-imports')
+        .map((m) => `${path.relative(root, r.filePath)}:${m.line}: ${m.message}`),
+    );
+    expect(faults).toEqual([]);
+  }, 60_000);
+});
