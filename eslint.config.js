@@ -90,7 +90,16 @@ function layerRules() {
 }
 
 export default tseslint.config(
-  { ignores: ['build/**', 'dist/**', 'node_modules/**', 'coverage/**', '.tracejury/**'] },
+  {
+    ignores: [
+      'build/**',
+      'dist/**',
+      'node_modules/**',
+      'test/fixtures/generate/node_modules/**',
+      'coverage/**',
+      '.tracejury/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
