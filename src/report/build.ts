@@ -44,11 +44,13 @@ export function createReportAccumulator(): ReportAccumulator {
   const traces: TraceSummary[] = [];
   const signals: Signal[] = [];
   const totals = { steps: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const unread = { traces: 0, byName: new Map<string, number>() };
 
   return {
     add({ trace, source }, traceSignals) {
       const m = measureTrace(trace);
       const unpriced = trace.steps.filter((s) => s.type === 'llm' && s.costUsd === undefined).length;
+      const unreadSpans = countUnread(trace.metadata?.unreadSpans, unread);
       traces.push({
         id: trace.id,
         file: source.file,
@@ -65,6 +67,7 @@ export function createReportAccumulator(): ReportAccumulator {
         unpricedLlmCalls: unpriced,
         ...(m.durationMs !== undefined ? { durationMs: m.durationMs } : {}),
         signals: traceSignals.filter((s) => !s.suppressedBy).length,
+        ...(unreadSpans > 0 ? { unreadSpans } : {}),
       });
       for (const s of traceSignals) signals.push(redactSignal(s));
       totals.steps += m.stepCount;
@@ -112,6 +115,16 @@ export function createReportAccumulator(): ReportAccumulator {
             )}${unknownModels.length > 5 ? ', …' : ''}): their calls are not in the cost totals; add them under prices: in tracejury.yml`,
         );
       }
+      if (unread.traces > 0) {
+        const names = [...unread.byName].sort((a, b) => b[1] - a[1]);
+        allNotes.push(
+          `${plural(unread.traces, 'trace')} ${unread.traces === 1 ? 'has' : 'have'} spans tracejury could not read: ` +
+            `${names
+              .slice(0, 5)
+              .map(([name, n]) => `${name} ×${n}`)
+              .join(', ')}${names.length > 5 ? ', …' : ''} — their steps may be missing`,
+        );
+      }
       const repeated = repeatedTraceIds(traces);
       if (repeated) {
         allNotes.push(
@@ -156,6 +169,26 @@ export function createReportAccumulator(): ReportAccumulator {
       };
     },
   };
+}
+
+/** At most this many span names are tallied for the report's note; the rest count under "other". */
+const MAX_UNREAD_NAMES = 50;
+
+/**
+ * The number of unread spans an importer recorded in `metadata.unreadSpans` (counts by span
+ * name), added to the run's tally. Anything else in that field (a user's own metadata) counts 0.
+ */
+function countUnread(raw: unknown, tally: { traces: number; byName: Map<string, number> }): number {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 0;
+  let total = 0;
+  for (const [name, n] of Object.entries(raw)) {
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) continue;
+    total += n;
+    const key = tally.byName.has(name) || tally.byName.size < MAX_UNREAD_NAMES ? name : 'other';
+    tally.byName.set(key, (tally.byName.get(key) ?? 0) + n);
+  }
+  if (total > 0) tally.traces += 1;
+  return total;
 }
 
 /** The signal with its text redacted: the same object when there was nothing to hide (the usual case). */

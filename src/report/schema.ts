@@ -28,6 +28,11 @@ export const TraceSummarySchema = z.object({
   unpricedLlmCalls: z.number().int().nonnegative(),
   durationMs: z.number().nonnegative().optional(),
   signals: z.number().int().nonnegative(),
+  /**
+   * Spans (or records) of kinds the importer knows are agent work but does not read as steps
+   * (an embedding call, an operation it does not know): the trace was read in part.
+   */
+  unreadSpans: z.number().int().nonnegative().optional(),
 });
 export type TraceSummary = z.infer<typeof TraceSummarySchema>;
 

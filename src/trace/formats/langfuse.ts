@@ -86,7 +86,42 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /** An observation's time: ISO, or an epoch number in any unit (exports from the API use ISO). */
 const timeOf = parseTimestamp;
 
-function llmInput(input: unknown): string | ChatMessage[] | undefined {
+/**
+ * Token counts from `usageDetails` (also the OTel SDK's `langfuse.observation.usage_details`): keys
+ * containing "input" are input (cache reads are kept apart from `input`, so they add up), keys
+ * containing "output" are output; undefined when there is no key but `total`.
+ */
+export function usageFromDetails(
+  details: Record<string, number>,
+): { inputTokens: number; outputTokens: number; cachedInputTokens?: number } | undefined {
+  const keys = Object.keys(details).filter((k) => k !== 'total');
+  if (keys.length === 0) return undefined;
+  let input = 0;
+  let output = 0;
+  let cached = 0;
+  for (const k of keys) {
+    const n = details[k]!;
+    const key = k.toLowerCase();
+    if (key.includes('input') || key === 'prompt_tokens') {
+      input += n;
+      if (key.includes('cache') && (key.includes('read') || key.includes('cached'))) cached += n;
+    } else if (key.includes('output') || key === 'completion_tokens') {
+      output += n;
+    }
+  }
+  return { inputTokens: input, outputTokens: output, ...(cached > 0 ? { cachedInputTokens: cached } : {}) };
+}
+
+/** USD from `costDetails`: its `total`, else the sum of its parts; undefined when it has none. */
+export function costFromDetails(costs: Record<string, unknown>): number | undefined {
+  if (typeof costs.total === 'number' && Number.isFinite(costs.total) && costs.total >= 0) return costs.total;
+  const parts = Object.values(costs).filter(
+    (v): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0,
+  );
+  return parts.length > 0 ? parts.reduce((a, b) => a + b, 0) : undefined;
+}
+
+export function llmInput(input: unknown): string | ChatMessage[] | undefined {
   if (input === undefined || input === null) return undefined;
   if (typeof input === 'string') return input;
   if (Array.isArray(input) && input.every((m) => isRecord(m) && typeof m.role === 'string')) {
@@ -96,7 +131,7 @@ function llmInput(input: unknown): string | ChatMessage[] | undefined {
   return JSON.stringify(input);
 }
 
-function llmOutput(output: unknown): string | ChatMessage | undefined {
+export function llmOutput(output: unknown): string | ChatMessage | undefined {
   if (output === undefined || output === null) return undefined;
   if (typeof output === 'string') return output;
   if (isRecord(output)) {
@@ -214,32 +249,17 @@ export const langfuseImporter: Importer = {
     const generationStep = (obs: Obj, line: number | undefined, at: string): LlmStepInput => {
       const step: LlmStepInput = {
         type: 'llm',
-        model: str(obs.model) ?? str(obs.modelId) ?? 'unknown',
+        // Not `modelId`: that is the id of Langfuse's model definition (a price entry), not a model
+        // name; a generation that names no model is an unknown model.
+        model: str(obs.model) ?? 'unknown',
         usage: { inputTokens: 0, outputTokens: 0 },
       };
       const details = isRecord(obs.usageDetails)
         ? counts(obs.usageDetails, line, join(at, 'usageDetails'))
         : {};
-      const keys = Object.keys(details).filter((k) => k !== 'total');
-      if (keys.length > 0) {
-        let input = 0;
-        let output = 0;
-        let cached = 0;
-        for (const k of keys) {
-          const n = details[k]!;
-          const key = k.toLowerCase();
-          if (key.includes('input') || key === 'prompt_tokens') {
-            input += n;
-            if (key.includes('cache') && (key.includes('read') || key.includes('cached'))) cached += n;
-          } else if (key.includes('output') || key === 'completion_tokens') {
-            output += n;
-          }
-        }
-        step.usage = {
-          inputTokens: input,
-          outputTokens: output,
-          ...(cached > 0 ? { cachedInputTokens: cached } : {}),
-        };
+      const fromDetails = usageFromDetails(details);
+      if (fromDetails) {
+        step.usage = fromDetails;
       } else {
         // Legacy: observation.usage {input, output, total} or top-level promptTokens / completionTokens.
         const legacy = isRecord(obs.usage) ? counts(obs.usage, line, join(at, 'usage')) : {};
@@ -251,14 +271,9 @@ export const langfuseImporter: Importer = {
           outputTokens: typeof output === 'number' && output >= 0 ? output : 0,
         };
       }
-      const costs = isRecord(obs.costDetails) ? obs.costDetails : {};
-      const costKeys = Object.entries(costs).filter(
-        ([, v]) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
-      );
       const legacyUsage = isRecord(obs.usage) ? obs.usage : {};
       const cost =
-        (typeof costs.total === 'number' ? costs.total : undefined) ??
-        (costKeys.length > 0 ? costKeys.reduce((s, [, v]) => s + (v as number), 0) : undefined) ??
+        costFromDetails(isRecord(obs.costDetails) ? obs.costDetails : {}) ??
         // The deprecated fields read 0 where Langfuse had no price: 0 there means unknown, not free.
         [obs.calculatedTotalCost, obs.totalCost, legacyUsage.totalCost].find(
           (v): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0,

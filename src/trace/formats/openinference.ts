@@ -227,6 +227,11 @@ export const openinferenceMapping: SpanMapping = {
         return undefined;
     }
   },
+  isUnread(span) {
+    // EMBEDDING, RERANKER, GUARDRAIL, EVALUATOR, UNKNOWN, …: work done, not read as a step.
+    const kind = kindOf(span);
+    return kind !== undefined && kind !== 'AGENT' && kind !== 'CHAIN';
+  },
   traceFields(root, spans) {
     const fields: Partial<TraceInput> = {};
     const a = root?.attributes ?? {};

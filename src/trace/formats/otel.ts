@@ -28,8 +28,25 @@ import {
   type SpanMapping,
   type StepInput,
 } from './otlp.js';
+import {
+  aiOperation,
+  aiPromptTools,
+  aiSdkStep,
+  aiSdkTraceFields,
+  isAiSdkRoot,
+  isUnreadAiSpan,
+} from './aiSdkSpans.js';
+import {
+  isLangfuseAgent,
+  isUnreadLangfuseSpan,
+  langfuseStep,
+  langfuseTraceFields,
+  langfuseType,
+} from './langfuseSpans.js';
 
 const AGENT_OPS = new Set(['invoke_agent', 'create_agent', 'invoke_workflow']);
+/** Operations that group steps (AI SDK 7 wraps each model turn and its tool calls in `agent_step`). */
+const STRUCTURE_OPS = new Set(['agent_step']);
 const LLM_OPS = new Set(['chat', 'text_completion', 'generate_content', 'completion']);
 /** Operations that carry a model but are not an LLM generation step. */
 const NOT_LLM_OPS = new Set([
@@ -44,6 +61,7 @@ const NOT_LLM_OPS = new Set([
   'create_memory_store',
   'delete_memory_store',
   ...AGENT_OPS,
+  ...STRUCTURE_OPS,
 ]);
 
 const operation = (s: Span): string | undefined =>
@@ -286,10 +304,12 @@ function availableTools(root: Span | undefined, spans: Span[]): string[] | undef
   const names = root ? fromSpan(root) : [];
   // A loop rather than push(...): a span may declare any number of tools.
   if (names.length === 0) for (const s of spans) for (const n of fromSpan(s)) names.push(n);
+  if (names.length === 0) for (const s of spans) for (const n of aiPromptTools(s)) names.push(n);
   return names.length > 0 ? [...new Set(names)] : undefined;
 }
 
 function isAgent(span: Span): boolean {
+  if (isAiSdkRoot(span) || isLangfuseAgent(span)) return true;
   const op = operation(span);
   if (op && AGENT_OPS.has(op)) return true;
   const tl = str(span.attributes['traceloop.span.kind']);
@@ -300,6 +320,10 @@ export const otelMapping: SpanMapping = {
   isAgent,
   toStep(span, ctx) {
     if (isAgent(span)) return undefined;
+    // The AI SDK's and Langfuse's own attributes first: their LLM spans also carry gen_ai.*
+    // attributes, and a span is one step whichever convention names it.
+    if (aiOperation(span) !== undefined) return aiSdkStep(span, ctx);
+    if (langfuseType(span) !== undefined) return langfuseStep(span, ctx);
     const op = operation(span);
     const a = span.attributes;
     if (op === 'execute_tool' || (op === undefined && a['gen_ai.tool.name'] !== undefined))
@@ -315,7 +339,17 @@ export const otelMapping: SpanMapping = {
     }
     return undefined;
   },
+  isUnread(span) {
+    if (aiOperation(span) !== undefined) return isUnreadAiSpan(span);
+    if (langfuseType(span) !== undefined) return isUnreadLangfuseSpan(span);
+    // A GenAI operation that is not a step (embeddings, memory, an operation not known here).
+    const op = operation(span);
+    return op !== undefined && !STRUCTURE_OPS.has(op) && !AGENT_OPS.has(op);
+  },
   traceFields(root, spans, ctx) {
+    if (root && isAiSdkRoot(root)) return withTools(aiSdkTraceFields(root), root, spans);
+    if (spans.some((s) => langfuseType(s) !== undefined))
+      return withTools(langfuseTraceFields(root, spans), root, spans);
     const a = root?.attributes ?? {};
     const anyAttr = (...keys: string[]) => {
       for (const s of root ? [root, ...spans] : spans) {
@@ -361,6 +395,11 @@ export const otelMapping: SpanMapping = {
     return fields;
   },
 };
+
+function withTools(fields: Partial<TraceInput>, root: Span | undefined, spans: Span[]): Partial<TraceInput> {
+  const tools = availableTools(root, spans);
+  return tools ? { ...fields, availableTools: tools } : fields;
+}
 
 export const otelImporter: Importer = {
   format: 'otel',

@@ -79,6 +79,31 @@ export interface SpanMapping {
   toStep(span: Span, ctx: MapContext): StepInput | undefined;
   /** Trace-level fields from the root agent span (when there is one) and all the trace's spans. */
   traceFields(root: Span | undefined, spans: Span[], ctx: MapContext): Partial<TraceInput>;
+  /**
+   * A span that is not a step but records work an agent did (an embedding call, an operation this
+   * mapping does not know): counted in the trace's `metadata.unreadSpans`, so that a trace read in
+   * part says so. Structure (agents, chains, HTTP spans) is not unread.
+   */
+  isUnread?(span: Span): boolean;
+}
+
+/** At most this many span names are kept in `metadata.unreadSpans`; the rest are counted together. */
+export const MAX_UNREAD_NAMES = 20;
+export const OTHER_UNREAD = '(other)';
+
+/** Counts by span name, at most MAX_UNREAD_NAMES names. */
+function countUnread(spans: Span[]): Record<string, number> | undefined {
+  if (spans.length === 0) return undefined;
+  const counts = new Map<string, number>();
+  for (const s of spans) {
+    const name = s.name || '(unnamed)';
+    const key = counts.has(name) || counts.size < MAX_UNREAD_NAMES ? name : OTHER_UNREAD;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  // Built key by key: a span named `__proto__` is still a count.
+  const out: Record<string, number> = {};
+  for (const [k, v] of counts) setOwn(out, k, v);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -505,7 +530,15 @@ function decodeSpan(
 // ---------------------------------------------------------------------------------------------
 // Trees
 
-/** Spans in trace order: parents before children, siblings by start time, orphans at top level. */
+/** Two spans from one instrumentation scope, as an OTLP document names it. */
+const sameScope = (a: Span, b: Span): boolean =>
+  a.scope?.name !== undefined && a.scope.name === b.scope?.name && a.scope.version === b.scope.version;
+
+/**
+ * Spans in trace order: parents before children, siblings by start time, orphans at top level.
+ * Siblings that start at the same time: in one scope, file order; across scopes (or without a
+ * scope), the one that ends first, then file order.
+ */
 export function orderSpans(spans: Span[]): { ordered: Span[] } {
   const byId = new Map<string, Span>();
   for (const s of spans) if (!byId.has(s.spanId)) byId.set(s.spanId, s);
@@ -525,6 +558,18 @@ export function orderSpans(spans: Span[]): { ordered: Span[] } {
       return a.start < b.start ? -1 : 1;
     if (a.start === undefined && b.start !== undefined) return 1;
     if (a.start !== undefined && b.start === undefined) return -1;
+    if (a.start !== undefined && !sameScope(a, b)) {
+      // Equal starts: many SDKs stamp starts in milliseconds, so a tool and the LLM call that reads
+      // its result can share one. Across scopes file order says nothing (OTLP groups spans by
+      // scope), so the span that ends first comes first: of two calls in a row that start in one
+      // millisecond the first lasted under a millisecond, and an LLM call never does.
+      if (a.end !== undefined && b.end !== undefined && a.end !== b.end) return a.end < b.end ? -1 : 1;
+      if (a.end !== undefined && b.end === undefined) return -1;
+      if (a.end === undefined && b.end !== undefined) return 1;
+    }
+    // Within one scope the exporter wrote spans as they ended, a truer order than the ends
+    // themselves: an SDK that stamps a millisecond start adds the measured duration to it, so
+    // two sub-millisecond spans in a row compare by duration, not by when they ended.
     return a.seq - b.seq;
   };
   const ordered: Span[] = [];
@@ -570,10 +615,12 @@ export function buildTrace(
     if (top.length === 1 && !mapping.toStep(top[0]!, { problem: () => {} })) root = top[0];
   }
   const steps: StepInput[] = [];
+  const unread: Span[] = [];
   for (const s of ordered) {
     if (s === root) continue;
     const step = mapping.toStep(s, ctx);
     if (step) steps.push(step);
+    else if (mapping.isUnread?.(s) && !mapping.isAgent(s)) unread.push(s);
   }
 
   let first: bigint | undefined;
@@ -611,6 +658,8 @@ export function buildTrace(
   const metadata: Record<string, unknown> = { ...(fields.metadata ?? {}) };
   if (root?.name) metadata.rootSpan = root.name;
   if (service) metadata.serviceName = service;
+  const unreadSpans = countUnread(unread);
+  if (unreadSpans) metadata.unreadSpans = unreadSpans;
   if (Object.keys(metadata).length > 0) trace.metadata = metadata;
   return trace;
 }
