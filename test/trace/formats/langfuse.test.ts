@@ -287,3 +287,29 @@ describe('langfuse importer: other shapes', () => {
     expect(sniff([{ task_id: 1, trial: 0, traj: [] }])).toBe(false);
   });
 });
+
+describe('langfuse importer: model names', () => {
+  it('does not take modelId (the id of a Langfuse model definition) as the model name', () => {
+    const reader = langfuseImporter.createReader({ problem: () => {} });
+    const obs = (id: string, extra: Record<string, unknown>) => ({
+      id,
+      traceId: 'lf-m',
+      type: 'GENERATION',
+      startTime: '2025-01-01T00:00:00.000Z',
+      usageDetails: { input: 10, output: 2 },
+      ...extra,
+    });
+    const [out] = reader.push(
+      {
+        id: 'lf-m',
+        observations: [
+          obs('g1', { modelId: 'cm1x2y3z4000008l4a1b2c3d4' }),
+          obs('g2', { model: 'gpt-4o-mini', modelId: 'cm1x2y3z4000008l4a1b2c3d4' }),
+        ],
+      },
+      1,
+    );
+    const steps = TraceSchema.parse(out!.trace).steps as LlmStep[];
+    expect(steps.map((s) => s.model)).toEqual(['unknown', 'gpt-4o-mini']);
+  });
+});
