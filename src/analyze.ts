@@ -25,14 +25,12 @@ import type { Report } from './report/schema.js';
 import { escalateGrayZone } from './tiers/escalate.js';
 import type { InputFormat } from './trace/importer.js';
 import { GRAY_ZONE_LOWER } from './detect/grayZone.js';
-import {
-  emptyStats,
-  invalidTraceError,
-  priceTrace,
-  streamTraceBatches,
-  type LoadProgress,
-  type LoadStats,
-} from './trace/load.js';
+import { countedSignals } from './report/build.js';
+import { effectiveJobs } from './run/jobs.js';
+import { analyseInThisThread } from './run/local.js';
+import type { AnalysedRun } from './run/protocol.js';
+import { analyseInWorkers } from './run/workers.js';
+import { emptyStats, invalidTraceError, type LoadProgress, type LoadStats } from './trace/load.js';
 import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, TraceInput } from './trace/schema.js';
 
@@ -58,6 +56,12 @@ export interface AnalyzeOptions {
   tribunal?: TribunalSession;
   /** Where judges read API keys (default process.env). */
   env?: Record<string, string | undefined>;
+  /**
+   * Worker threads for loading and detection (default 1; the CLI's --jobs defaults to the number of
+   * cores). Inputs under 32 MB, trace objects and custom `detectors` always run in this thread.
+   * The report is the same whatever the number.
+   */
+  jobs?: number;
 }
 
 /** The tribunal session for a run, when judges are configured and escalation is on. */
@@ -153,28 +157,48 @@ export async function analyze(
   const noDowngrade = new Set(config.tiers.noDowngrade);
   const verdicts: Verdict[] = [];
 
-  const asPaths = 'paths' in kind ? kind.paths : undefined;
-  let stats = emptyStats();
-  let batches: AsyncIterable<LoadedTrace[]>;
-  if (asPaths) {
-    const stream = streamTraceBatches(asPaths, {
-      inputFormat: options.inputFormat,
-      pricer,
-      onProgress: options.onProgress,
-      cwd,
-    });
-    batches = stream.batches;
-    stats = stream.stats;
+  const keepGrayZoneTraces = tribunal !== undefined;
+  const jobs =
+    'paths' in kind && !options.detectors
+      ? await effectiveJobs(kind.paths, options.jobs ?? 1, cwd)
+      : { count: 1, bytes: 0, files: 0 };
+  let run: AnalysedRun;
+  if ('paths' in kind && jobs.count > 1) {
+    run = analyseInWorkers(
+      {
+        paths: kind.paths,
+        ...(options.inputFormat ? { inputFormat: options.inputFormat } : {}),
+        cwd,
+        config: { sections: config.sections, prices: config.prices, baselines: config.baselines },
+        baselines: store,
+        keepGrayZoneTraces,
+      },
+      jobs.count,
+      options.onProgress,
+      jobs.bytes,
+      jobs.files,
+    );
   } else {
-    batches = fromObjects('objects' in kind ? kind.objects : [], stats);
+    const stats = emptyStats();
+    run = analyseInThisThread({
+      source:
+        'paths' in kind
+          ? {
+              paths: kind.paths,
+              load: { inputFormat: options.inputFormat, onProgress: options.onProgress, cwd },
+            }
+          : { batches: fromObjects(kind.objects, stats), stats },
+      pricer,
+      runner,
+      keepGrayZoneTraces,
+    });
   }
 
-  for await (const batch of batches) {
-    for (const loaded of batch) {
-      if (!asPaths) priceTrace(loaded.trace, pricer);
-      let signals = runner.run(loaded);
-      if (tribunal) {
-        const escalated = await escalateGrayZone(loaded.trace, signals, {
+  for await (const batch of run.results) {
+    for (const result of batch) {
+      let signals = result.signals;
+      if (tribunal && result.trace) {
+        const escalated = await escalateGrayZone(result.trace, signals, {
           session: tribunal,
           noDowngrade,
           describe: (id) => findDetector(id)?.meta,
@@ -183,23 +207,24 @@ export async function analyze(
         signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
         for (const v of escalated.verdicts) verdicts.push(v);
       }
-      report.add(loaded, signals);
+      report.addSummary({ ...result.summary, signals: countedSignals(signals) }, signals, result.unreadSpans);
     }
   }
+  const { stats, unknownModels, failures } = run.finished();
 
   const notes = [...config.warnings];
   // The gate names every detector that failed and says "see notes": each gets at least one note,
   // and the rest are listed up to a bound (a detector may fail on every trace).
   const noted = new Set<string>();
   let listed = 0;
-  for (const f of runner.failures) {
+  for (const f of failures) {
     if (listed >= 20 && noted.has(f.detector)) continue;
     noted.add(f.detector);
     listed++;
     notes.push(`detector ${f.detector} failed on trace ${f.traceId}: ${f.message} (please report this)`);
   }
-  if (runner.failures.length > listed) {
-    const more = runner.failures.length - listed;
+  if (failures.length > listed) {
+    const more = failures.length - listed;
     notes.push(`${more} more detector failure${more === 1 ? ' is' : 's are'} not listed`);
   }
   const judgeStats = tribunal?.stats();
@@ -212,11 +237,11 @@ export async function analyze(
   }
   return report.finish({
     stats,
-    pricer,
+    unknownModels,
     failOn: config.failOn,
     notes,
     verdicts,
     judgeStats,
-    detectorFailures: runner.failures,
+    detectorFailures: failures,
   });
 }

@@ -12,10 +12,9 @@ import { isGrayZone } from '../detect/grayZone.js';
 import type { Severity, Signal } from '../detect/signal.js';
 import type { TribunalStats } from '../judge/tribunal.js';
 import type { Verdict } from '../judge/verdict.js';
-import type { Pricer } from '../pricing/pricer.js';
 import type { LoadStats } from '../trace/load.js';
 import { measureTrace } from '../trace/measure.js';
-import type { LoadedTrace } from '../trace/schema.js';
+import type { LoadedTrace, Trace } from '../trace/schema.js';
 import { plural } from '../util/thousands.js';
 import { VERSION } from '../version.js';
 import { evaluateGate, type GateDetectorFailure } from './gate.js';
@@ -25,12 +24,15 @@ import { REPORT_SCHEMA_VERSION, type InputError, type Report, type TraceSummary 
 
 export interface ReportAccumulator {
   add(loaded: LoadedTrace, signals: Signal[]): void;
+  /** A trace summarised elsewhere (a worker thread), with its signals and its unread spans by name. */
+  addSummary(summary: TraceSummary, signals: Signal[], unreadSpans?: Record<string, number>): void;
   finish(input: FinishInput): Report;
 }
 
 export interface FinishInput {
   stats: LoadStats;
-  pricer: Pricer;
+  /** Models that could not be priced, with their call counts (Pricer.unknownModels()). */
+  unknownModels: ReadonlyMap<string, number>;
   failOn: readonly Severity[];
   verdicts?: Verdict[];
   notes?: string[];
@@ -40,6 +42,41 @@ export interface FinishInput {
   now?: Date;
 }
 
+/** What the report keeps of one trace; the trace itself is dropped. */
+export function summariseTrace(
+  { trace, source }: LoadedTrace,
+  traceSignals: readonly Signal[],
+): TraceSummary {
+  const m = measureTrace(trace);
+  const unpriced = trace.steps.filter((s) => s.type === 'llm' && s.costUsd === undefined).length;
+  const unread = Object.values(unreadSpansOf(trace) ?? {}).reduce((a, n) => a + n, 0);
+  return {
+    id: trace.id,
+    file: source.file,
+    format: source.format,
+    agentId: trace.agentId,
+    ...(trace.agentVersion ? { agentVersion: trace.agentVersion } : {}),
+    ...(trace.sessionId ? { sessionId: trace.sessionId } : {}),
+    status: trace.status,
+    steps: m.stepCount,
+    llmCalls: m.llmCalls,
+    toolCalls: m.toolCalls,
+    tokens: { input: m.inputTokens, output: m.outputTokens },
+    costUsd: m.costUsd,
+    unpricedLlmCalls: unpriced,
+    ...(m.durationMs !== undefined ? { durationMs: m.durationMs } : {}),
+    signals: countedSignals(traceSignals),
+    ...(unread > 0 ? { unreadSpans: unread } : {}),
+  };
+}
+
+/** The signals of a trace that its summary counts: the ones not suppressed. */
+export function countedSignals(traceSignals: readonly Signal[]): number {
+  let n = 0;
+  for (const s of traceSignals) if (!s.suppressedBy) n++;
+  return n;
+}
+
 export function createReportAccumulator(): ReportAccumulator {
   const traces: TraceSummary[] = [];
   const signals: Signal[] = [];
@@ -47,40 +84,25 @@ export function createReportAccumulator(): ReportAccumulator {
   const unread = { traces: 0, byName: new Map<string, number>() };
 
   return {
-    add({ trace, source }, traceSignals) {
-      const m = measureTrace(trace);
-      const unpriced = trace.steps.filter((s) => s.type === 'llm' && s.costUsd === undefined).length;
-      const unreadSpans = countUnread(trace.metadata?.unreadSpans, unread);
-      traces.push({
-        id: trace.id,
-        file: source.file,
-        format: source.format,
-        agentId: trace.agentId,
-        ...(trace.agentVersion ? { agentVersion: trace.agentVersion } : {}),
-        ...(trace.sessionId ? { sessionId: trace.sessionId } : {}),
-        status: trace.status,
-        steps: m.stepCount,
-        llmCalls: m.llmCalls,
-        toolCalls: m.toolCalls,
-        tokens: { input: m.inputTokens, output: m.outputTokens },
-        costUsd: m.costUsd,
-        unpricedLlmCalls: unpriced,
-        ...(m.durationMs !== undefined ? { durationMs: m.durationMs } : {}),
-        signals: traceSignals.filter((s) => !s.suppressedBy).length,
-        ...(unreadSpans > 0 ? { unreadSpans } : {}),
-      });
+    add(loaded, traceSignals) {
+      this.addSummary(summariseTrace(loaded, traceSignals), traceSignals, unreadSpansOf(loaded.trace));
+    },
+
+    addSummary(summary, traceSignals, unreadSpans) {
+      traces.push(summary);
+      if (unreadSpans) tallyUnread(unreadSpans, unread);
       for (const s of traceSignals) signals.push(redactSignal(s));
-      totals.steps += m.stepCount;
-      totals.llmCalls += m.llmCalls;
-      totals.toolCalls += m.toolCalls;
-      totals.inputTokens += m.inputTokens;
-      totals.outputTokens += m.outputTokens;
-      totals.costUsd += m.costUsd;
+      totals.steps += summary.steps;
+      totals.llmCalls += summary.llmCalls;
+      totals.toolCalls += summary.toolCalls;
+      totals.inputTokens += summary.tokens.input;
+      totals.outputTokens += summary.tokens.output;
+      totals.costUsd += summary.costUsd;
     },
 
     finish({
       stats,
-      pricer,
+      unknownModels: unpricedModels,
       failOn,
       verdicts = [],
       notes = [],
@@ -101,8 +123,8 @@ export function createReportAccumulator(): ReportAccumulator {
             : `confidence ${s.confidence.toFixed(2)} is in the gray zone (0.35–0.65) and no higher tier decided it: ${s.message}`,
         ),
       }));
-      const unknownModels = [...pricer.unknownModels()]
-        .sort((a, b) => b[1] - a[1])
+      const unknownModels = [...unpricedModels]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
         .map(([model, calls]) => ({ model: redact(model), calls }));
       const allNotes = [...notes];
       if (unknownModels.length > 0) {
@@ -178,17 +200,28 @@ const MAX_UNREAD_NAMES = 50;
  * The number of unread spans an importer recorded in `metadata.unreadSpans` (counts by span
  * name), added to the run's tally. Anything else in that field (a user's own metadata) counts 0.
  */
-function countUnread(raw: unknown, tally: { traces: number; byName: Map<string, number> }): number {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 0;
-  let total = 0;
+export function unreadSpansOf(trace: Trace): Record<string, number> | undefined {
+  const raw = trace.metadata?.unreadSpans;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const out: Record<string, number> = {};
+  let any = false;
   for (const [name, n] of Object.entries(raw)) {
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) continue;
-    total += n;
+    out[name] = n;
+    any = true;
+  }
+  return any ? out : undefined;
+}
+
+function tallyUnread(
+  counts: Record<string, number>,
+  tally: { traces: number; byName: Map<string, number> },
+): void {
+  for (const [name, n] of Object.entries(counts)) {
     const key = tally.byName.has(name) || tally.byName.size < MAX_UNREAD_NAMES ? name : 'other';
     tally.byName.set(key, (tally.byName.get(key) ?? 0) + n);
   }
-  if (total > 0) tally.traces += 1;
-  return total;
+  tally.traces += 1;
 }
 
 /** The signal with its text redacted: the same object when there was nothing to hide (the usual case). */

@@ -35,6 +35,8 @@ export interface LoadOptions {
   maxErrors?: number;
   /** Relative paths are resolved against this (default process.cwd()). */
   cwd?: string;
+  /** Read only this shard of the traces (a worker thread of `--jobs N`). */
+  shard?: { index: number; count: number };
 }
 
 export interface LoadProgress {

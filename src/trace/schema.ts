@@ -3,6 +3,7 @@
  * Types are inferred from these schemas; the published JSON Schema is generated from them.
  */
 import { z } from 'zod';
+import type { TraceOrder } from './order.js';
 
 export const TIMESTAMP = z.string().describe('ISO 8601 timestamp');
 
@@ -135,6 +136,8 @@ export interface TraceSource {
   format: string;
   /** First line of the file the trace was read from (1-based), when line-oriented. */
   line?: number;
+  /** Its place in the run's canonical order (set by the loader). */
+  order?: TraceOrder;
 }
 
 export interface LoadedTrace {

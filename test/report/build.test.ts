@@ -6,7 +6,6 @@ import { analyze } from '../../src/analyze.js';
 import { parseConfig } from '../../src/config/config.js';
 import { signal as makeSignal } from '../helpers/signalBuilder.js';
 import type { Verdict } from '../../src/judge/verdict.js';
-import { createPricer } from '../../src/pricing/pricer.js';
 import { createReportAccumulator } from '../../src/report/build.js';
 import { emptyStats } from '../../src/trace/load.js';
 import { llm, makeTrace, tool } from '../helpers/traceBuilder.js';
@@ -68,7 +67,7 @@ describe('the Report itself is redacted', () => {
         errors: [{ file: 'runs.jsonl', line: 2, message: `expected number, got "Bearer ${OPENAI}"` }],
         errorCount: 1,
       },
-      pricer: createPricer(),
+      unknownModels: new Map(),
       failOn: ['high'],
       notes: [`detector X failed on trace t1: DB_PASSWORD=${PASSWORD}`],
       verdicts: [verdict],
@@ -101,7 +100,7 @@ describe('review items', () => {
     ]);
     const report = acc.finish({
       stats: { ...emptyStats(), traces: 1 },
-      pricer: createPricer(),
+      unknownModels: new Map(),
       failOn: ['high'],
     });
     expect(report.review.map((r) => [r.traceId, r.shadow])).toEqual([

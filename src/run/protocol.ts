@@ -1,0 +1,69 @@
+/**
+ * Messages between analyze() and its worker threads (`--jobs N`). Each worker reads every input
+ * file but imports and analyses only its shard of the traces (see trace/shard.ts), and sends back
+ * what the report needs of each trace: its summary, its signals, and the trace itself only when a
+ * gray-zone signal may be escalated to judges on the main thread.
+ */
+import type { BaselineFile } from '../baseline/store.js';
+import type { DetectorFailure } from '../detect/runner.js';
+import type { Signal } from '../detect/signal.js';
+import type { TraceSummary } from '../report/schema.js';
+import type { InputFormat } from '../trace/importer.js';
+import type { LoadStats } from '../trace/load.js';
+import type { DetectorSections } from '../detect/config.js';
+import type { PriceOverrides } from '../pricing/pricer.js';
+import type { Trace } from '../trace/schema.js';
+import type { TraceOrder } from '../trace/order.js';
+
+export interface WorkerInput {
+  paths: string[];
+  shard: { index: number; count: number };
+  inputFormat?: InputFormat;
+  cwd: string;
+  config: DetectorSections & { prices: PriceOverrides; baselines: { minRuns: number; window: number } };
+  baselines: BaselineFile;
+  /** Send the trace with its results when a signal is in the gray zone (judges are configured). */
+  keepGrayZoneTraces: boolean;
+}
+
+/** One analysed trace, as the report and the escalation tier need it. */
+export interface TraceResult {
+  order: TraceOrder;
+  summary: TraceSummary;
+  signals: Signal[];
+  /** Spans of the trace no importer read, by span name (report/build.ts unreadSpansOf). */
+  unreadSpans?: Record<string, number>;
+  /** The trace, for escalation; only sent when one of its signals is in the gray zone. */
+  trace?: Trace;
+}
+
+export type WorkerMessage =
+  | { type: 'results'; results: TraceResult[] }
+  | { type: 'progress'; bytesRead: number; traces: number; filesDone: number; file: string }
+  | {
+      type: 'done';
+      stats: LoadStats;
+      unknownModels: [string, number][];
+      failures: DetectorFailure[];
+    }
+  | { type: 'failed'; message: string };
+
+/** What a run of loading and detection ends with, besides its results. */
+export interface RunOutcome {
+  stats: LoadStats;
+  unknownModels: ReadonlyMap<string, number>;
+  failures: DetectorFailure[];
+}
+
+/** Loading and detection, in this thread or in workers: results in canonical order, then the totals. */
+export interface AnalysedRun {
+  results: AsyncIterable<TraceResult[]>;
+  /** Call once `results` has been read to the end. */
+  finished(): RunOutcome;
+}
+
+/** Main thread → worker: the number of result messages it may send before waiting again. */
+export interface CreditMessage {
+  type: 'credit';
+  messages: number;
+}
