@@ -53,7 +53,11 @@ export interface TriggerScanner {
  * Compiles the prefilter from the trigger automaton (see triggerDfa.ts): a table over UTF-8 bytes
  * in which every transition into a state that completes a trigger goes to the accepting sink 0.
  */
-export function compileTriggerScanner(dfa: TriggerDfa): TriggerScanner {
+export function compileTriggerScanner(
+  dfa: TriggerDfa,
+  /** Which triggers make a text pass (default all); the others are only walked past. */
+  accepts: (trigger: number) => boolean = () => true,
+): TriggerScanner {
   if (dfa.longestTrigger >= OVERLAP)
     throw new Error(`a trigger of ${OVERLAP}+ characters would defeat the split walk`);
   const { states, start: START, classOf, rows, outputs } = dfa;
@@ -66,7 +70,7 @@ export function compileTriggerScanner(dfa: TriggerDfa): TriggerScanner {
   const byClass = new Uint16Array(rows[0]!.length);
   for (let s = 1; s < states; s++) {
     const row = rows[s]!;
-    for (let k = 0; k < row.length; k++) byClass[k] = outputs[row[k]!]!.length > 0 ? 0 : row[k]!;
+    for (let k = 0; k < row.length; k++) byClass[k] = outputs[row[k]!]!.some(accepts) ? 0 : row[k]!;
     const base = s * 256;
     for (let c = 0; c < ALPHABET; c++) delta[base + c] = byClass[classOf[c]!]!;
   }

@@ -37,6 +37,40 @@ describe('injection pattern catalogue', () => {
     });
   }
 
+  it('each `requires` group has a literal at a word start of the positive (the regex needs one)', () => {
+    for (const p of INJECTION_PATTERNS) {
+      for (const group of p.requires ?? []) {
+        const text = normaliseForScan(p.positive);
+        const at = (w: string) =>
+          /^[a-z0-9]/.test(w)
+            ? new RegExp(`(?:^|[^a-z0-9_])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).test(text)
+            : text.includes(w);
+        expect(group.some(at), `${p.id}: ${group.join('|')}`).toBe(true);
+        expect(group.every((w) => !/\s/.test(w))).toBe(true);
+      }
+    }
+  });
+
+  it('the scanner finds exactly the patterns that match, whatever selects them (triggers, requires)', () => {
+    // Every example, alone, in surrounding prose, and all together: what the scanner reports must be
+    // what running every pattern over the normalised text finds.
+    const prose = 'Please check the order, then tell me if you can send the invoice now. ';
+    const examples = INJECTION_PATTERNS.filter((p) => !p.raw).flatMap((p) => [p.positive, p.negative]);
+    const texts = [
+      ...examples,
+      ...examples.map((e) => `${prose}${e.toUpperCase()} ${prose}`),
+      examples.join('\n'),
+    ];
+    for (const text of texts) {
+      const normalised = normaliseForScan(text);
+      const direct = INJECTION_PATTERNS.filter((p) => !p.raw && p.pattern.test(normalised)).map((p) => p.id);
+      const scanned = scanText(text, opts)
+        .matches.filter((m) => m.encoding === undefined)
+        .map((m) => m.pattern);
+      expect([...new Set(scanned)].sort(), text).toEqual(direct.sort());
+    }
+  });
+
   it('no negative example matches a strong pattern of any category', () => {
     for (const p of INJECTION_PATTERNS) {
       const strong = scanText(p.negative, opts).matches.filter((m) => !m.weak);

@@ -78,6 +78,20 @@ const isWordTrigger = (t: string) => /^[a-z0-9]/.test(t) && !ANYWHERE.has(t);
 export const WORD_TRIGGERS = TRIGGERS.filter(isWordTrigger);
 export const OTHER_TRIGGERS = TRIGGERS.filter((t) => !isWordTrigger(t));
 /**
+ * The literals of `requires` groups that are no trigger: the finder looks for them too (they select
+ * no pattern, and the prefilter does not pass a text for them).
+ */
+const REQUIRED = [
+  ...new Set(
+    NORMAL_PATTERNS.flatMap((p) => (p.requires ?? []).flat()).filter((t) => !PATTERNS_BY_TRIGGER.has(t)),
+  ),
+];
+const isWordLiteral = (t: string) => /^[a-z0-9]/.test(t);
+/** What the finder looks for, in its index order: word literals, then the others. */
+const FINDER_WORDS = [...WORD_TRIGGERS, ...REQUIRED.filter(isWordLiteral)];
+const FINDER_OTHERS = [...OTHER_TRIGGERS, ...REQUIRED.filter((t) => !isWordLiteral(t))];
+const FINDER_INDEX = new Map([...FINDER_WORDS, ...FINDER_OTHERS].map((t, i) => [t, i]));
+/**
  * The keyword pass over text that is not ASCII, on the normalised text, as two regexes (one
  * alternation of 200 words is slower than two): word triggers anchored at a word start, so the
  * engine skips most positions after a one-character check, and the punctuation triggers anywhere.
@@ -94,14 +108,23 @@ let PREFILTER: TriggerScanner | undefined;
 let FINDER: TriggerFinder | undefined;
 /** Both are compiled on first use, from one automaton: loading the module does not pay for it. */
 function compileScanners(): void {
-  const dfa = buildTriggerDfa(WORD_TRIGGERS, OTHER_TRIGGERS);
-  PREFILTER = compileTriggerScanner(dfa);
+  const dfa = buildTriggerDfa(FINDER_WORDS, FINDER_OTHERS);
+  PREFILTER = compileTriggerScanner(dfa, (t) => PATTERNS_OF_TRIGGER[t]!.length > 0);
   FINDER = compileTriggerFinder(dfa);
 }
 const prefilter = (): TriggerScanner => PREFILTER ?? (compileScanners(), PREFILTER!);
 const triggerFinder = (): TriggerFinder => FINDER ?? (compileScanners(), FINDER!);
-/** The patterns of each trigger, by the trigger's index in the finder (word triggers, then the others). */
-const PATTERNS_OF_TRIGGER = [...WORD_TRIGGERS, ...OTHER_TRIGGERS].map((t) => PATTERNS_BY_TRIGGER.get(t)!);
+/** The patterns of each literal, by its index in the finder (none for a `requires` literal). */
+const PATTERNS_OF_TRIGGER = [...FINDER_WORDS, ...FINDER_OTHERS].map((t) => PATTERNS_BY_TRIGGER.get(t) ?? []);
+/** The `requires` groups of each pattern that has some, as finder indexes. */
+const REQUIRES_OF = new Map(
+  NORMAL_PATTERNS.filter((p) => p.requires).map((p) => [
+    p,
+    p.requires!.map((group) => group.map((t) => FINDER_INDEX.get(t)!)),
+  ]),
+);
+/** Which finder literals the current text holds (reused: one text is looked at at a time). */
+const present = new Uint8Array(FINDER_INDEX.size);
 const RAW_PRECHECK = /[\u200b-\u200d\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]|[\u{E0000}-\u{E007F}]/u;
 const MIN_HEX_BLOB = 32;
 const MAX_BLOBS = 16;
@@ -111,16 +134,20 @@ const MAX_BLOB_CHARS = 8192;
  * For each trigger, the patterns it selects: its own and those of every shorter trigger it starts
  * with (a regex alternation reports only the longest trigger at a position).
  */
-const PATTERNS_SELECTED_BY = new Map<string, readonly InjectionPattern[]>(
-  TRIGGERS.map((found) => {
-    const selected = new Set<InjectionPattern>();
-    for (const t of TRIGGERS) {
-      if (t.length <= found.length && found.startsWith(t))
-        for (const p of PATTERNS_BY_TRIGGER.get(t)!) selected.add(p);
-    }
-    return [found, [...selected]];
-  }),
-);
+let PATTERNS_SELECTED_BY: Map<string, readonly InjectionPattern[]> | undefined;
+/** Built on first use: only text that is not ASCII needs it, and it costs a quadratic loop. */
+function patternsSelectedBy(): Map<string, readonly InjectionPattern[]> {
+  return (PATTERNS_SELECTED_BY ??= new Map<string, readonly InjectionPattern[]>(
+    TRIGGERS.map((found) => {
+      const selected = new Set<InjectionPattern>();
+      for (const t of TRIGGERS) {
+        if (t.length <= found.length && found.startsWith(t))
+          for (const p of PATTERNS_BY_TRIGGER.get(t)!) selected.add(p);
+      }
+      return [found, [...selected]];
+    }),
+  ));
+}
 
 /** Adds every match of a global regex to `found` (exec with lastIndex: no iterator, no clone). */
 function addMatches(scan: RegExp, text: string, found: Set<string>): void {
@@ -135,16 +162,28 @@ function candidatesByRegex(normalised: string): InjectionPattern[] {
   addMatches(OTHER_TRIGGER_SCAN, normalised, found);
   if (found.size === 0) return [];
   const out = new Set<InjectionPattern>();
-  for (const f of found) for (const p of PATTERNS_SELECTED_BY.get(f)!) out.add(p);
+  const selectedBy = patternsSelectedBy();
+  for (const f of found) for (const p of selectedBy.get(f)!) out.add(p);
   return [...out].sort(byCatalogueOrder);
 }
 
-/** The patterns of the triggers the finder found. */
+/**
+ * The patterns of the triggers the finder found, less those whose `requires` groups are not all
+ * present (they cannot match: the regex itself needs one literal of each group at a word start).
+ */
 function candidatesOf(hits: TriggerHits): InjectionPattern[] {
-  if (hits.triggers.length === 0) return [];
+  const found = hits.triggers;
+  if (found.length === 0) return [];
+  present.fill(0);
+  for (let i = 0; i < found.length; i++) present[found[i]!] = 1;
   const out = new Set<InjectionPattern>();
-  for (const t of hits.triggers) for (const p of PATTERNS_OF_TRIGGER[t]!) out.add(p);
-  return [...out].sort(byCatalogueOrder);
+  for (const t of found) {
+    for (const p of PATTERNS_OF_TRIGGER[t]!) {
+      const groups = REQUIRES_OF.get(p);
+      if (groups === undefined || groups.every((g) => g.some((i) => present[i] === 1))) out.add(p);
+    }
+  }
+  return out.size === 0 ? [] : [...out].sort(byCatalogueOrder);
 }
 
 /** The record of one pattern matched at `index` (where its excerpt starts). */
@@ -494,7 +533,8 @@ function prepare(cfg: Config): Prepared {
 /** The state of one trace's scan, created when its first field passes the prefilter. */
 class TraceScan {
   readonly signals: SignalDraft[] = [];
-  private readonly scanned = new Set<string>();
+  /** Texts scanned so far, by length then content: no string is hashed (see ReplayedHistory). */
+  private readonly scanned = new ReplayedHistory();
   /** pattern + excerpt of everything reported so far: replayed chat history is not reported again. */
   private readonly reported = new Set<string>();
   private current:
@@ -513,8 +553,9 @@ class TraceScan {
 
   add(f: Field, field: number, stepIndex: number, sub: number): void {
     const llmInput = field === FIELD_LLM_PROMPT || field === FIELD_LLM_MESSAGE;
-    if (llmInput && this.scanned.has(f.text)) return;
-    this.scanned.add(f.text);
+    // A text forgotten by a full length bucket is scanned again; for an LLM input message its
+    // matches are then dropped as already reported, so the findings are the same.
+    if (this.scanned.seen(f.text) && llmInput) return;
     const matches = scanCapped(f.capped, this.opts);
     const fresh = matches.filter((m) => {
       const key = `${m.pattern}\u0000${m.excerpt}`;
