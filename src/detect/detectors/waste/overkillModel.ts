@@ -101,6 +101,7 @@ export const overkillModel = defineDetector({
     severity: 'medium',
     failureMode: 'cost',
     description: 'An expensive model used for a short, simple prompt that a cheaper model would handle.',
+    fix: 'route short, simple prompts to a cheaper model, like the current one named in each message',
     priority: 4,
     // Not RETRY_LOOP: the reference's table makes overkill independent of retry loops; the calls
     // a loop charges are still not charged again (see src/detect/suppression.ts).
