@@ -18,7 +18,7 @@ export {
 export { INPUT_FORMATS, type InputFormat, type Importer } from './trace/importer.js';
 export { SignalSchema, SeveritySchema, type Signal, type Severity } from './detect/signal.js';
 export { defineDetector, type Detector, type DetectorMeta, type DetectContext } from './detect/detector.js';
-export { detectors } from './detect/registry.js';
+export { detectors, findDetector } from './detect/registry.js';
 export { parseConfig, loadConfig, configSchema, type Config } from './config/config.js';
 export { ReportSchema, type Report } from './report/schema.js';
 export { renderMarkdown } from './report/renderMarkdown.js';

@@ -30,6 +30,11 @@ export interface DetectorMeta<C extends z.ZodObject = z.ZodObject> {
   /** Short name of the failure mode it catches, for grouping in reports. */
   failureMode: string;
   description: string;
+  /**
+   * One line (under ~110 characters) for the engineer who owns the agent: what to change so the
+   * signal stops firing. Text and markdown reports show it once per detector group.
+   */
+  fix: string;
   /** Settings with the reference's defaults. `enabled` and `shadow` are added by the config layer. */
   config: C;
   /** For waste detectors: lower runs first and claims the trace. */

@@ -21,6 +21,9 @@ function formatDefault(value: unknown): string {
   return String(value);
 }
 
+/** A table cell: pipes escaped. */
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+
 export function detectorSettingsText(d: Detector): string {
   const defaults = (d.meta.config as z.ZodObject).parse({}) as Record<string, unknown>;
   const entries = Object.entries(defaults).map(([k, v]) => `\`${k}\` ${formatDefault(v)}`);
@@ -35,8 +38,8 @@ export function detectorTableMarkdown(list: readonly Detector[] = builtInDetecto
     out.push(
       `#### ${KIND_TITLES[kind]}`,
       '',
-      '| detector | config key | severity | what it catches | settings (defaults) |',
-      '|---|---|---|---|---|',
+      '| detector | config key | severity | what it catches | fix | settings (defaults) |',
+      '|---|---|---|---|---|---|',
     );
     for (const d of group) {
       const extra =
@@ -46,7 +49,7 @@ export function detectorTableMarkdown(list: readonly Detector[] = builtInDetecto
             ? ` Baseline: P75 of ${d.meta.baseline}.`
             : '';
       out.push(
-        `| \`${d.meta.id}\` | \`${d.meta.configKey}\` | ${d.meta.severity} | ${d.meta.description.replace(/\.$/, '').replace(/\|/g, '\\|')}.${extra} | ${detectorSettingsText(d).replace(/\|/g, '\\|')} |`,
+        `| \`${d.meta.id}\` | \`${d.meta.configKey}\` | ${d.meta.severity} | ${cell(d.meta.description.replace(/\.$/, ''))}.${extra} | ${cell(d.meta.fix)} | ${cell(detectorSettingsText(d))} |`,
       );
     }
     out.push('');

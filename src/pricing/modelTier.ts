@@ -20,19 +20,36 @@
  * trailing `*` makes an entry a plain prefix (`claude-3-opus*`). A provider prefix on the
  * step's model (`openai/gpt-4`) is ignored for matching. `expensive_models` wins if a name is in both.
  */
+import { findProvider } from '@pydantic/genai-prices';
 import { z } from 'zod';
-import type { ModelRates, Pricer, TokenUsage } from './pricer.js';
+import { priceTableProviderId, type ModelRates, type Pricer, type TokenUsage } from './pricer.js';
 
 /** Default threshold on the blended price, USD per 1M tokens. */
 export const DEFAULT_EXPENSIVE_MIN_USD_PER_1M = 5;
 
 /**
- * Default "cheaper alternative" for OverkillModel. gpt-3.5-turbo is the model the reference
- * suggests for every expensive OpenAI model and the one its worked example prices ("gpt-3.5-turbo
- * would cost $0.00002"); with the table's $0.50 / $1.50 rates its cost for the example's 8 + 5
- * tokens is $0.0000115, so the example's waste comes out at $0.0003785 ≈ the reference's $0.00037.
+ * The `cheap_alternative_model` setting that asks for a current cheap model of the call's own
+ * provider (see `cheapAlternativeFor`) instead of one fixed model.
  */
-export const DEFAULT_CHEAP_ALTERNATIVE_MODEL = 'gpt-3.5-turbo';
+export const AUTO_CHEAP_ALTERNATIVE = 'auto';
+
+/**
+ * Current cheap models per provider (price-table provider ids), most preferred first: each
+ * provider's current small *non-reasoning* model. The reference suggested gpt-3.5-turbo, which
+ * OpenAI has retired; a suggestion must name a model one can switch to today. Non-reasoning,
+ * because the waste is priced on the same tokens, and a reasoning model (gpt-5-mini, o4-mini)
+ * would spend hidden reasoning tokens on top. A test checks every entry is in the price table, not
+ * marked deprecated there, and cheap at the default threshold; update this list when a provider
+ * retires one (the table's `deprecated` flag also skips an entry at run time).
+ */
+export const CURRENT_CHEAP_MODELS: Readonly<Record<string, readonly string[]>> = {
+  openai: ['gpt-4.1-mini', 'gpt-4o-mini'],
+  anthropic: ['claude-haiku-4-5'],
+  google: ['gemini-2.5-flash-lite', 'gemini-2.5-flash'],
+};
+
+/** The alternative when the call's provider cannot be told and has no cheap model of its own. */
+export const DEFAULT_CHEAP_ALTERNATIVE_MODEL = 'gpt-4.1-mini';
 
 /** zod fields every detector that needs model tiers spreads into its own config object. */
 export const modelTierConfigShape = {
@@ -172,8 +189,9 @@ export function cheapAlternativeCost(
   pricer: Pricer,
   alternativeModel: string,
   usage: TokenUsage,
+  provider?: string,
 ): number | undefined {
-  const rates = pricer.rates(alternativeModel);
+  const rates = pricer.rates(alternativeModel, provider);
   if (!rates) return undefined;
   const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
   return (
@@ -181,4 +199,107 @@ export function cheapAlternativeCost(
     cached * rates.cachedInputPerToken +
     usage.outputTokens * rates.outputPerToken
   );
+}
+
+export interface CheapAlternative {
+  model: string;
+  /** Price-table provider id to price it with, when known. */
+  provider?: string;
+}
+
+/**
+ * The provider whose cheap model to suggest for a call: the model family when its name says
+ * (claude-* is Anthropic's even on Vertex or Bedrock, gemini-* Google's, gpt-* / o1… OpenAI's),
+ * else the provider the price table priced it under, else the trace's provider.
+ */
+export function modelFamily(model: string, provider: string | undefined, pricer: Pricer): string | undefined {
+  const bare = bareModel(model);
+  if (bare.startsWith('claude')) return 'anthropic';
+  if (bare.startsWith('gemini')) return 'google';
+  if (/^(gpt-|o\d|chatgpt-)/.test(bare)) return 'openai';
+  return pricer.rates(model, provider)?.provider ?? priceTableProviderId(provider);
+}
+
+/** Models of the table that are not chat/completion models, never suggested as an alternative. */
+const NOT_CHAT =
+  /embed|tts|transcri|whisper|audio|realtime|image|moderation|search|research|^ft:|computer-use/;
+
+function deprecatedInTable(model: string, provider: string | undefined): boolean {
+  if (!provider) return false;
+  try {
+    return findProvider({ providerId: provider })?.models.find((m) => m.id === model)?.deprecated === true;
+  } catch {
+    return false;
+  }
+}
+
+const alternatives = new WeakMap<Pricer, Map<string, CheapAlternative | null>>();
+
+/**
+ * A current cheap model to suggest instead of an expensive call, from the price table:
+ * 1. the first of CURRENT_CHEAP_MODELS[family] that the table (or a price override) prices, that
+ *    the table does not mark deprecated and that is cheap at `expensive_min_usd_per_1m`;
+ * 2. else the cheapest such chat model of the family's provider in the table (input and output
+ *    priced above 0);
+ * 3. else DEFAULT_CHEAP_ALTERNATIVE_MODEL, when it is priced and cheap; else undefined.
+ */
+export function cheapAlternativeFor(
+  pricer: Pricer,
+  model: string,
+  provider: string | undefined,
+  settings: Pick<ModelTierSettings, 'expensive_min_usd_per_1m'>,
+): CheapAlternative | undefined {
+  const family = modelFamily(model, provider, pricer);
+  const key = `${family ?? ''}\u0000${settings.expensive_min_usd_per_1m}`;
+  let byFamily = alternatives.get(pricer);
+  if (!byFamily) {
+    byFamily = new Map();
+    alternatives.set(pricer, byFamily);
+  }
+  let hit = byFamily.get(key);
+  if (hit === undefined) {
+    hit = findAlternative(pricer, family, settings.expensive_min_usd_per_1m) ?? null;
+    byFamily.set(key, hit);
+  }
+  return hit ?? undefined;
+}
+
+function findAlternative(
+  pricer: Pricer,
+  family: string | undefined,
+  threshold: number,
+): CheapAlternative | undefined {
+  const usable = (id: string, providerId: string | undefined): ModelRates | undefined => {
+    const r = pricer.rates(id, providerId);
+    if (!r || r.inputPerToken <= 0 || r.outputPerToken <= 0) return undefined;
+    if (blendedUsdPer1M(r) >= threshold || deprecatedInTable(r.model, r.provider)) return undefined;
+    return r;
+  };
+  const pick = (id: string, providerId: string | undefined): CheapAlternative | undefined => {
+    const r = usable(id, providerId);
+    if (!r) return undefined;
+    return providerId ? { model: id, provider: providerId } : { model: id };
+  };
+  for (const id of family ? (CURRENT_CHEAP_MODELS[family] ?? []) : []) {
+    const found = pick(id, family);
+    if (found) return found;
+  }
+  if (family) {
+    let best: { id: string; blended: number } | undefined;
+    let table: ReturnType<typeof findProvider>;
+    try {
+      table = findProvider({ providerId: family });
+    } catch {
+      table = undefined;
+    }
+    for (const m of table?.id === family ? table.models : []) {
+      if (m.deprecated || NOT_CHAT.test(m.id)) continue;
+      const r = usable(m.id, family);
+      if (!r || r.model !== m.id) continue;
+      const blended = blendedUsdPer1M(r);
+      if (!best || blended < best.blended) best = { id: m.id, blended };
+    }
+    if (best) return { model: best.id, provider: family };
+  }
+  return pick(DEFAULT_CHEAP_ALTERNATIVE_MODEL, 'openai');
 }

@@ -5,6 +5,7 @@
 import { escapeMarkdown } from './markdownEscape.js';
 import { redact } from '../redact/redact.js';
 import type { Report } from './schema.js';
+import { builtInFix } from './renderText.js';
 import { formatCost, formatUsd, groupSignals, severityMix } from './summarise.js';
 import { fmtInt, plural } from '../util/thousands.js';
 
@@ -13,7 +14,15 @@ export const MARKDOWN_LIMIT = 60_000;
 
 const safe = (s: string, max?: number) => escapeMarkdown(redact(s), max);
 
-export function renderMarkdown(report: Report, options: { limit?: number; title?: string } = {}): string {
+export function renderMarkdown(
+  report: Report,
+  options: {
+    limit?: number;
+    title?: string;
+    /** A detector's fix hint; by default the built-in registry's `meta.fix`. */
+    fixFor?: (detector: string) => string | undefined;
+  } = {},
+): string {
   const limit = options.limit ?? MARKDOWN_LIMIT;
   const out: string[] = [];
   const { inputs, totals, waste } = report;
@@ -43,6 +52,13 @@ export function renderMarkdown(report: Report, options: { limit?: number; title?
         `| \`${g.detector}\` | ${g.severity} | ${fmtInt(g.count)}${extra ? ` (${extra})` : ''} | ${fmtInt(g.traces)} | ${g.wasteUsd > 0 ? formatUsd(g.wasteUsd) : '–'} |`,
       );
     }
+    // What to do, once per detector, visible under the table (the examples are folded away).
+    const fixFor = options.fixFor ?? builtInFix;
+    const fixes = groups.flatMap((g) => {
+      const fix = fixFor(g.detector);
+      return fix ? [`- **\`${g.detector}\`**: ${safe(fix)}`] : [];
+    });
+    if (fixes.length > 0) out.push('', '**What to do**', '', ...fixes);
     const details: string[] = ['', '<details><summary>Examples</summary>', ''];
     for (const g of groups) {
       for (const s of g.examples)

@@ -1,4 +1,5 @@
 /** The terminal summary of a report: what a person at a prompt wants to read first. */
+import { findDetector } from '../detect/registry.js';
 import { redact } from '../redact/redact.js';
 import type { InputError, Report } from './schema.js';
 import { formatCost, formatUsd, groupSignals, severityMix } from './summarise.js';
@@ -9,7 +10,12 @@ export interface TextOptions {
   color?: boolean;
   /** How many input errors to list. */
   maxErrors?: number;
+  /** A detector's fix hint; by default the built-in registry's `meta.fix`. */
+  fixFor?: (detector: string) => string | undefined;
 }
+
+/** The built-in detectors' fix hints, by detector id. */
+export const builtInFix = (detector: string): string | undefined => findDetector(detector)?.meta.fix;
 
 /**
  * Every string that came from a report (and so maybe from a trace) goes through here before it is
@@ -78,6 +84,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   lines.push(`Waste: ${formatUsd(waste.totalUsd)}` + c.dim(` (${fmtInt(waste.totalTokens)} tokens)`));
 
   const groups = groupSignals(report);
+  const fixFor = options.fixFor ?? builtInFix;
   if (groups.length === 0) {
     lines.push('', 'Signals: none');
   } else {
@@ -101,6 +108,8 @@ export function renderText(report: Report, options: TextOptions = {}): string {
           ) + show(s.message),
         );
       }
+      const fix = fixFor(g.detector);
+      if (fix) lines.push(`      ${c.green('fix:')} ${show(fix)}`);
     }
   }
   if (report.review.length > 0) {

@@ -93,6 +93,7 @@ describe('gate of analyze() when a detector throws', () => {
       severity: 'low',
       failureMode: 'bug',
       description: 'always throws',
+      fix: 'fix the bug',
       config: z.object({}),
     },
     detect: () => {

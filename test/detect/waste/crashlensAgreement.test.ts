@@ -99,14 +99,14 @@ describe('crashlens demo log (json_format.json)', () => {
     expect(findings(t!).map((x) => [x.id, x.suppressedBy])).toEqual([['FALLBACK_FAILURE', undefined]]);
   });
 
-  it('overkill: found; waste = cost − gpt-3.5-turbo cost ($0.0003785), theirs a flat 70% of cost ($0.000273)', () => {
+  it('overkill: found; waste = cost − the same tokens on gpt-4.1-mini ($0.0003788; $0.0003785 on their retired gpt-3.5-turbo), theirs a flat 70% of cost ($0.000273)', () => {
     const [t] = fromRecords([
       rec('o', 0, 'gpt-4', 'What is 2+2?', 8, 5, { cost: 0.00039, output: '2+2 equals 4.' }),
     ]);
     const f = findings(t!);
     expect(f).toHaveLength(1);
     expect(f[0]).toMatchObject({ id: 'OVERKILL_MODEL', tokens: 13 });
-    expect(f[0]!.usd).toBeCloseTo(0.0003785, 10);
+    expect(f[0]!.usd).toBeCloseTo(0.00039 - (8 * 0.4 + 5 * 1.6) / 1e6, 10);
     expect(0.7 * 0.00039).toBeCloseTo(0.000273, 10);
   });
 

@@ -11,6 +11,7 @@ export const at = (sec: number): string => new Date(BASE + sec * 1000).toISOStri
 
 export interface CallSpec {
   model: string;
+  provider?: string;
   prompt?: string;
   /** Seconds after the base time; omit for an untimed call. */
   t?: number;
@@ -24,6 +25,7 @@ export interface CallSpec {
 export function call(c: CallSpec): StepInput {
   return llm({
     model: c.model,
+    ...(c.provider !== undefined ? { provider: c.provider } : {}),
     ...(c.prompt !== undefined ? { input: c.prompt } : {}),
     usage: { inputTokens: c.in ?? 10, outputTokens: c.out ?? 5 },
     output: c.output ?? 'ok',

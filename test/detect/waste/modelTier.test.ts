@@ -1,8 +1,13 @@
+import { findProvider } from '@pydantic/genai-prices';
 import { describe, expect, it } from 'vitest';
 import {
   cheapAlternativeCost,
+  cheapAlternativeFor,
   classifyModel,
+  CURRENT_CHEAP_MODELS,
+  DEFAULT_CHEAP_ALTERNATIVE_MODEL,
   DEFAULT_EXPENSIVE_MIN_USD_PER_1M,
+  modelFamily,
   modelListed,
   type ModelTierSettings,
 } from '../../../src/pricing/modelTier.js';
@@ -76,5 +81,72 @@ describe('cheapAlternativeCost', () => {
   });
   it('undefined for a model nobody can price', () => {
     expect(cheapAlternativeCost(pricer, 'nope-model', { inputTokens: 8, outputTokens: 5 })).toBeUndefined();
+  });
+});
+
+describe('cheap alternatives: current models from the price table', () => {
+  const pricer = createPricer();
+  const settings = { expensive_min_usd_per_1m: DEFAULT_EXPENSIVE_MIN_USD_PER_1M };
+  const RETIRED = /gpt-3\.5|claude-2|claude-instant|claude-v1|text-davinci|claude-3-haiku/;
+
+  it.each(Object.entries(CURRENT_CHEAP_MODELS).flatMap(([p, ms]) => ms.map((m) => [p, m] as const)))(
+    '%s %s is in the table, priced, not marked deprecated and cheap',
+    (provider, model) => {
+      const entry = findProvider({ providerId: provider })?.models.find((m) => m.id === model);
+      expect(entry).toBeDefined();
+      expect(entry!.deprecated).not.toBe(true);
+      const rates = pricer.rates(model, provider);
+      expect(rates).toMatchObject({ model, provider, source: 'price-table' });
+      expect(rates!.inputPerToken).toBeGreaterThan(0);
+      expect(rates!.outputPerToken).toBeGreaterThan(0);
+      expect(
+        classifyModel(model, provider, pricer, { ...settings, expensive_models: [], cheap_models: [] }).tier,
+      ).toBe('cheap');
+      expect(model).not.toMatch(RETIRED);
+    },
+  );
+
+  it.each([
+    ['gpt-4', undefined, 'openai'],
+    ['gpt-4-32k', 'openai', 'openai'],
+    ['o1', 'openai', 'openai'],
+    ['gpt-4-turbo', 'azure', 'openai'],
+    ['claude-3-opus', undefined, 'anthropic'],
+    ['claude-opus-4-1', 'anthropic', 'anthropic'],
+    ['claude-3-opus', 'vertex_ai', 'anthropic'],
+    ['gemini-3-pro-preview', 'google', 'google'],
+  ] as const)('%s (provider %s) gets a current cheap %s model', (model, provider, family) => {
+    expect(
+      classifyModel(model, provider, pricer, { ...settings, expensive_models: [], cheap_models: [] }).tier,
+    ).toBe('expensive');
+    const alt = cheapAlternativeFor(pricer, model, provider, settings);
+    expect(alt).toEqual({ model: CURRENT_CHEAP_MODELS[family]![0], provider: family });
+    expect(alt!.model).not.toMatch(RETIRED);
+    expect(pricer.rates(alt!.model, alt!.provider)).toBeDefined();
+  });
+
+  it('a provider with no curated list gets its cheapest current chat model from the table', () => {
+    const alt = cheapAlternativeFor(pricer, 'mistral-large-latest', 'mistral', settings);
+    expect(alt?.provider).toBe('mistral');
+    const rates = pricer.rates(alt!.model, 'mistral')!;
+    expect(rates.inputPerToken).toBeGreaterThan(0);
+    expect(
+      findProvider({ providerId: 'mistral' })?.models.find((m) => m.id === alt!.model)?.deprecated,
+    ).not.toBe(true);
+  });
+
+  it('a model priced only by config, with no provider, falls back to the default (a current OpenAI model)', () => {
+    const custom = createPricer({ 'in-house-xl': { inputPer1M: 50, outputPer1M: 100 } });
+    expect(cheapAlternativeFor(custom, 'in-house-xl', undefined, settings)).toEqual({
+      model: DEFAULT_CHEAP_ALTERNATIVE_MODEL,
+      provider: 'openai',
+    });
+    expect(DEFAULT_CHEAP_ALTERNATIVE_MODEL).toBe(CURRENT_CHEAP_MODELS.openai![0]);
+  });
+
+  it('the family comes from the model name first', () => {
+    expect(modelFamily('anthropic/claude-3-opus', undefined, pricer)).toBe('anthropic');
+    expect(modelFamily('gemini-2.5-pro', 'vertex', pricer)).toBe('google');
+    expect(modelFamily('o3-pro', undefined, pricer)).toBe('openai');
   });
 });

@@ -42,7 +42,9 @@ testDetector(overkillModel, {
   ],
   invalid: [
     {
-      name: "the reference's example: gpt-4 for 'What is 2+2?' ($0.00039 − $0.0000115 on gpt-3.5-turbo)",
+      // The reference prices its alternative on gpt-3.5-turbo, which OpenAI has retired; the default
+      // is now a current cheap OpenAI model from the table: gpt-4.1-mini, $0.40 / $1.60 per 1M.
+      name: "the reference's example: gpt-4 for 'What is 2+2?' ($0.00039 − $0.0000112 on gpt-4.1-mini)",
       trace: calls([simple()]),
       signals: [
         {
@@ -50,8 +52,8 @@ testDetector(overkillModel, {
           severity: 'medium',
           confidence: 0.8,
           message:
-            'gpt-4 used for a short prompt of 8 tokens, 12 characters (step 1): $0.00039 vs $0.0000115 on gpt-3.5-turbo (33.9×), $0.000378 wasted',
-          wasteUsd: 0.0003785,
+            'gpt-4 used for a short prompt of 8 tokens, 12 characters (step 1): $0.00039 vs $0.0000112 on gpt-4.1-mini (34.8×), $0.000379 wasted',
+          wasteUsd: 0.0003788,
           wasteTokens: 13,
         },
       ],
@@ -59,20 +61,20 @@ testDetector(overkillModel, {
     {
       name: '19 prompt tokens and 149 chars (just under both thresholds)',
       trace: calls([simple({ in: 19, prompt: 'x'.repeat(149), cost: 0.0009 })]),
-      signals: [{ wasteUsd: 0.0009 - (19 * 0.5 + 5 * 1.5) / 1e6, wasteTokens: 24 }],
+      signals: [{ wasteUsd: 0.0009 - (19 * 0.4 + 5 * 1.6) / 1e6, wasteTokens: 24 }],
     },
     {
-      name: 'priced from the table when no cost is recorded: $0.00054 − $0.0000115',
+      name: 'priced from the table when no cost is recorded: $0.00054 − $0.0000112',
       trace: calls([simple({ cost: undefined })]),
-      signals: [{ wasteUsd: 0.0005285, wasteTokens: 13 }],
+      signals: [{ wasteUsd: 0.0005288, wasteTokens: 13 }],
     },
     {
-      // Both sides priced from the same estimate: gpt-4 $30/$60, gpt-3.5-turbo $0.50/$1.50 per 1M.
+      // Both sides priced from the same estimate: gpt-4 $30/$60, gpt-4.1-mini $0.40/$1.60 per 1M.
       name: 'no recorded prompt tokens: 26 words ≈ 19 tokens (under), both sides priced with 19',
       trace: calls([simple({ prompt: words(26), in: 0, cost: undefined })]),
       signals: [
         {
-          wasteUsd: (19 * 30 + 5 * 60 - (19 * 0.5 + 5 * 1.5)) / 1e6,
+          wasteUsd: (19 * 30 + 5 * 60 - (19 * 0.4 + 5 * 1.6)) / 1e6,
           wasteTokens: 24,
           message: '~19 tokens, 129 characters (step',
         },
@@ -81,14 +83,14 @@ testDetector(overkillModel, {
     {
       // A recorded cost and no usage at all (t2.jsonl overkill_nousage): the alternative was priced
       // at 0 tokens, so the whole $0.00039 was charged. Now: 'What is 2+2?' ≈ 2 tokens,
-      // '2+2 equals 4' ≈ 2 tokens, alternative 2 × $0.50 + 2 × $1.50 per 1M = $0.000004.
+      // '2+2 equals 4' ≈ 2 tokens, alternative 2 × $0.40 + 2 × $1.60 per 1M = $0.000004.
       name: 'recorded cost, no usage: the alternative is priced from the estimated tokens',
       trace: calls([simple({ in: 0, out: 0, output: '2+2 equals 4' })]),
       signals: [
         {
           wasteUsd: 0.00039 - 0.000004,
           wasteTokens: 4,
-          message: '~2 tokens, 12 characters (step 1): $0.00039 vs $0.000004 on gpt-3.5-turbo',
+          message: '~2 tokens, 12 characters (step 1): $0.00039 vs $0.000004 on gpt-4.1-mini',
         },
       ],
     },
@@ -105,15 +107,40 @@ testDetector(overkillModel, {
         simple({ prompt: 'What is the capital of France?', in: 10, out: 8, cost: 0.00054, t: 5 }),
       ]),
       signals: [
-        { steps: [1], wasteUsd: 0.0003785 },
-        { steps: [2], wasteUsd: 0.00054 - (10 * 0.5 + 8 * 1.5) / 1e6, wasteTokens: 18 },
+        { steps: [1], wasteUsd: 0.0003788 },
+        { steps: [2], wasteUsd: 0.00054 - (10 * 0.4 + 8 * 1.6) / 1e6, wasteTokens: 18 },
       ],
     },
     {
       name: 'expensive_models override: gpt-4o',
       trace: calls([simple({ model: 'gpt-4o', cost: 0.0001 })]),
       config: { expensive_models: ['gpt-4o'] },
-      signals: [{ wasteUsd: 0.0001 - 0.0000115 }],
+      signals: [{ wasteUsd: 0.0001 - 0.0000112 }],
+    },
+    {
+      // An explicit setting still wins over the provider's current cheap model.
+      name: 'cheap_alternative_model gpt-3.5-turbo, set explicitly: $0.00039 − $0.0000115',
+      trace: calls([simple()]),
+      config: { cheap_alternative_model: 'gpt-3.5-turbo' },
+      signals: [{ wasteUsd: 0.0003785, message: 'on gpt-3.5-turbo (33.9×)' }],
+    },
+    {
+      // Anthropic's current cheap model for an expensive Anthropic one: claude-haiku-4-5, $1 / $5
+      // per 1M; claude-3-opus $15 / $75: 8 × 15 + 5 × 75 = $0.000495 − (8 × 1 + 5 × 5) = $0.000462.
+      name: 'claude-3-opus: compared with claude-haiku-4-5, not an OpenAI model',
+      trace: calls([simple({ model: 'claude-3-opus-20240229', provider: 'anthropic', cost: undefined })]),
+      signals: [
+        {
+          wasteUsd: (8 * 15 + 5 * 75 - (8 * 1 + 5 * 5)) / 1e6,
+          message: 'vs $0.000033 on claude-haiku-4-5',
+        },
+      ],
+    },
+    {
+      // The family comes from the name: a Claude model served through Vertex is still Anthropic's.
+      name: 'claude-3-opus on Vertex (provider google): still claude-haiku-4-5',
+      trace: calls([simple({ model: 'claude-3-opus', provider: 'vertex_ai', cost: undefined })]),
+      signals: [{ message: 'on claude-haiku-4-5' }],
     },
     {
       name: 'waste above $0.10 is high',

@@ -65,6 +65,7 @@ export const contextWindowPressure = defineDetector({
     severity: 'medium',
     failureMode: 'context_overflow',
     description: "An LLM call's prompt filled most (or more than all) of the model's context window",
+    fix: 'leave headroom in the context window: summarise or drop old turns, or use a longer-context model',
     config: z.object({
       utilization: z
         .number()

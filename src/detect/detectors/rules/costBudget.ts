@@ -24,6 +24,7 @@ export const costBudget = defineDetector({
     severity: 'medium',
     failureMode: 'budget',
     description: 'The trace cost more (USD, all LLM calls) than its budget',
+    fix: "cap the run's spend: fewer LLM calls, a cheaper model for easy steps, or raise max_cost_usd on purpose",
     config: z.object({
       max_cost_usd: z.number().positive().default(1.0).describe('USD allowed for all LLM calls of one trace'),
     }),

@@ -668,6 +668,7 @@ export const promptInjectionSignal = defineDetector({
     failureMode: 'injection',
     description:
       'Untrusted input (user text, tool results, retrieved documents) matches known injection / jailbreak patterns',
+    fix: 'treat untrusted text as data: delimit it, never follow its instructions, confirm risky tool calls',
     config,
   },
   detect(trace, ctx) {

@@ -102,6 +102,7 @@ export const stateHashLoop = defineDetector({
     failureMode: 'loop',
     description:
       'An agent repeats the same normalised state change (or returns to the same state): SHA-256 hash collision',
+    fix: 'the agent redoes the same state change: detect a repeated state and stop or change strategy',
     config: z.object({
       min_repeats: z
         .number()

@@ -27,6 +27,7 @@ export const tokenBudget = defineDetector({
     severity: 'medium',
     failureMode: 'budget',
     description: 'An LLM call, or the whole trace, used more tokens (input + output) than its budget',
+    fix: 'cap max_tokens per call and trim prompts; raise the budget only if this size is expected',
     config: z.object({
       max_tokens_per_call: z
         .number()

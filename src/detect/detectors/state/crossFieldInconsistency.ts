@@ -86,6 +86,7 @@ export const crossFieldInconsistency = defineDetector({
     failureMode: 'state_corruption',
     description:
       'Paired state fields contradict each other: start after end, min above max, check-in after check-out',
+    fix: 'validate paired fields (start ≤ end, min ≤ max) in the code or schema that writes the state',
     config: z.object({
       pairs: z
         .array(z.tuple([z.string(), z.string()]))

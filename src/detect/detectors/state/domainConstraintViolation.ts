@@ -49,6 +49,7 @@ export const domainConstraintViolation = defineDetector({
     failureMode: 'state_corruption',
     description:
       'A state field holds a value outside its domain: age 0–150, negative price, percentage > 100, malformed e-mail or URL',
+    fix: 'validate state values against a schema (ranges, formats) before the agent writes them',
     config: z.object({
       age_fields: z.array(z.string()).default(['age']),
       max_age: z.number().positive().default(150),

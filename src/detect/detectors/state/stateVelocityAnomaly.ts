@@ -35,6 +35,7 @@ export const stateVelocityAnomaly = defineDetector({
     severity: 'medium',
     failureMode: 'state_corruption',
     description: "An agent's state changes far faster at one step than its own median pace in the trace",
+    fix: 'look at the step that rewrote most of the state at once: usually a bad overwrite or a parse error',
     config: z.object({
       min_snapshots: z
         .number()

@@ -27,6 +27,7 @@ export const typeDrift = defineDetector({
     severity: 'medium',
     failureMode: 'state_corruption',
     description: 'A state field changes type between snapshots (e.g. a number becomes a string)',
+    fix: 'parse model output into a typed schema before writing it to state, so each field keeps its type',
     config: z.object({
       ignore_fields: z.array(z.string()).default([]).describe('Field paths (a.b.c) whose type may change'),
     }),

@@ -18,6 +18,7 @@ export const cascadingToolFailure = defineDetector({
     severity: 'high',
     failureMode: 'tool-failure',
     description: '3+ consecutive tool failures across 2+ distinct tools',
+    fix: 'fix the first failing tool, and end the run after repeated tool errors instead of trying other tools',
     config: z.object({
       min_failures: z.number().int().min(2).default(3).describe('Consecutive failed tool calls that fire'),
       min_tools: z.number().int().min(2).default(2).describe('Distinct tools that must be among them'),

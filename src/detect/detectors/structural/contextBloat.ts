@@ -31,6 +31,7 @@ export const contextBloat = defineDetector({
     severity: 'medium',
     failureMode: 'context',
     description: 'Prompt tokens grow beyond 2× P75 baseline or static fallback (3× from first to last call)',
+    fix: 'trim the prompt each turn: summarise old messages and tool results instead of appending everything',
     baseline: 'maxPromptTokens',
     config: z.object({
       growth_factor: z

@@ -31,6 +31,7 @@ export const costSpike = defineDetector({
     severity: 'medium',
     failureMode: 'cost',
     description: 'Total token consumption exceeds 3× P75 baseline or static fallback (>50,000 tokens)',
+    fix: 'find the steps that used the tokens; cap max_tokens and trim context or tool output for this agent',
     baseline: 'totalTokens',
     config: z.object({
       max_tokens: z

@@ -27,6 +27,7 @@ export const emptyLlmResponse = defineDetector({
     severity: 'high',
     failureMode: 'empty-response',
     description: 'Zero-length output with finish_reason=stop',
+    fix: 'treat an empty completion as an error: check the prompt, stop sequences and content filter, retry once',
     config: z.object({
       missing_finish_reason: z
         .boolean()

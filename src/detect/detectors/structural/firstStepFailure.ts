@@ -20,6 +20,7 @@ export const firstStepFailure = defineDetector({
     severity: 'medium',
     failureMode: 'early-failure',
     description: 'Error or empty output at step ≤2',
+    fix: "validate the run's inputs, credentials and first tool arguments before the agent starts",
     config: z.object({
       max_step: z.number().int().min(1).default(2).describe('Failures at this step number or earlier fire'),
     }),

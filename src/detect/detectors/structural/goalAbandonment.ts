@@ -21,6 +21,7 @@ export const goalAbandonment = defineDetector({
     severity: 'medium',
     failureMode: 'abandonment',
     description: 'Tool use stops, then ≥4 consecutive LLM calls with no exit',
+    fix: 'add an exit rule: after N LLM calls without a tool call, return an answer or fail the run',
     config: z.object({
       min_llm_calls: z
         .number()

@@ -18,6 +18,7 @@ export const llmTruncationLoop = defineDetector({
     severity: 'high',
     failureMode: 'truncation',
     description: 'finish_reason=length fires ≥2 times',
+    fix: 'raise max_tokens or ask for a shorter answer; never resend a truncated call unchanged',
     config: z.object({
       threshold: z
         .number()

@@ -39,6 +39,7 @@ export const ragEmptyRetrieval = defineDetector({
     severity: 'medium',
     failureMode: 'grounding',
     description: 'Retrieval returned 0 results or relevance <0.3, agent answered anyway',
+    fix: 'when retrieval finds nothing relevant, say so or ask a follow-up instead of answering ungrounded',
     config: z.object({
       min_relevance: z
         .number()

@@ -44,6 +44,7 @@ export const reasoningStall = defineDetector({
     severity: 'medium',
     failureMode: 'stall',
     description: 'LLM:tool-call ratio exceeds 2× P75 baseline or static fallback (≥4×)',
+    fix: 'limit think-only turns: require a tool call or a final answer within a few LLM calls',
     baseline: 'llmToolRatio',
     config: z.object({
       ratio: z.number().positive().default(4).describe('Static fallback: LLM calls per tool call that fire'),

@@ -19,6 +19,7 @@ export const retryStorm = defineDetector({
     severity: 'high',
     failureMode: 'retry',
     description: 'Same tool fails 3+ times in a row without recovery',
+    fix: "check the tool's arguments before retrying; cap retries with backoff and stop on non-retryable errors",
     config: z.object({
       threshold: z
         .number()

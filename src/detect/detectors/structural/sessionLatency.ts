@@ -28,6 +28,7 @@ export const sessionLatency = defineDetector({
     severity: 'medium',
     failureMode: 'latency',
     description: 'Total wall-clock run duration exceeds 3× P75 baseline or static fallback (>5 min)',
+    fix: 'set a deadline for the whole run; parallelise independent tool calls and fix the slowest steps first',
     baseline: 'durationMs',
     config: z.object({
       max_duration_ms: z

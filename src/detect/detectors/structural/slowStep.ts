@@ -38,6 +38,7 @@ export const slowStep = defineDetector({
     severity: 'medium',
     failureMode: 'latency',
     description: 'Step duration exceeds 2× P75 baseline or static fallback (tool >15s, LLM >30s)',
+    fix: 'put a timeout on the slow step; cache or parallelise slow tools, use a faster model for slow LLM calls',
     baseline: 'maxStepDurationMs',
     config: z.object({
       tool_ms: z

@@ -26,6 +26,7 @@ export const stepCountInflation = defineDetector({
     severity: 'medium',
     failureMode: 'inflation',
     description: 'Run used >2× P75 step count for this agent',
+    fix: "set a max-steps limit near the agent's usual step count, and find the step where this run went in circles",
     baseline: 'stepCount',
     config: z.object({
       baseline_multiplier: baselineMultiplier(2),

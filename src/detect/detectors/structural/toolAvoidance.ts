@@ -19,6 +19,7 @@ export const toolAvoidance = defineDetector({
     severity: 'medium',
     failureMode: 'tool-avoidance',
     description: 'Final answer without calling available tools',
+    fix: 'say in the system prompt when each tool must be used (or set tool_choice); drop tools it never needs',
     config: z.object({
       min_llm_calls: z
         .number()

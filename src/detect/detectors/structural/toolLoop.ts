@@ -30,6 +30,7 @@ export const toolLoop = defineDetector({
     severity: 'high',
     failureMode: 'loop',
     description: 'Same tool called ≥3× in a 5-tool-call window',
+    fix: 'cache tool results by name + arguments and cap calls per tool, so the agent stops re-asking the same thing',
     config: z.object({
       threshold: z
         .number()

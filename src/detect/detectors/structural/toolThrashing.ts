@@ -22,6 +22,7 @@ export const toolThrashing = defineDetector({
     severity: 'high',
     failureMode: 'loop',
     description: 'Agent alternates between exactly two tools',
+    fix: 'give the agent a decision rule between the two tools, and stop or escalate after a few switches',
     config: z.object({
       min_alternations: z
         .number()

@@ -46,6 +46,7 @@ export const fallbackFailure = defineDetector({
     severity: 'medium',
     failureMode: 'cost',
     description: 'An expensive model called with the same prompt right after a cheap model answered it.',
+    fix: 'fall back to the expensive model only when the cheap answer fails a check, not after it succeeds',
     priority: 3,
     suppressedBy: ['RETRY_LOOP', 'FALLBACK_STORM'],
     config: z.object({

@@ -74,6 +74,7 @@ export const fallbackStorm = defineDetector({
     severity: 'medium',
     failureMode: 'cost',
     description: 'The same task sent to several different models within a short time (fallback storm).',
+    fix: 'use one fallback chain in a fixed order, tried only when a call errors, not a new model per attempt',
     priority: 2,
     suppressedBy: ['RETRY_LOOP'],
     config: z.object({

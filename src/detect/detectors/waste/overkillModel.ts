@@ -15,8 +15,11 @@
  * prompt size is unknown (no recorded tokens and no prompt text) is not judged: nothing says it is
  * short.
  *
- * Waste: what the call cost minus what the same tokens cost on `cheap_alternative_model` (default
- * gpt-3.5-turbo, priced from the table; see DEFAULT_CHEAP_ALTERNATIVE_MODEL) — the reference's
+ * Waste: what the call cost minus what the same tokens cost on `cheap_alternative_model` — by
+ * default (`auto`) a current cheap model of the call's own provider from the price table (OpenAI's
+ * for gpt-*, Anthropic's for claude-*, …; see CURRENT_CHEAP_MODELS and cheapAlternativeFor in
+ * src/pricing/modelTier.ts), never a retired one like the reference's gpt-3.5-turbo; a model set
+ * in config wins — the reference's
  * `expensive_cost - calculate_cost_with_cheaper_model(tokens)`. Both sides use the same token
  * counts: the alternative is priced from the estimate when one was made, and so is the call itself
  * unless its cost was recorded. Tokens are the call's prompt + completion (recorded or estimated).
@@ -25,8 +28,9 @@
  */
 import { z } from 'zod';
 import {
+  AUTO_CHEAP_ALTERNATIVE,
   cheapAlternativeCost,
-  DEFAULT_CHEAP_ALTERNATIVE_MODEL,
+  cheapAlternativeFor,
   modelTierConfigShape,
   tierClassifier,
 } from '../../../pricing/modelTier.js';
@@ -101,6 +105,7 @@ export const overkillModel = defineDetector({
     severity: 'medium',
     failureMode: 'cost',
     description: 'An expensive model used for a short, simple prompt that a cheaper model would handle.',
+    fix: 'route short, simple prompts to a cheaper model, like the current one named in each message',
     priority: 4,
     // Not RETRY_LOOP: the reference's table makes overkill independent of retry loops; the calls
     // a loop charges are still not charged again (see src/detect/suppression.ts).
@@ -121,8 +126,10 @@ export const overkillModel = defineDetector({
       cheap_alternative_model: z
         .string()
         .min(1)
-        .default(DEFAULT_CHEAP_ALTERNATIVE_MODEL)
-        .describe('Model whose price for the same tokens is subtracted to get the waste'),
+        .default(AUTO_CHEAP_ALTERNATIVE)
+        .describe(
+          "Model whose price for the same tokens is subtracted to get the waste; auto: a current cheap model of the call's provider",
+        ),
       high_severity_waste_usd: highSeverityWasteUsd(0.1),
       ...modelTierConfigShape,
     }),
@@ -166,7 +173,12 @@ export const overkillModel = defineDetector({
         ? { ...step.usage, inputTokens: pt.tokens, outputTokens: ct.tokens }
         : step.usage;
       const cost = estimated ? estimatedCost(step, usage, ctx.pricer) : callCost(step, ctx.pricer);
-      const alt = cheapAlternativeCost(ctx.pricer, cfg.cheap_alternative_model, usage);
+      const altModel =
+        cfg.cheap_alternative_model === AUTO_CHEAP_ALTERNATIVE
+          ? cheapAlternativeFor(ctx.pricer, step.model, step.provider, cfg)
+          : { model: cfg.cheap_alternative_model };
+      if (altModel === undefined) continue;
+      const alt = cheapAlternativeCost(ctx.pricer, altModel.model, usage, altModel.provider);
       if (alt === undefined) continue;
       const wasteUsd = roundUsd(cost.usd - alt);
       if (wasteUsd <= 0) continue;
@@ -179,7 +191,7 @@ export const overkillModel = defineDetector({
         steps: [call.n],
         message:
           `${step.model} used for a short prompt of ${what} (${fmtSteps([call.n])}): ${fmtUsd(cost.usd)} vs ${fmtUsd(alt)} on ` +
-          `${cfg.cheap_alternative_model}${ratio !== undefined ? ` (${Number(ratio.toFixed(1))}×)` : ''}, ` +
+          `${altModel.model}${ratio !== undefined ? ` (${Number(ratio.toFixed(1))}×)` : ''}, ` +
           `${fmtUsd(wasteUsd)} wasted`,
         evidence: {
           model: step.model,
@@ -190,7 +202,7 @@ export const overkillModel = defineDetector({
           promptChars: text?.length ?? null,
           cost: roundUsd(cost.usd),
           costSource: cost.source,
-          alternativeModel: cfg.cheap_alternative_model,
+          alternativeModel: altModel.model,
           alternativeCost: roundUsd(alt),
           blendedUsdPer1M: tier.blendedUsdPer1M ?? null,
           prompt: text === undefined ? null : clipPrompt(text),

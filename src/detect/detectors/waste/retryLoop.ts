@@ -44,6 +44,7 @@ export const retryLoop = defineDetector({
     severity: 'medium',
     failureMode: 'cost',
     description: 'The same prompt sent to the same model repeatedly in quick succession (retry loop).',
+    fix: 'cap retries with exponential backoff, and stop resending a prompt that got the same reply 3 times',
     priority: 1,
     suppressedBy: [],
     config: z.object({
