@@ -9,8 +9,9 @@
  * - `"traceId"` and `"trace_id"` — records (`traceId` / `trace_id`), flat OTLP spans, OTLP/JSON
  *   documents (`traceId` of every span), the JS console exporter (`traceId`), the Python console
  *   exporter (`context.trace_id`), Langfuse observations (`traceId`);
- * - the top-level `"id"` of a line that has an `"observations"` key: a Langfuse trace header, whose
- *   observations may come on other lines.
+ * - with `langfuseHeaders`, the top-level `"id"` of a line that has an `"observations"` key: a
+ *   Langfuse trace header, whose observations may come on other lines. Only asked for Langfuse
+ *   files: a search for a needle absent from the file costs as much as the rest of the pass.
  * The value after the colon is read when it is a string (escapes decoded as JSON does) or a number
  * (as String(number) writes it, which is how the records reader keys a numeric traceId).
  *
@@ -29,8 +30,9 @@ const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
-const TRACE = Buffer.from('"trace');
-const OBSERVATIONS = Buffer.from('"observations"');
+// Needles as latin1 strings (one-byte text): no Buffer is made for them.
+const TRACE = '"trace';
+const OBSERVATIONS = '"observations"';
 
 const isSpace = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0d;
 
@@ -55,9 +57,19 @@ function closingQuote(buf: Buffer, open: number, end: number): number {
 function idValue(buf: Buffer, i: number, end: number): string | undefined {
   const first = buf[i];
   if (first === QUOTE) {
-    const close = closingQuote(buf, i, end);
-    if (close === -1) return undefined;
-    const escaped = buf.subarray(i + 1, close).includes(BACKSLASH);
+    // Ids are short: a byte loop finds the closing quote (and any escape) cheaper than a search
+    // and a sub-buffer per record.
+    let escaped = false;
+    let close = i + 1;
+    for (; close < end; close++) {
+      const b = buf[close];
+      if (b === QUOTE) break;
+      if (b === BACKSLASH) {
+        escaped = true;
+        close++;
+      }
+    }
+    if (close >= end) return undefined;
     if (!escaped) return buf.toString('utf8', i + 1, close);
     try {
       return JSON.parse(buf.toString('utf8', i, close + 1)) as string;
@@ -128,9 +140,14 @@ export function scanTraceIds(
   end: number,
   firstLine: number,
   last: Map<string, number>,
+  langfuseHeaders = false,
 ): number {
   const lines = new LineCounter(buf, start, firstLine);
-  for (let at = buf.indexOf(TRACE, start); at !== -1 && at < end; at = buf.indexOf(TRACE, at + 1)) {
+  for (
+    let at = buf.indexOf(TRACE, start, 'latin1');
+    at !== -1 && at < end;
+    at = buf.indexOf(TRACE, at + 1, 'latin1')
+  ) {
     let keyEnd = at + TRACE.length;
     if (buf[keyEnd] === 0x49 && buf[keyEnd + 1] === 0x64 && buf[keyEnd + 2] === QUOTE) keyEnd += 3;
     else if (
@@ -148,7 +165,8 @@ export function scanTraceIds(
   }
   // Langfuse trace headers: their own id is the trace id their loose observations carry.
   const headers = new LineCounter(buf, start, firstLine);
-  for (let at = buf.indexOf(OBSERVATIONS, start); at !== -1 && at < end;) {
+  const firstHeader = langfuseHeaders ? buf.indexOf(OBSERVATIONS, start, 'latin1') : -1;
+  for (let at = firstHeader; at !== -1 && at < end;) {
     const lineStart = buf.lastIndexOf(NEWLINE, at) + 1;
     let lineEnd = buf.indexOf(NEWLINE, at);
     if (lineEnd === -1 || lineEnd > end) lineEnd = end;
@@ -157,38 +175,54 @@ export function scanTraceIds(
       const line = headers.lineOf(at);
       if ((last.get(id) ?? 0) < line) last.set(id, line);
     }
-    at = buf.indexOf(OBSERVATIONS, lineEnd);
+    at = buf.indexOf(OBSERVATIONS, lineEnd, 'latin1');
   }
   return lines.lineOf(end);
 }
 
 /** For every trace id in the JSONL file, the last line (1-based) it appears on. */
-export async function lastLinesOfTraceIds(file: string): Promise<Map<string, number>> {
+export async function lastLinesOfTraceIds(
+  file: string,
+  options: { langfuseHeaders?: boolean } = {},
+): Promise<Map<string, number>> {
+  const headers = options.langfuseHeaders ?? false;
   const last = new Map<string, number>();
   const handle = await open(file, 'r');
   try {
-    let buf = Buffer.allocUnsafe(2 * CHUNK);
-    /** Bytes at the start of buf holding the unfinished last line of the previous read. */
+    // Two buffers: the next chunk is read into one while the other is scanned, so the scan does not
+    // wait for the disk (or the page cache copy) and the pass costs little more than its searches.
+    let current = Buffer.allocUnsafe(2 * CHUNK);
+    let next = Buffer.allocUnsafe(2 * CHUNK);
+    /** Bytes at the start of `current` holding the unfinished last line of the previous chunk. */
     let held = 0;
     let line = 1;
+    let reading = handle.read(current, 0, CHUNK, null);
     for (;;) {
-      if (buf.length - held < CHUNK) {
-        // A line longer than the buffer: grow it.
-        const bigger = Buffer.allocUnsafe(2 * buf.length);
-        buf.copy(bigger, 0, 0, held);
-        buf = bigger;
-      }
-      const { bytesRead } = await handle.read(buf, held, CHUNK, null);
+      const { bytesRead } = await reading;
       if (bytesRead === 0) break;
       held += bytesRead;
-      const lastNewline = buf.lastIndexOf(NEWLINE, held - 1);
-      if (lastNewline === -1) continue;
+      const lastNewline = current.lastIndexOf(NEWLINE, held - 1);
+      if (lastNewline === -1) {
+        // A line longer than what is held: read on into the same buffer, grown when full.
+        if (current.length - held < CHUNK) {
+          const bigger = Buffer.allocUnsafe(2 * current.length);
+          current.copy(bigger, 0, 0, held);
+          current = bigger;
+        }
+        reading = handle.read(current, held, CHUNK, null);
+        continue;
+      }
       const end = lastNewline + 1;
-      line = scanTraceIds(buf, 0, end, line, last);
-      buf.copy(buf, 0, end, held);
-      held -= end;
+      const tail = held - end;
+      if (next.length < tail + CHUNK) next = Buffer.allocUnsafe(2 * (tail + CHUNK));
+      current.copy(next, 0, end, held);
+      reading = handle.read(next, tail, CHUNK, null);
+      // A view that ends with the whole lines: searches stop there, not in stale bytes beyond.
+      line = scanTraceIds(current.subarray(0, end), 0, end, line, last, headers);
+      [current, next] = [next, current];
+      held = tail;
     }
-    if (held > 0) scanTraceIds(buf, 0, held, line, last);
+    if (held > 0) scanTraceIds(current.subarray(0, held), 0, held, line, last, headers);
   } finally {
     await handle.close();
   }

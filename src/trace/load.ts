@@ -613,7 +613,7 @@ async function closingLines(
   reader: FileReader,
   current: number,
 ): Promise<{ now: string[]; later: Map<number, string[]> }> {
-  const lastByRawId = await lastLinesOfTraceIds(filePath);
+  const lastByRawId = await lastLinesOfTraceIds(filePath, { langfuseHeaders: reader.format === 'langfuse' });
   // Several raw ids may stand for one key (an OTLP id in upper and lower case): the last line wins.
   const lastByKey = new Map<string, number>();
   for (const [rawId, last] of lastByRawId) {

@@ -88,7 +88,7 @@ export class OpenGroups<G> {
     return out;
   }
 
-  /** Every open group, in order of first record (of last append, with a window), taken out. */
+  /** Every open group, taken out: in order of first record, or with a window, of last record. */
   drain(): [string, G][] {
     const out: [string, G][] = [...this.open].map(([key, e]) => [key, e.group]);
     this.open.clear();
