@@ -67,6 +67,9 @@ export const STDIN_NAME = '<stdin>';
  */
 export const DEFAULT_MAX_OPEN_TRACES = 500;
 
+/** The first line of a pretty-printed JSON document: a lone bracket (or two). */
+const PRETTY_DOCUMENT_START = /^[[{]\s*[[{]?$/;
+
 /** Notes listed in the report; more are counted in one last note. */
 const MAX_NOTES = 20;
 
@@ -99,8 +102,12 @@ export interface LoadStats {
  * file that is no trace format must not be held in memory.
  */
 const SNIFF_LIMIT = 20;
-/** A pretty-printed JSON document larger than this is not parsed whole. */
-const MAX_DOCUMENT_BYTES = 512 * 1024 * 1024;
+/**
+ * A pretty-printed JSON document larger than this is not parsed whole: its text and the values
+ * parsed from it are all in memory at once (a 64 MB document took 330 MB), and the memory budget
+ * is 300 MB whatever the input. Larger ones are refused with how to write them as JSONL.
+ */
+export const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 
 export function emptyStats(): LoadStats {
   return {
@@ -539,6 +546,15 @@ async function* readFile_(
             mode = 'document';
             break buffers;
           }
+          if (PRETTY_DOCUMENT_START.test(text)) {
+            const mb = (n: number) => Math.round(n / (1024 * 1024));
+            addError({
+              file,
+              line: line.number,
+              message: `a pretty-printed JSON document of ${mb(size)} MB; documents over ${mb(MAX_DOCUMENT_BYTES)} MB are not read whole, to keep memory bounded: write it as JSONL, one trace or record per line (e.g. jq -c '.[]' FILE > FILE.jsonl for a top-level array)`,
+            });
+            return;
+          }
           mode = 'jsonl';
           for (const t of readJsonLine(line, file, reader, addError)) out.push(t);
         }
@@ -577,7 +593,7 @@ async function* readFile_(
       const lines = text.split('\n');
       // A pretty-printed document opens with a lone bracket; anything else was meant as JSONL.
       const firstLine = lines.find((l) => l.trim() !== '')?.trim() ?? '';
-      const prettyDocument = /^[[{]\s*[[{]?$/.test(firstLine);
+      const prettyDocument = PRETTY_DOCUMENT_START.test(firstLine);
       if (prettyDocument) {
         const at = jsonErrorPosition(text);
         addError({
@@ -660,7 +676,7 @@ async function* readPipe(
         if (text === '') continue;
         sawRecord = true;
         // A lone bracket opens a pretty-printed document, which is no JSONL.
-        if (/^[[{]\s*[[{]?$/.test(text)) {
+        if (PRETTY_DOCUMENT_START.test(text)) {
           addError({
             file,
             line: line.number,
