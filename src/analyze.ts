@@ -212,7 +212,11 @@ export async function analyze(
   }
   const { stats, unknownModels, failures } = run.finished();
 
-  const notes = [...config.warnings];
+  const notes = [...config.warnings, ...stats.notes];
+  if (stats.notesDropped > 0)
+    notes.push(
+      `${stats.notesDropped} more note${stats.notesDropped === 1 ? '' : 's'} about reading the input are not listed`,
+    );
   // The gate names every detector that failed and says "see notes": each gets at least one note,
   // and the rest are listed up to a bound (a detector may fail on every trace).
   const noted = new Set<string>();

@@ -26,6 +26,17 @@ export interface ImportProblem {
 export interface ImportSink {
   /** Report a record (or part of one) that could not be read; the reader goes on with the rest. */
   problem(p: ImportProblem): void;
+  /** Something the report should say about how the input was read that is no bad record. */
+  note?(message: string): void;
+}
+
+export interface ReaderOptions {
+  /**
+   * Input that cannot be read twice (a pipe, stdin), so no first pass says where a trace ends: a
+   * grouping reader holds at most this many traces open and closes the least recently appended
+   * one early when another opens. Unset for files: their traces are closed by close().
+   */
+  maxOpenTraces?: number;
 }
 
 /** A trace as an importer emits it, with the line it started on when the input is line-oriented. */
@@ -38,18 +49,30 @@ export interface TraceReader {
   /**
    * One parsed value: a JSONL line (with its line number) or a whole JSON document (line 1 or
    * undefined). Returns the traces that are complete now; a format that groups records by id
-   * holds them until end().
+   * holds them until close() or end() (or until its window of open traces is full, see
+   * ReaderOptions).
    */
   push(value: unknown, line?: number): ImportedTrace[];
   /** End of input: every trace still held. */
   end(): ImportedTrace[];
+  /**
+   * Formats that group records by trace id: the key a trace id as found in the raw bytes (see
+   * lastLines.ts) groups under, e.g. OTLP ids in lower-case hex; undefined when no record could be
+   * keyed by it.
+   */
+  groupKey?(rawId: string): string | undefined;
+  /**
+   * Every record of the trace with this key has been pushed (the loader knows from a first pass
+   * over the file): its trace now, if any is held, and nothing more is held for it.
+   */
+  close?(key: string): ImportedTrace[];
 }
 
 export interface Importer {
   format: InputFormat;
   /** True when a parsed value (a JSONL line or a whole JSON document) looks like this format. */
   sniff(value: unknown): boolean;
-  createReader(sink: ImportSink): TraceReader;
+  createReader(sink: ImportSink, options?: ReaderOptions): TraceReader;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -20,9 +20,12 @@ const NEWLINE = 0x0a;
  */
 const LINES_PER_BATCH = 16;
 
-/** The lines of a file, LINES_PER_BATCH at a time. */
-export async function* readLineBatches(file: string, onBytes?: (n: number) => void): AsyncGenerator<Line[]> {
-  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+/** The lines of a file (or of a stream of bytes, such as stdin), LINES_PER_BATCH at a time. */
+export async function* readLineBatches(
+  source: string | AsyncIterable<Buffer>,
+  onBytes?: (n: number) => void,
+): AsyncGenerator<Line[]> {
+  const stream = typeof source === 'string' ? createReadStream(source, { highWaterMark: 1 << 20 }) : source;
   let carry: Buffer[] = [];
   let lineNo = 0;
   const decode = (buf: Buffer) => {
@@ -30,7 +33,9 @@ export async function* readLineBatches(file: string, onBytes?: (n: number) => vo
     const end = buf.length > 0 && buf[buf.length - 1] === 0x0d ? buf.length - 1 : buf.length;
     return buf.toString('utf8', 0, end);
   };
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  for await (const raw of stream as AsyncIterable<Buffer | string>) {
+    // A stream someone set an encoding on yields strings.
+    const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
     onBytes?.(chunk.length);
     let lines: Line[] = [];
     let start = 0;

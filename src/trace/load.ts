@@ -1,11 +1,23 @@
 /**
- * The streaming loader: files, directories and globs in; validated, priced traces out, one at a
- * time, as soon as each is complete. JSONL is read line by line so a multi-gigabyte file never sits
- * in memory whole; a pretty-printed JSON document is parsed whole (it cannot be split safely).
- * Every record that cannot be read becomes an InputError (file, line, field, message) and the
- * loader goes on with the rest.
+ * The streaming loader: files, directories, globs and `-` (stdin) in; validated, priced traces
+ * out, one at a time, as soon as each is complete. JSONL is read line by line so a multi-gigabyte
+ * file never sits in memory whole; a pretty-printed JSON document is parsed whole (it cannot be
+ * split safely). Every record that cannot be read becomes an InputError (file, line, field,
+ * message) and the loader goes on with the rest.
+ *
+ * Formats that group records by trace id (records, span-per-line OTLP, loose Langfuse
+ * observations) would have to hold every record until the end of the file, since the records of
+ * one trace may be anywhere. For a file on disk, a first pass over its bytes (lastLines.ts) finds
+ * the last line of every trace id, and the reader is told to close the trace right after that line:
+ * what is held is the traces open at that point of the file, however large the file. A pipe cannot
+ * be read twice: there the reader holds a window of open traces (ReaderOptions.maxOpenTraces).
+ *
+ * Order of traces: as each is complete — for grouping formats, in the order their last record was
+ * read (ties, e.g. several traces in one OTLP document line, by their first line), then the traces
+ * the first pass could not key, in the order of their first record.
  */
 import { open, readFile, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { ZodError } from 'zod';
 import { createPricer, type Pricer } from '../pricing/pricer.js';
 import type { InputError } from './inputError.js';
@@ -20,6 +32,7 @@ import {
   type TraceReader,
 } from './importer.js';
 import { arrayElementLines, jsonErrorPosition } from './jsonErrorPosition.js';
+import { lastLinesOfTraceIds } from './lastLines.js';
 import { readLineBatches, type Line } from './lines.js';
 import { expandPaths } from './paths.js';
 import { describeReadError, isFsError } from '../util/fsError.js';
@@ -37,7 +50,30 @@ export interface LoadOptions {
   cwd?: string;
   /** Read only this shard of the traces (a worker thread of `--jobs N`). */
   shard?: { index: number; count: number };
+  /** What the path `-` reads (default process.stdin). */
+  stdin?: Readable;
+  /**
+   * Reading a pipe (stdin), at most this many traces of a grouping format are held open; the least
+   * recently appended is closed early when another opens (default DEFAULT_MAX_OPEN_TRACES).
+   */
+  maxOpenTraces?: number;
 }
+
+/** The path that means stdin, and how reports name it. */
+export const STDIN_PATH = '-';
+export const STDIN_NAME = '<stdin>';
+
+/**
+ * Open traces held while reading a pipe: a few hundred concurrent runs interleaved fit whole, and
+ * at a few hundred kilobytes a trace the window stays well under the memory budget.
+ */
+export const DEFAULT_MAX_OPEN_TRACES = 500;
+
+/** The first line of a pretty-printed JSON document: a lone bracket (or two). */
+const PRETTY_DOCUMENT_START = /^[[{]\s*[[{]?$/;
+
+/** Notes listed in the report; more are counted in one last note. */
+const MAX_NOTES = 20;
 
 export interface LoadProgress {
   file: string;
@@ -56,6 +92,10 @@ export interface LoadStats {
   errors: InputError[];
   errorCount: number;
   formats: Record<string, number>;
+  /** What the report should say about how the input was read (not errors), e.g. a trace split on a pipe. */
+  notes: string[];
+  /** Notes past MAX_NOTES, only counted. */
+  notesDropped: number;
 }
 
 /**
@@ -64,11 +104,24 @@ export interface LoadStats {
  * file that is no trace format must not be held in memory.
  */
 const SNIFF_LIMIT = 20;
-/** A pretty-printed JSON document larger than this is not parsed whole. */
-const MAX_DOCUMENT_BYTES = 512 * 1024 * 1024;
+/**
+ * A pretty-printed JSON document larger than this is not parsed whole: its text and the values
+ * parsed from it are all in memory at once (a 64 MB document took 330 MB), and the memory budget
+ * is 300 MB whatever the input. Larger ones are refused with how to write them as JSONL.
+ */
+export const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 
 export function emptyStats(): LoadStats {
-  return { files: 0, traces: 0, records: 0, errors: [], errorCount: 0, formats: {} };
+  return {
+    files: 0,
+    traces: 0,
+    records: 0,
+    errors: [],
+    errorCount: 0,
+    formats: {},
+    notes: [],
+    notesDropped: 0,
+  };
 }
 
 /** Turns a zod error into a path like `steps[2].usage.inputTokens`. */
@@ -183,6 +236,8 @@ class FileReader {
     private readonly addError: (e: InputError) => void,
     private readonly pricer: Pricer,
     forced: InputFormat | undefined,
+    /** Set when reading a pipe: the window of open traces a grouping reader holds. */
+    private readonly maxOpenTraces?: number,
   ) {
     if (forced) this.use(importerFor(forced));
   }
@@ -191,14 +246,41 @@ class FileReader {
     return this.importer?.format;
   }
 
+  /** True once the format is known and its reader groups records by a trace id it can be told to close. */
+  get groupsByTraceId(): boolean {
+    return this.reader?.close !== undefined && this.reader.groupKey !== undefined;
+  }
+
+  /** The key the reader groups a raw trace id under (see TraceReader.groupKey). */
+  groupKey(rawId: string): string | undefined {
+    return this.reader?.groupKey?.(rawId);
+  }
+
+  /** The traces of these keys are complete: built, validated, in the order of their first line. */
+  close(keys: readonly string[]): LoadedTrace[] {
+    const reader = this.reader;
+    if (!reader?.close) return [];
+    const imported: ImportedTrace[] = [];
+    for (const key of keys) for (const t of reader.close(key)) imported.push(t);
+    if (imported.length > 1) imported.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    return this.accept(imported);
+  }
+
   private use(importer: Importer): void {
     this.importer = importer;
-    this.reader = importer.createReader({
-      problem: (p) => {
-        const line = this.document ? (this.elementLine(p.field) ?? p.line) : p.line;
-        this.addError({ file: this.file, ...p, ...(line !== undefined ? { line } : {}) });
+    this.reader = importer.createReader(
+      {
+        problem: (p) => {
+          const line = this.document ? (this.elementLine(p.field) ?? p.line) : p.line;
+          this.addError({ file: this.file, ...p, ...(line !== undefined ? { line } : {}) });
+        },
+        note: (message) => {
+          if (this.stats.notes.length < MAX_NOTES) this.stats.notes.push(`${this.file}: ${message}`);
+          else this.stats.notesDropped++;
+        },
       },
-    });
+      this.maxOpenTraces !== undefined ? { maxOpenTraces: this.maxOpenTraces } : {},
+    );
   }
 
   /** One parsed JSON value; returns the traces it completed. */
@@ -343,7 +425,10 @@ export function streamTraceBatches(
   };
 
   async function* generate(): AsyncGenerator<LoadedTrace[]> {
-    const files = await expandPaths(paths, options.cwd, addError);
+    // `-` is stdin, read after the files (it may be given once; a second `-` would read nothing).
+    const readStdin = paths.includes(STDIN_PATH);
+    const filePaths = paths.filter((p) => p !== STDIN_PATH);
+    const files = filePaths.length > 0 ? await expandPaths(filePaths, options.cwd, addError) : [];
     let bytesTotal = 0;
     const sizes = new Map<string, number>();
     /** Files that went away or became unreadable since the paths were expanded. */
@@ -409,6 +494,17 @@ export function streamTraceBatches(
       if (reader.format) stats.formats[reader.format] = (stats.formats[reader.format] ?? 0) + 1;
       progress(file, true);
     }
+    if (readStdin) {
+      const maxOpen = options.maxOpenTraces ?? DEFAULT_MAX_OPEN_TRACES;
+      const reader = new FileReader(STDIN_NAME, stats, addError, pricer, options.inputFormat, maxOpen);
+      yield* readPipe(options.stdin ?? process.stdin, reader, addError, (n) => {
+        bytesRead += n;
+        progress(STDIN_NAME);
+      });
+      stats.files++;
+      if (reader.format) stats.formats[reader.format] = (stats.formats[reader.format] ?? 0) + 1;
+      progress(STDIN_NAME, true);
+    }
   }
 
   return { batches: generate(), stats };
@@ -434,6 +530,8 @@ async function* readFile_(
     counted += n;
     onBytes(n);
   };
+  /** Grouping formats: the trace keys to close after each line, from the first pass; undefined before it. */
+  let closeAt: Map<number, string[]> | undefined;
   buffers: for await (const lines of readLineBatches(filePath, count)) {
     const out: LoadedTrace[] = [];
     for (const line of lines) {
@@ -444,17 +542,39 @@ async function* readFile_(
           const value: unknown = JSON.parse(text);
           mode = 'jsonl';
           for (const t of reader.push(value, line.number)) out.push(t);
-          continue;
         } catch {
           // Nothing was read before the first record, so `out` is empty here.
           if ((text.startsWith('{') || text.startsWith('[')) && size <= MAX_DOCUMENT_BYTES) {
             mode = 'document';
             break buffers;
           }
+          if (PRETTY_DOCUMENT_START.test(text)) {
+            const mb = (n: number) => Math.round(n / (1024 * 1024));
+            addError({
+              file,
+              line: line.number,
+              message: `a pretty-printed JSON document of ${mb(size)} MB; documents over ${mb(MAX_DOCUMENT_BYTES)} MB are not read whole, to keep memory bounded: write it as JSONL, one trace or record per line (e.g. jq -c '.[]' FILE > FILE.jsonl for a top-level array)`,
+            });
+            return;
+          }
           mode = 'jsonl';
+          for (const t of readJsonLine(line, file, reader, addError)) out.push(t);
         }
+      } else {
+        for (const t of readJsonLine(line, file, reader, addError)) out.push(t);
       }
-      for (const t of readJsonLine(line, file, reader, addError)) out.push(t);
+      if (closeAt) {
+        const keys = closeAt.get(line.number);
+        if (keys) {
+          closeAt.delete(line.number);
+          for (const t of reader.close(keys)) out.push(t);
+        }
+      } else if (reader.groupsByTraceId) {
+        // The format is known now (usually at the first record): find where each trace ends.
+        const closing = await closingLines(filePath, reader, line.number);
+        closeAt = closing.later;
+        for (const t of reader.close(closing.now)) out.push(t);
+      }
     }
     yield out;
   }
@@ -475,7 +595,7 @@ async function* readFile_(
       const lines = text.split('\n');
       // A pretty-printed document opens with a lone bracket; anything else was meant as JSONL.
       const firstLine = lines.find((l) => l.trim() !== '')?.trim() ?? '';
-      const prettyDocument = /^[[{]\s*[[{]?$/.test(firstLine);
+      const prettyDocument = PRETTY_DOCUMENT_START.test(firstLine);
       if (prettyDocument) {
         const at = jsonErrorPosition(text);
         addError({
@@ -496,6 +616,86 @@ async function* readFile_(
       return;
     }
     yield reader.pushDocument(doc, text);
+    return;
+  }
+  yield reader.end();
+}
+
+/**
+ * The first pass (lastLines.ts) as the loader uses it: for each trace key of the reader's format,
+ * the line after which its trace is complete. Keys whose last line is at or before `current`
+ * (already read when the format became known) are complete now.
+ */
+async function closingLines(
+  filePath: string,
+  reader: FileReader,
+  current: number,
+): Promise<{ now: string[]; later: Map<number, string[]> }> {
+  const lastByRawId = await lastLinesOfTraceIds(filePath, { langfuseHeaders: reader.format === 'langfuse' });
+  // Several raw ids may stand for one key (an OTLP id in upper and lower case): the last line wins.
+  const lastByKey = new Map<string, number>();
+  for (const [rawId, last] of lastByRawId) {
+    const key = reader.groupKey(rawId);
+    if (key === undefined) continue;
+    const before = lastByKey.get(key);
+    if (before === undefined || before < last) lastByKey.set(key, last);
+  }
+  lastByRawId.clear();
+  const now: string[] = [];
+  const later = new Map<number, string[]>();
+  for (const [key, last] of lastByKey) {
+    if (last <= current) now.push(key);
+    else {
+      const keys = later.get(last);
+      if (keys) keys.push(key);
+      else later.set(last, [key]);
+    }
+  }
+  return { now, later };
+}
+
+/**
+ * Reads a pipe (stdin) as JSONL. It cannot be read twice, so there is no first pass: a grouping
+ * reader holds a window of open traces (see ReaderOptions.maxOpenTraces). A pretty-printed JSON
+ * document would have to be held whole, so it is refused with what to do instead.
+ */
+async function* readPipe(
+  stream: AsyncIterable<Buffer>,
+  reader: FileReader,
+  addError: (e: InputError) => void,
+  onBytes: (n: number) => void,
+): AsyncGenerator<LoadedTrace[]> {
+  const file = STDIN_NAME;
+  let sawRecord = false;
+  /** A document was refused: the rest is read (so that the writer does not fail) and ignored. */
+  let refused = false;
+  for await (const lines of readLineBatches(stream, onBytes)) {
+    if (refused) continue;
+    const out: LoadedTrace[] = [];
+    for (const line of lines) {
+      if (!sawRecord) {
+        const text = line.text.trim();
+        if (text === '') continue;
+        sawRecord = true;
+        // A lone bracket opens a pretty-printed document, which is no JSONL.
+        if (PRETTY_DOCUMENT_START.test(text)) {
+          addError({
+            file,
+            line: line.number,
+            message:
+              "a pretty-printed JSON document cannot be read from a pipe (it would be held whole); save it to a file and analyse that, or pipe JSONL (one record per line, e.g. jq -c '.[]')",
+          });
+          refused = true;
+          break;
+        }
+      }
+      for (const t of readJsonLine(line, file, reader, addError)) out.push(t);
+    }
+    yield out;
+  }
+  if (refused) return;
+  if (!sawRecord) {
+    addError({ file, message: 'no records: the input is empty or holds only whitespace' });
     return;
   }
   yield reader.end();

@@ -3,7 +3,9 @@
  * export), an array of them, JSONL of them, or an API page `{data: [...], meta}`. Loose
  * observations (`GET /api/public/observations`, or JSONL of observations) are grouped by `traceId`
  * and joined with a trace header of the same id when one comes (a header whose `observations` are
- * only ids); such traces are held until end().
+ * only ids); such traces are held until the loader closes them after their last line (see
+ * lastLines.ts), until end(), or, reading a pipe, until the window of open traces is full (see
+ * OpenGroups).
  *
  * Observations are walked depth-first through `parentObservationId` (siblings by `startTime`; an
  * observation whose parent is not in the export counts as a root). Only three types become steps:
@@ -26,7 +28,14 @@
  * a root observation has level ERROR or the last step failed (an earlier failed step that the run
  * recovered from does not fail the run), else 'ok'; userId, tags and environment go to metadata.
  */
-import { isRecord, type ImportSink, type ImportedTrace, type Importer } from '../importer.js';
+import {
+  isRecord,
+  type ImportSink,
+  type ImportedTrace,
+  type Importer,
+  type ReaderOptions,
+} from '../importer.js';
+import { OpenGroups } from './openGroups.js';
 import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { toChatMessage, toChatMessages } from './openaiMessages.js';
@@ -35,6 +44,13 @@ type StepInput = NonNullable<TraceInput['steps']>[number];
 type LlmStepInput = Extract<StepInput, { type: 'llm' }>;
 type RetrievalResult = NonNullable<Extract<StepInput, { type: 'retrieval' }>['results']>[number];
 type Obj = Record<string, unknown>;
+/** A trace whose loose observations are being gathered. */
+interface HeldTrace {
+  header?: Obj;
+  line: number | undefined;
+  observations: RawObservation[];
+  path: string;
+}
 /** An observation as read, with where it was read (for problems). */
 interface RawObservation {
   value: unknown;
@@ -210,21 +226,12 @@ export const langfuseImporter: Importer = {
     if (isApiPage(value)) return value.data.length > 0 && looksLikeLangfuse(value.data[0]);
     return looksLikeLangfuse(value);
   },
-  createReader(sink: ImportSink) {
+  createReader(sink: ImportSink, options: ReaderOptions = {}) {
     /** Traces waiting for loose observations, by trace id, in order of first appearance. */
-    const held = new Map<
-      string,
-      { header?: Obj; line: number | undefined; observations: RawObservation[]; path: string }
-    >();
+    const held = new OpenGroups<HeldTrace>(sink, options.maxOpenTraces);
 
-    const holdFor = (id: string, line: number | undefined, path: string) => {
-      let h = held.get(id);
-      if (!h) {
-        h = { line, observations: [], path };
-        held.set(id, h);
-      }
-      return h;
-    };
+    const holdFor = (id: string, line: number | undefined, path: string) =>
+      held.append(id, line, () => ({ line, observations: [], path }));
 
     /** Numbers of a usage object; a value that is not a count is reported and ignored. */
     const counts = (u: Obj, line: number | undefined, field: string): Record<string, number> => {
@@ -458,8 +465,7 @@ export const langfuseImporter: Importer = {
         const embedded = value.observations.length === 0 || value.observations.some((o) => isRecord(o));
         if (embedded) {
           // Loose observations of this trace that came earlier join it.
-          const early = held.get(value.id);
-          if (early) held.delete(value.id);
+          const early = held.take(value.id, 'whole');
           const own = value.observations.map((o, i) => ({ value: o, at: `${path}observations[${i}]`, line }));
           return [{ trace: build(value, [...(early?.observations ?? []), ...own]), line }];
         }
@@ -489,27 +495,36 @@ export const langfuseImporter: Importer = {
       return [];
     };
 
+    /** The trace of a closed group; a header whose observations never came is reported instead. */
+    const finish = ([id, h]: [string, HeldTrace]): ImportedTrace[] => {
+      if (h.observations.length === 0) {
+        sink.problem({
+          line: h.line,
+          field: `${h.path}observations`,
+          message: `trace ${id}: observations are listed by id only and none were found in the input; export the trace with its observations`,
+        });
+        return [];
+      }
+      return [{ trace: build(h.header ?? { id }, h.observations), line: h.line }];
+    };
+
     return {
       push(value, line) {
-        if (Array.isArray(value)) return value.flatMap((v, i) => item(v, line, `[${i}].`));
-        if (isApiPage(value)) return value.data.flatMap((v, i) => item(v, line, `data[${i}].`));
-        return item(value, line, '');
+        let out: ImportedTrace[];
+        if (Array.isArray(value)) out = value.flatMap((v, i) => item(v, line, `[${i}].`));
+        else if (isApiPage(value)) out = value.data.flatMap((v, i) => item(v, line, `data[${i}].`));
+        else out = item(value, line, '');
+        const evicted = held.overflow();
+        return evicted.length === 0 ? out : out.concat(evicted.flatMap(finish));
       },
       end(): ImportedTrace[] {
-        const out: ImportedTrace[] = [];
-        for (const [id, h] of held) {
-          if (h.observations.length === 0) {
-            sink.problem({
-              line: h.line,
-              field: `${h.path}observations`,
-              message: `trace ${id}: observations are listed by id only and none were found in the input; export the trace with its observations`,
-            });
-            continue;
-          }
-          out.push({ trace: build(h.header ?? { id }, h.observations), line: h.line });
-        }
-        held.clear();
-        return out;
+        return held.drain().flatMap(finish);
+      },
+      // Observations are grouped by their traceId as written.
+      groupKey: (rawId) => rawId,
+      close(key) {
+        const h = held.take(key);
+        return h ? finish([key, h]) : [];
       },
     };
   },

@@ -277,7 +277,7 @@ export const openinferenceImporter: Importer = {
   sniff(value) {
     return looksLikeOtlp(value) && anySpanHasAttribute(value, 'openinference.span.kind');
   },
-  createReader(sink) {
-    return createSpanReader(sink, openinferenceMapping);
+  createReader(sink, options) {
+    return createSpanReader(sink, openinferenceMapping, options);
   },
 };

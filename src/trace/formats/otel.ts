@@ -406,7 +406,7 @@ export const otelImporter: Importer = {
   sniff(value) {
     return looksLikeOtlp(value) && !anySpanHasAttribute(value, 'openinference.span.kind');
   },
-  createReader(sink) {
-    return createSpanReader(sink, otelMapping);
+  createReader(sink, options) {
+    return createSpanReader(sink, otelMapping, options);
   },
 };

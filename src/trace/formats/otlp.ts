@@ -16,7 +16,14 @@
  * - the OpenTelemetry JS SDK's ConsoleSpanExporter shape (`traceId`, `id`, `parentId` or
  *   `parentSpanContext`, `timestamp` and `duration` in microseconds).
  */
-import { isRecord, type ImportedTrace, type ImportSink, type TraceReader } from '../importer.js';
+import {
+  isRecord,
+  type ImportedTrace,
+  type ImportSink,
+  type ReaderOptions,
+  type TraceReader,
+} from '../importer.js';
+import { OpenGroups } from './openGroups.js';
 import { parseIsoMs } from '../measure.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 
@@ -673,13 +680,22 @@ export function knownServiceName(v: unknown): string | undefined {
 // Reader
 
 /**
- * A reader that groups spans by trace id. Spans are held until end() — JSONL lines of one trace
- * need not be adjacent, and the collector's file exporter may split one trace over several
- * batches — except for a whole document pushed without a line number, whose traces are complete
- * when its push returns.
+ * A reader that groups spans by trace id. JSONL lines of one trace need not be adjacent, and the
+ * collector's file exporter may split one trace over several batches, so spans are held until the
+ * loader closes their trace after its last line (see lastLines.ts), until end(), or, reading a
+ * pipe, until the window of open traces is full (see OpenGroups) — except for a whole document
+ * pushed without a line number, whose traces are complete when its push returns.
  */
-export function createSpanReader(sink: ImportSink, mapping: SpanMapping): TraceReader {
-  const held = new Map<string, { spans: Span[]; line?: number }>();
+export function createSpanReader(
+  sink: ImportSink,
+  mapping: SpanMapping,
+  options: ReaderOptions = {},
+): TraceReader {
+  /** Spans of each open trace, with the ids seen (duplicates are reported) and the first line. */
+  const held = new OpenGroups<{ spans: Span[]; ids: Set<string>; line?: number }>(
+    sink,
+    options.maxOpenTraces,
+  );
   let seq = 0;
   const nextSeq = () => seq++;
   const ctx: MapContext = {
@@ -688,22 +704,21 @@ export function createSpanReader(sink: ImportSink, mapping: SpanMapping): TraceR
       sink.problem({ ...(span.line !== undefined ? { line: span.line } : {}), field: f, message });
     },
   };
-  const seenIds = new Map<string, Set<string>>();
-  const emit = (traceId: string): ImportedTrace => {
-    const group = held.get(traceId)!;
-    held.delete(traceId);
-    seenIds.delete(traceId);
+  const build = ([traceId, group]: [string, { spans: Span[]; line?: number }]): ImportedTrace => {
     const trace = buildTrace(traceId, group.spans, mapping, ctx);
     return group.line !== undefined ? { trace, line: group.line } : { trace };
+  };
+  const emit = (traceId: string, how?: 'whole'): ImportedTrace[] => {
+    const group = held.take(traceId, how);
+    return group ? [build([traceId, group])] : [];
   };
   return {
     push(value, line) {
       const spans = decodeValue(value, { line, sink, nextSeq });
       const touched = new Set<string>();
       for (const s of spans) {
-        let ids = seenIds.get(s.traceId);
-        if (!ids) seenIds.set(s.traceId, (ids = new Set()));
-        if (ids.has(s.spanId) && !s.spanId.startsWith('#')) {
+        const group = held.append(s.traceId, line, () => ({ spans: [], ids: new Set<string>() }));
+        if (group.ids.has(s.spanId) && !s.spanId.startsWith('#')) {
           ctx.problem(
             s,
             'spanId',
@@ -711,21 +726,22 @@ export function createSpanReader(sink: ImportSink, mapping: SpanMapping): TraceR
           );
           continue;
         }
-        ids.add(s.spanId);
-        const group = held.get(s.traceId) ?? { spans: [] };
+        group.ids.add(s.spanId);
         group.spans.push(s);
         if (line !== undefined && (group.line === undefined || line < group.line)) group.line = line;
-        held.set(s.traceId, group);
         touched.add(s.traceId);
       }
       if (line === undefined && Array.isArray(isRecord(value) ? value.resourceSpans : undefined)) {
-        return [...touched].map(emit);
+        return [...touched].flatMap((id) => emit(id, 'whole'));
       }
-      return [];
+      return held.overflow().map(build);
     },
     end() {
-      return [...held.keys()].map(emit);
+      return held.drain().map(build);
     },
+    // Spans are grouped by the id normaliseId makes (lower-case hex, base64 decoded).
+    groupKey: normaliseId,
+    close: (key) => emit(key),
   };
 }
 

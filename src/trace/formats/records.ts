@@ -4,8 +4,10 @@
  *   {"traceId": "t1", "startTime": "…", "endTime": "…", "input": {"model": "gpt-4", "prompt": "…"},
  *    "usage": {"prompt_tokens": 4, "completion_tokens": 2}, "cost": 0.0003, "output": "…"}
  *
- * Records that share a `traceId` are one trace, even when other traces' records sit between them,
- * so every trace is held until end(). Steps are ordered by `startTime` (stable: ties and records
+ * Records that share a `traceId` are one trace, even when other traces' records sit between them:
+ * a trace is held until the loader closes it after its last line (known from a first pass over the
+ * file, see lastLines.ts), until end(), or, reading a pipe, until the window of open traces is
+ * full (see OpenGroups). Steps are ordered by `startTime` (stable: ties and records
  * without a time keep file order). A trace is reported with the line of its first record.
  *
  * Also read: `model` / `prompt` / `messages` at the top level instead of under `input`; token counts
@@ -34,7 +36,9 @@ import {
   type ImportSink,
   type ImportedTrace,
   type Importer,
+  type ReaderOptions,
 } from '../importer.js';
+import { OpenGroups } from './openGroups.js';
 import { parseIsoMs } from '../measure.js';
 import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
@@ -96,8 +100,8 @@ export const recordsImporter: Importer = {
   sniff(value) {
     return Array.isArray(value) ? value.length > 0 && looksLikeRecord(value[0]) : looksLikeRecord(value);
   },
-  createReader(sink: ImportSink) {
-    const traces = new Map<string, HeldTrace>();
+  createReader(sink: ImportSink, options: ReaderOptions = {}) {
+    const traces = new OpenGroups<HeldTrace>(sink, options.maxOpenTraces);
     let arrival = 0;
 
     const readRecord = (rec: unknown, line: number | undefined, prefix: string) => {
@@ -296,11 +300,7 @@ export const recordsImporter: Importer = {
       }
 
       const id = String(traceId);
-      let held = traces.get(id);
-      if (!held) {
-        held = { id, line, records: [] };
-        traces.set(id, held);
-      }
+      const held = traces.append(id, line, () => ({ id, line, records: [] }));
       const previous = held.records[held.records.length - 1];
       held.records.push({
         step,
@@ -313,17 +313,24 @@ export const recordsImporter: Importer = {
       });
     };
 
+    const emit = ([, held]: [string, HeldTrace]): ImportedTrace => ({
+      trace: buildTrace(held),
+      line: held.line,
+    });
     return {
       push(value, line) {
         if (Array.isArray(value)) value.forEach((v, i) => readRecord(v, line, `[${i}].`));
         else readRecord(value, line, '');
-        return [];
+        return traces.overflow().map(emit);
       },
       end(): ImportedTrace[] {
-        const out: ImportedTrace[] = [];
-        for (const held of traces.values()) out.push({ trace: buildTrace(held), line: held.line });
-        traces.clear();
-        return out;
+        return traces.drain().map(emit);
+      },
+      // The reader keys a trace by String(traceId): the id as written (a number as String() writes it).
+      groupKey: (rawId) => rawId,
+      close(key) {
+        const held = traces.take(key);
+        return held ? [emit([key, held])] : [];
       },
     };
   },
