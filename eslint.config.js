@@ -23,6 +23,7 @@ export const LAYERS = {
     'pricing',
     'diff',
     'embed',
+    'run',
   ],
   'src/redact': [
     'trace',
@@ -38,6 +39,7 @@ export const LAYERS = {
     'pricing',
     'diff',
     'embed',
+    'run',
   ],
   'src/trace': [
     'detect',
@@ -51,8 +53,9 @@ export const LAYERS = {
     'action',
     'diff',
     'embed',
+    'run',
   ],
-  'src/detect': ['judge', 'report', 'tiers', 'session', 'config', 'cli', 'action', 'diff', 'embed'],
+  'src/detect': ['judge', 'report', 'tiers', 'session', 'config', 'cli', 'action', 'diff', 'embed', 'run'],
   'src/judge': [
     'detect',
     'report',
@@ -64,12 +67,13 @@ export const LAYERS = {
     'action',
     'diff',
     'embed',
+    'run',
   ],
-  'src/tiers': ['report', 'session', 'config', 'cli', 'action', 'diff'],
-  'src/session': ['report', 'config', 'cli', 'action', 'diff'],
-  'src/report': ['config', 'cli', 'action', 'diff'],
-  'src/diff': ['config', 'cli', 'action'],
-  'src/config': ['cli', 'action'],
+  'src/tiers': ['report', 'session', 'config', 'cli', 'action', 'diff', 'run'],
+  'src/session': ['report', 'config', 'cli', 'action', 'diff', 'run'],
+  'src/report': ['config', 'cli', 'action', 'diff', 'run'],
+  'src/diff': ['config', 'cli', 'action', 'run'],
+  'src/config': ['cli', 'action', 'run'],
 };
 
 function layerRules() {

@@ -30,7 +30,13 @@ import { effectiveJobs } from './run/jobs.js';
 import { analyseInThisThread } from './run/local.js';
 import type { AnalysedRun } from './run/protocol.js';
 import { analyseInWorkers } from './run/workers.js';
-import { emptyStats, invalidTraceError, type LoadProgress, type LoadStats } from './trace/load.js';
+import {
+  emptyStats,
+  invalidTraceError,
+  STDIN_NAME,
+  type LoadProgress,
+  type LoadStats,
+} from './trace/load.js';
 import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, TraceInput } from './trace/schema.js';
 
@@ -108,6 +114,18 @@ async function* fromObjects(traces: readonly unknown[], stats: LoadStats): Async
     stats.formats.native = (stats.formats.native ?? 0) + 1;
     yield [{ trace: parsed.data, source: { file, format: 'native' } }];
   }
+}
+
+/**
+ * Input errors by file (in the order the paths expanded to) and line, and the loader's notes
+ * sorted: the order errors were met in depends on which thread met them, the report must not.
+ */
+function inCanonicalOrder(stats: LoadStats, maxErrors = 1000): void {
+  const rank = new Map(stats.fileNames.map((name, i) => [name, i]));
+  const rankOf = (file: string) => (file === STDIN_NAME ? stats.fileNames.length : (rank.get(file) ?? -1));
+  stats.errors.sort((a, b) => rankOf(a.file) - rankOf(b.file) || (a.line ?? 0) - (b.line ?? 0));
+  if (stats.errors.length > maxErrors) stats.errors.length = maxErrors;
+  stats.notes.sort();
 }
 
 /** Paths, or trace objects; anything else is a programming error worth a clear message. */
@@ -212,6 +230,7 @@ export async function analyze(
   }
   const { stats, unknownModels, failures } = run.finished();
 
+  inCanonicalOrder(stats);
   const notes = [...config.warnings, ...stats.notes];
   if (stats.notesDropped > 0)
     notes.push(

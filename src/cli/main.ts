@@ -6,6 +6,7 @@ import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync }
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, DEFAULT_STATE_DIR } from '../analyze.js';
+import { defaultJobs } from '../run/jobs.js';
 import {
   DEFAULT_BASELINE_FILE,
   emptyBaselines,
@@ -55,6 +56,8 @@ Options for analyze:
   --out FILE             write the report to FILE; stdout gets a one-line summary
   --state-dir DIR        baselines and cassette (default: .tracejury)
   --no-progress          no progress line on a terminal
+  --jobs N               worker threads for inputs over 32 MB (default: the number of cores);
+                         the report is the same whatever N is
 
 Exit status: 0 the gate passed, 1 it failed, 2 usage error or no usable input.
 `;
@@ -63,6 +66,15 @@ function formatOf(value: string | undefined): 'text' | 'json' | 'markdown' {
   if (value === undefined) return 'text';
   if (value === 'text' || value === 'json' || value === 'markdown') return value;
   throw new UsageError(`--format ${value}: expected text, json or markdown`);
+}
+
+/** --jobs N: worker threads; the number of cores by default. */
+function jobsOf(value: string | undefined): number {
+  if (value === undefined) return defaultJobs();
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new UsageError(`--jobs ${value}: expected a whole number of threads from 1 to 256`);
+  return n;
 }
 
 function inputFormatOf(value: string | undefined): InputFormat | undefined {
@@ -153,8 +165,10 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     out: { type: 'string' },
     'state-dir': { type: 'string' },
     'no-progress': { type: 'boolean' },
+    jobs: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
+  const jobs = jobsOf(values.jobs);
   const format = formatOf(values.format);
   const outFile = values.out === undefined ? undefined : path.resolve(io.cwd, values.out);
   // A report that cannot be written is known before minutes of analysis, not after.
@@ -166,6 +180,7 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
     onProgress: progress.onProgress,
     cwd: io.cwd,
+    jobs,
   });
   progress.done();
   const text = render(report, format, Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out);

@@ -9,7 +9,11 @@ import { expandPaths } from '../trace/paths.js';
 /** Below this much input a run stays in one thread whatever --jobs says. */
 export const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
 
-const SHARDING_PENDING = true;
+/** TRACEJURY_PARALLEL_MIN_BYTES lowers the threshold, for tests and benchmarks of the workers on small inputs. */
+function parallelMinBytes(): number {
+  const given = Number(process.env.TRACEJURY_PARALLEL_MIN_BYTES);
+  return Number.isFinite(given) && given >= 0 ? given : PARALLEL_MIN_BYTES;
+}
 
 export function defaultJobs(): number {
   return availableParallelism();
@@ -24,8 +28,7 @@ export async function effectiveJobs(
   requested: number,
   cwd: string,
 ): Promise<{ count: number; bytes: number; files: number }> {
-  // Sharded loading lands with the bounded-memory loader; until then every run uses one thread.
-  if (requested <= 1 || SHARDING_PENDING) return { count: 1, bytes: 0, files: 0 };
+  if (requested <= 1) return { count: 1, bytes: 0, files: 0 };
   let files;
   try {
     files = await expandPaths(paths, cwd, () => {});
@@ -40,5 +43,5 @@ export async function effectiveJobs(
       // Reported by the loader.
     }
   }
-  return { count: bytes < PARALLEL_MIN_BYTES ? 1 : requested, bytes, files: files.length };
+  return { count: bytes < parallelMinBytes() ? 1 : requested, bytes, files: files.length };
 }

@@ -36,13 +36,15 @@ export function analyseInThisThread(input: LocalRunInput): AnalysedRun {
   }
 
   async function* results() {
+    let n = 0;
     for await (const batch of batches) {
       yield batch.map((loaded) => {
         // Files are priced by the loader; trace objects given directly are priced here.
         if (given) priceTrace(loaded.trace, pricer);
         const signals = runner.run(loaded);
         return {
-          order: loaded.source.order ?? { file: 0, emit: 0, first: 0, seq: 0 },
+          // Trace objects given directly have no file: their order is the order given.
+          order: loaded.source.order ?? { file: 0, emit: n++, first: 0, seq: 0 },
           summary: summariseTrace(loaded, signals),
           signals,
           unreadSpans: unreadSpansOf(loaded.trace),

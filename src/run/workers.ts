@@ -134,7 +134,7 @@ export function analyseInWorkers(
   return { results: merged(), finished: () => outcome };
 }
 
-/** Adds one worker's totals to the run's. File-level counts come from worker 0 only (every worker reads every file). */
+/** Adds one worker's totals to the run's. */
 function mergeOutcome(
   outcome: { stats: LoadStats; unknownModels: Map<string, number>; failures: DetectorFailure[] },
   m: Extract<WorkerMessage, { type: 'done' }>,
@@ -145,10 +145,13 @@ function mergeOutcome(
   total.traces += m.stats.traces;
   total.errorCount += m.stats.errorCount;
   for (const e of m.stats.errors) total.errors.push(e);
-  if (index === 0) {
-    total.files = m.stats.files;
-    total.formats = m.stats.formats;
-  }
+  // Each file's counts come from the one worker that owns it.
+  total.files += m.stats.files;
+  for (const [format, n] of Object.entries(m.stats.formats))
+    total.formats[format] = (total.formats[format] ?? 0) + n;
+  for (const note of m.stats.notes) total.notes.push(note);
+  total.notesDropped += m.stats.notesDropped;
+  if (index === 0) total.fileNames = m.stats.fileNames;
   for (const [model, calls] of m.unknownModels)
     outcome.unknownModels.set(model, (outcome.unknownModels.get(model) ?? 0) + calls);
   for (const f of m.failures) outcome.failures.push(f);

@@ -105,6 +105,14 @@ function topLevelId(buf: Buffer, start: number, end: number): string | undefined
   return undefined;
 }
 
+/** After `"trace` at `at`: the end of `"traceId"` or `"trace_id"`, or -1 for another word. */
+function traceKeyEnd(buf: Buffer, at: number): number {
+  const k = at + TRACE.length;
+  if (buf[k] === 0x49 && buf[k + 1] === 0x64 && buf[k + 2] === QUOTE) return k + 3;
+  if (buf[k] === 0x5f && buf[k + 1] === 0x69 && buf[k + 2] === 0x64 && buf[k + 3] === QUOTE) return k + 4;
+  return -1;
+}
+
 /**
  * Counts lines as the loader does (line n starts after the (n-1)th newline) while matches are
  * found in increasing order of position.
@@ -141,27 +149,29 @@ export function scanTraceIds(
   firstLine: number,
   last: Map<string, number>,
   langfuseHeaders = false,
+  shape?: FileShape,
 ): number {
   const lines = new LineCounter(buf, start, firstLine);
+  let prevLine = 0;
+  let prevId: string | undefined;
   for (
     let at = buf.indexOf(TRACE, start, 'latin1');
     at !== -1 && at < end;
     at = buf.indexOf(TRACE, at + 1, 'latin1')
   ) {
-    let keyEnd = at + TRACE.length;
-    if (buf[keyEnd] === 0x49 && buf[keyEnd + 1] === 0x64 && buf[keyEnd + 2] === QUOTE) keyEnd += 3;
-    else if (
-      buf[keyEnd] === 0x5f &&
-      buf[keyEnd + 1] === 0x69 &&
-      buf[keyEnd + 2] === 0x64 &&
-      buf[keyEnd + 3] === QUOTE
-    )
-      keyEnd += 4;
-    else continue;
+    const keyEnd = traceKeyEnd(buf, at);
+    if (keyEnd === -1) continue;
     const colon = skipSpace(buf, keyEnd, end);
     if (buf[colon] !== COLON) continue;
     const id = idValue(buf, skipSpace(buf, colon + 1, end), end);
-    if (id !== undefined) last.set(id, lines.lineOf(at));
+    if (id === undefined) continue;
+    const line = lines.lineOf(at);
+    last.set(id, line);
+    if (shape) {
+      if (line === prevLine && id !== prevId) shape.multiIdLines++;
+      prevLine = line;
+      prevId = id;
+    }
   }
   // Langfuse trace headers: their own id is the trace id their loose observations carry.
   const headers = new LineCounter(buf, start, firstLine);
@@ -180,10 +190,45 @@ export function scanTraceIds(
   return lines.lineOf(end);
 }
 
+/** What the pass saw of the file's shape, besides the ids. */
+export interface FileShape {
+  /** Lines that carry two different trace ids (OTLP documents, ids nested in metadata). */
+  multiIdLines: number;
+}
+
+/**
+ * The trace id a line is grouped under, as the first pass reads it: the first `"traceId"` /
+ * `"trace_id"` value, else (with `langfuseHeaders`) the top-level id of a Langfuse trace header.
+ */
+export function lineTraceId(
+  buf: Buffer,
+  start: number,
+  end: number,
+  langfuseHeaders = false,
+): string | undefined {
+  for (
+    let at = buf.indexOf(TRACE, start, 'latin1');
+    at !== -1 && at < end;
+    at = buf.indexOf(TRACE, at + 1, 'latin1')
+  ) {
+    const keyEnd = traceKeyEnd(buf, at);
+    if (keyEnd === -1) continue;
+    const colon = skipSpace(buf, keyEnd, end);
+    if (buf[colon] !== COLON) continue;
+    const id = idValue(buf, skipSpace(buf, colon + 1, end), end);
+    if (id !== undefined) return id;
+  }
+  if (langfuseHeaders) {
+    const at = buf.indexOf(OBSERVATIONS, start, 'latin1');
+    if (at !== -1 && at < end) return topLevelId(buf, start, end);
+  }
+  return undefined;
+}
+
 /** For every trace id in the JSONL file, the last line (1-based) it appears on. */
 export async function lastLinesOfTraceIds(
   file: string,
-  options: { langfuseHeaders?: boolean } = {},
+  options: { langfuseHeaders?: boolean; shape?: FileShape } = {},
 ): Promise<Map<string, number>> {
   const headers = options.langfuseHeaders ?? false;
   const last = new Map<string, number>();
@@ -218,11 +263,11 @@ export async function lastLinesOfTraceIds(
       current.copy(next, 0, end, held);
       reading = handle.read(next, tail, CHUNK, null);
       // A view that ends with the whole lines: searches stop there, not in stale bytes beyond.
-      line = scanTraceIds(current.subarray(0, end), 0, end, line, last, headers);
+      line = scanTraceIds(current.subarray(0, end), 0, end, line, last, headers, options.shape);
       [current, next] = [next, current];
       held = tail;
     }
-    if (held > 0) scanTraceIds(current.subarray(0, held), 0, held, line, last, headers);
+    if (held > 0) scanTraceIds(current.subarray(0, held), 0, held, line, last, headers, options.shape);
   } finally {
     await handle.close();
   }

@@ -24,6 +24,8 @@ const LINES_PER_BATCH = 16;
 export async function* readLineBatches(
   source: string | AsyncIterable<Buffer>,
   onBytes?: (n: number) => void,
+  /** Lines this returns false for are counted but neither decoded nor yielded (another worker's). */
+  select?: (line: Buffer, lineNumber: number) => boolean,
 ): AsyncGenerator<Line[]> {
   const stream = typeof source === 'string' ? createReadStream(source, { highWaterMark: 1 << 20 }) : source;
   let carry: Buffer[] = [];
@@ -48,6 +50,11 @@ export async function* readLineBatches(
         piece = Buffer.concat(carry);
         carry = [];
       }
+      if (select && !select(piece, lineNo)) {
+        start = nl + 1;
+        nl = chunk.indexOf(NEWLINE, start);
+        continue;
+      }
       lines.push({ number: lineNo, text: decode(piece) });
       if (lines.length === LINES_PER_BATCH) {
         yield lines;
@@ -61,6 +68,7 @@ export async function* readLineBatches(
   }
   if (carry.length > 0) {
     lineNo++;
-    yield [{ number: lineNo, text: decode(Buffer.concat(carry)) }];
+    const piece = Buffer.concat(carry);
+    if (!select || select(piece, lineNo)) yield [{ number: lineNo, text: decode(piece) }];
   }
 }

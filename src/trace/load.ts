@@ -33,6 +33,9 @@ import {
 } from './importer.js';
 import { arrayElementLines, jsonErrorPosition } from './jsonErrorPosition.js';
 import { lastLinesOfTraceIds } from './lastLines.js';
+import { END_OF_FILE } from './order.js';
+import { planShard, type ShardPlan } from './shardPlan.js';
+import { fileOwner } from './shard.js';
 import { readLineBatches, type Line } from './lines.js';
 import { expandPaths } from './paths.js';
 import { describeReadError, isFsError } from '../util/fsError.js';
@@ -96,6 +99,8 @@ export interface LoadStats {
   notes: string[];
   /** Notes past MAX_NOTES, only counted. */
   notesDropped: number;
+  /** The input files in the order they were read (how reports order input errors). */
+  fileNames: string[];
 }
 
 /**
@@ -118,6 +123,7 @@ export function emptyStats(): LoadStats {
     records: 0,
     errors: [],
     errorCount: 0,
+    fileNames: [],
     formats: {},
     notes: [],
     notesDropped: 0,
@@ -428,7 +434,9 @@ export function streamTraceBatches(
     // `-` is stdin, read after the files (it may be given once; a second `-` would read nothing).
     const readStdin = paths.includes(STDIN_PATH);
     const filePaths = paths.filter((p) => p !== STDIN_PATH);
-    const files = filePaths.length > 0 ? await expandPaths(filePaths, options.cwd, addError) : [];
+    // With --jobs every worker expands the same paths; the first reports their problems.
+    const pathProblem = !options.shard || options.shard.index === 0 ? addError : () => {};
+    const files = filePaths.length > 0 ? await expandPaths(filePaths, options.cwd, pathProblem) : [];
     let bytesTotal = 0;
     const sizes = new Map<string, number>();
     /** Files that went away or became unreadable since the paths were expanded. */
@@ -460,44 +468,65 @@ export function streamTraceBatches(
       });
     };
 
-    for (const { path: filePath, name: file } of files) {
-      const cannotRead = unreadable.get(filePath);
-      if (cannotRead !== undefined) {
-        addError({ file, message: cannotRead });
-        stats.files++;
-        continue;
-      }
+    stats.fileNames = files.map((f) => f.name);
+    const shard = options.shard;
+    for (const [fileIndex, { path: filePath, name: file }] of files.entries()) {
+      // With --jobs, file-level problems and counts belong to the worker that owns the file.
+      const ownsFile = !shard || fileOwner(fileIndex, shard.count) === shard.index;
       const size = sizes.get(filePath) ?? 0;
-      if (size === 0) {
-        addError({ file, message: 'empty file: no records to read' });
-        stats.files++;
+      const cannotRead = unreadable.get(filePath);
+      if (cannotRead !== undefined || size === 0) {
+        if (ownsFile) {
+          addError({ file, message: cannotRead ?? 'empty file: no records to read' });
+          stats.files++;
+        }
         continue;
       }
-      const reader = new FileReader(file, stats, addError, pricer, options.inputFormat);
+      let plan: ShardPlan | undefined;
       try {
         if (await looksBinary(filePath)) {
-          addError({ file, message: 'binary file, not a trace file (expected JSON or JSONL text)' });
-          stats.files++;
+          if (ownsFile) {
+            addError({ file, message: 'binary file, not a trace file (expected JSON or JSONL text)' });
+            stats.files++;
+          }
           bytesRead += size;
           continue;
         }
-        yield* readFile_(filePath, file, size, reader, addError, (n) => {
+        plan = shard ? await planShard(filePath, size, shard, options.inputFormat) : undefined;
+      } catch (err) {
+        if (!isFsError(err)) throw err;
+        if (ownsFile) {
+          addError({ file, message: describeReadError(err) });
+          stats.files++;
+        }
+        continue;
+      }
+      if (plan === undefined && !ownsFile) {
+        // Another worker reads this file whole.
+        bytesRead += size;
+        continue;
+      }
+      const reader = new FileReader(file, stats, addError, pricer, plan?.format ?? options.inputFormat);
+      try {
+        yield* readFile_(filePath, file, fileIndex, size, reader, addError, plan, (n) => {
           bytesRead += n;
           progress(file);
         });
       } catch (err) {
         // One unreadable file (permissions, I/O error) is that file's input error, not the run's end.
         if (!isFsError(err)) throw err;
-        addError({ file, message: describeReadError(err) });
+        if (ownsFile) addError({ file, message: describeReadError(err) });
       }
-      stats.files++;
-      if (reader.format) stats.formats[reader.format] = (stats.formats[reader.format] ?? 0) + 1;
+      if (ownsFile) {
+        stats.files++;
+        if (reader.format) stats.formats[reader.format] = (stats.formats[reader.format] ?? 0) + 1;
+      }
       progress(file, true);
     }
     if (readStdin) {
       const maxOpen = options.maxOpenTraces ?? DEFAULT_MAX_OPEN_TRACES;
       const reader = new FileReader(STDIN_NAME, stats, addError, pricer, options.inputFormat, maxOpen);
-      yield* readPipe(options.stdin ?? process.stdin, reader, addError, (n) => {
+      yield* readPipe(options.stdin ?? process.stdin, reader, files.length, addError, (n) => {
         bytesRead += n;
         progress(STDIN_NAME);
       });
@@ -518,11 +547,14 @@ export function streamTraceBatches(
 async function* readFile_(
   filePath: string,
   file: string,
+  fileIndex: number,
   size: number,
   reader: FileReader,
   addError: (e: InputError) => void,
+  plan: ShardPlan | undefined,
   onBytes: (n: number) => void,
 ): AsyncGenerator<LoadedTrace[]> {
+  const emit = orderTagger(fileIndex);
   // 'unknown' until the first non-blank line: a file that stays so holds only whitespace.
   let mode: 'unknown' | 'jsonl' | 'document' = 'unknown';
   let counted = 0;
@@ -532,16 +564,32 @@ async function* readFile_(
   };
   /** Grouping formats: the trace keys to close after each line, from the first pass; undefined before it. */
   let closeAt: Map<number, string[]> | undefined;
-  buffers: for await (const lines of readLineBatches(filePath, count)) {
+  /** The lines of closeAt in order, and the next one to close at. */
+  let closeLines: number[] = [];
+  let nextClose = 0;
+  /** Closes the traces whose last line is before `line` (or at it, with `inclusive`). */
+  const closeUpTo = (line: number, inclusive: boolean, out: LoadedTrace[]) => {
+    while (nextClose < closeLines.length) {
+      const at = closeLines[nextClose]!;
+      if (at > line || (at === line && !inclusive)) break;
+      nextClose++;
+      // With --jobs a trace's last line may be another worker's line, which is never read here.
+      emit(reader.close(closeAt!.get(at)!), at, out);
+      closeAt!.delete(at);
+    }
+  };
+  buffers: for await (const lines of readLineBatches(filePath, count, plan?.select)) {
     const out: LoadedTrace[] = [];
     for (const line of lines) {
+      if (closeAt) closeUpTo(line.number, false, out);
+      const lineOut: LoadedTrace[] = [];
       if (mode === 'unknown') {
         const text = line.text.trim();
         if (text === '') continue;
         try {
           const value: unknown = JSON.parse(text);
           mode = 'jsonl';
-          for (const t of reader.push(value, line.number)) out.push(t);
+          for (const t of reader.push(value, line.number)) lineOut.push(t);
         } catch {
           // Nothing was read before the first record, so `out` is empty here.
           if ((text.startsWith('{') || text.startsWith('[')) && size <= MAX_DOCUMENT_BYTES) {
@@ -558,28 +606,38 @@ async function* readFile_(
             return;
           }
           mode = 'jsonl';
-          for (const t of readJsonLine(line, file, reader, addError)) out.push(t);
+          for (const t of readJsonLine(line, file, reader, addError)) lineOut.push(t);
         }
       } else {
-        for (const t of readJsonLine(line, file, reader, addError)) out.push(t);
+        for (const t of readJsonLine(line, file, reader, addError)) lineOut.push(t);
+      }
+      if (!closeAt && reader.groupsByTraceId) {
+        // The format is known now (usually at the first record): find where each trace ends.
+        const closing = await closingLines(filePath, reader, line.number, plan);
+        closeAt = closing.later;
+        closeLines = [...closeAt.keys()].sort((x, y) => x - y);
+        for (const t of reader.close(closing.now)) lineOut.push(t);
       }
       if (closeAt) {
         const keys = closeAt.get(line.number);
         if (keys) {
           closeAt.delete(line.number);
-          for (const t of reader.close(keys)) out.push(t);
+          nextClose++;
+          for (const t of reader.close(keys)) lineOut.push(t);
         }
-      } else if (reader.groupsByTraceId) {
-        // The format is known now (usually at the first record): find where each trace ends.
-        const closing = await closingLines(filePath, reader, line.number);
-        closeAt = closing.later;
-        for (const t of reader.close(closing.now)) out.push(t);
       }
+      emit(lineOut, line.number, out);
     }
     yield out;
   }
+  if (closeAt && closeAt.size > 0) {
+    const out: LoadedTrace[] = [];
+    closeUpTo(END_OF_FILE, true, out);
+    yield out;
+  }
   if (mode === 'unknown') {
-    addError({ file, message: 'no records: the file holds only whitespace' });
+    // Split by line (--jobs), this worker may own no line of a file that has records.
+    if (!plan) addError({ file, message: 'no records: the file holds only whitespace' });
     return;
   }
   if (mode === 'document') {
@@ -603,22 +661,42 @@ async function* readFile_(
           line: at?.line,
           message: `${describeJsonError(err)}${at ? ` at line ${at.line}, column ${at.column}` : ''}`,
         });
-        yield reader.end();
+        yield emit(reader.end(), END_OF_FILE, [], false);
         return;
       }
       // JSONL whose first record is broken: read it line by line after all.
       const out: LoadedTrace[] = [];
       for (let i = 0; i < lines.length; i++) {
-        for (const t of readJsonLine({ number: i + 1, text: lines[i]! }, file, reader, addError)) out.push(t);
+        emit(readJsonLine({ number: i + 1, text: lines[i]! }, file, reader, addError), i + 1, out);
       }
       yield out;
-      yield reader.end();
+      yield emit(reader.end(), END_OF_FILE, [], false);
       return;
     }
-    yield reader.pushDocument(doc, text);
+    yield emit(reader.pushDocument(doc, text), END_OF_FILE, [], false);
     return;
   }
-  yield reader.end();
+  yield emit(reader.end(), END_OF_FILE, [], false);
+}
+
+/**
+ * Tags traces with their place in the canonical order (trace/order.ts) as they are emitted: the
+ * traces completed by one line, in the order of their first line. Returns `out`.
+ */
+function orderTagger(fileIndex: number) {
+  return (
+    traces: LoadedTrace[],
+    emitLine: number,
+    out: LoadedTrace[] = [],
+    byFirstLine = true,
+  ): LoadedTrace[] => {
+    if (byFirstLine && traces.length > 1) traces.sort((a, b) => (a.source.line ?? 0) - (b.source.line ?? 0));
+    for (const [seq, t] of traces.entries()) {
+      t.source.order = { file: fileIndex, emit: emitLine, first: t.source.line ?? 0, seq };
+      out.push(t);
+    }
+    return out;
+  };
 }
 
 /**
@@ -630,13 +708,17 @@ async function closingLines(
   filePath: string,
   reader: FileReader,
   current: number,
+  plan: ShardPlan | undefined,
 ): Promise<{ now: string[]; later: Map<number, string[]> }> {
-  const lastByRawId = await lastLinesOfTraceIds(filePath, { langfuseHeaders: reader.format === 'langfuse' });
+  const lastByRawId =
+    plan?.lastByRawId ??
+    (await lastLinesOfTraceIds(filePath, { langfuseHeaders: reader.format === 'langfuse' }));
   // Several raw ids may stand for one key (an OTLP id in upper and lower case): the last line wins.
   const lastByKey = new Map<string, number>();
   for (const [rawId, last] of lastByRawId) {
     const key = reader.groupKey(rawId);
-    if (key === undefined) continue;
+    // Another worker's trace (--jobs): its lines were never read here.
+    if (key === undefined || (plan && !plan.ownsKey(key))) continue;
     const before = lastByKey.get(key);
     if (before === undefined || before < last) lastByKey.set(key, last);
   }
@@ -662,10 +744,12 @@ async function closingLines(
 async function* readPipe(
   stream: AsyncIterable<Buffer>,
   reader: FileReader,
+  fileIndex: number,
   addError: (e: InputError) => void,
   onBytes: (n: number) => void,
 ): AsyncGenerator<LoadedTrace[]> {
   const file = STDIN_NAME;
+  const emit = orderTagger(fileIndex);
   let sawRecord = false;
   /** A document was refused: the rest is read (so that the writer does not fail) and ignored. */
   let refused = false;
@@ -689,7 +773,7 @@ async function* readPipe(
           break;
         }
       }
-      for (const t of readJsonLine(line, file, reader, addError)) out.push(t);
+      emit(readJsonLine(line, file, reader, addError), line.number, out);
     }
     yield out;
   }
@@ -698,7 +782,7 @@ async function* readPipe(
     addError({ file, message: 'no records: the input is empty or holds only whitespace' });
     return;
   }
-  yield reader.end();
+  yield emit(reader.end(), END_OF_FILE, [], false);
 }
 
 /** Loads everything into memory: convenient for small inputs and the library API. */
