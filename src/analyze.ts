@@ -5,7 +5,9 @@
  */
 import path from 'node:path';
 import {
+  agentKey,
   baselineLookup,
+  baselineNotes,
   DEFAULT_BASELINE_FILE,
   emptyBaselines,
   readBaselineFile,
@@ -13,6 +15,7 @@ import {
 } from './baseline/store.js';
 import { configFromObject, loadConfig, type Config } from './config/config.js';
 import type { Detector } from './detect/detector.js';
+import type { Signal } from './detect/signal.js';
 import { findDetector } from './detect/registry.js';
 import { createDetectorRunner } from './detect/runner.js';
 import { DEFAULT_CASSETTE_PATH } from './judge/cassette.js';
@@ -33,6 +36,7 @@ import {
   type LoadProgress,
   type LoadStats,
 } from './trace/load.js';
+import { keyAgent } from './trace/agentKey.js';
 import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, TraceInput } from './trace/schema.js';
 
@@ -58,6 +62,16 @@ export interface AnalyzeOptions {
   tribunal?: TribunalSession;
   /** Where judges read API keys (default process.env). */
   env?: Record<string, string | undefined>;
+  /**
+   * The agent of traces whose recording names none (`--agent`); else config's `agent:`, else each
+   * file's path relative to cwd (`<input>` for trace objects), so unrelated inputs never share a
+   * baseline.
+   */
+  agent?: string;
+  /** Escalate gray-zone signals to the configured judges (default true; `baseline update` says false). */
+  escalate?: boolean;
+  /** Called with each trace and its final signals, as they are added to the report. */
+  onTrace?: (loaded: LoadedTrace, signals: readonly Signal[]) => void;
 }
 
 /** The tribunal session for a run, when judges are configured and escalation is on. */
@@ -90,11 +104,16 @@ function tribunalFor(
  * input error named `<input>[i]` with its field, as a bad record of a file is, and the others are
  * still analysed.
  */
-async function* fromObjects(traces: readonly unknown[], stats: LoadStats): AsyncGenerator<LoadedTrace[]> {
+async function* fromObjects(
+  traces: readonly unknown[],
+  stats: LoadStats,
+  agent: string | undefined,
+): AsyncGenerator<LoadedTrace[]> {
   for (const [i, t] of traces.entries()) {
     const file = `<input>[${i}]`;
     stats.records++;
-    const parsed = parseTrace(t);
+    const keyed = keyAgent(t, agent, '<input>');
+    const parsed = parseTrace(keyed.input);
     if (!parsed.success) {
       stats.errorCount++;
       stats.errors.push(invalidTraceError(file, t, parsed.error));
@@ -102,7 +121,7 @@ async function* fromObjects(traces: readonly unknown[], stats: LoadStats): Async
     }
     stats.traces++;
     stats.formats.native = (stats.formats.native ?? 0) + 1;
-    yield [{ trace: parsed.data, source: { file, format: 'native' } }];
+    yield [{ trace: parsed.data, source: { file, format: 'native', agentIdFrom: keyed.from } }];
   }
 }
 
@@ -149,9 +168,12 @@ export async function analyze(
     detectors: options.detectors,
   });
   const report = createReportAccumulator();
-  const tribunal = options.tribunal ?? tribunalFor(config, stateDir, cwd, options.env);
+  const tribunal =
+    options.escalate === false ? undefined : (options.tribunal ?? tribunalFor(config, stateDir, cwd, options.env));
+  const agent = options.agent ?? config.agent;
   const noDowngrade = new Set(config.tiers.noDowngrade);
   const verdicts: Verdict[] = [];
+  const agentsSeen = new Set<string>();
 
   const asPaths = 'paths' in kind ? kind.paths : undefined;
   let stats = emptyStats();
@@ -162,11 +184,12 @@ export async function analyze(
       pricer,
       onProgress: options.onProgress,
       cwd,
+      agent,
     });
     batches = stream.batches;
     stats = stream.stats;
   } else {
-    batches = fromObjects('objects' in kind ? kind.objects : [], stats);
+    batches = fromObjects('objects' in kind ? kind.objects : [], stats, agent);
   }
 
   for await (const batch of batches) {
@@ -184,10 +207,12 @@ export async function analyze(
         for (const v of escalated.verdicts) verdicts.push(v);
       }
       report.add(loaded, signals);
+      options.onTrace?.(loaded, signals);
+      agentsSeen.add(agentKey(loaded.trace.agentId, loaded.trace.agentVersion));
     }
   }
 
-  const notes = [...config.warnings];
+  const notes = [...config.warnings, ...baselineNotes(store, agentsSeen, config.baselines)];
   // The gate names every detector that failed and says "see notes": each gets at least one note,
   // and the rest are listed up to a bound (a detector may fail on every trace).
   const noted = new Set<string>();

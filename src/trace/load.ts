@@ -9,6 +9,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import type { ZodError } from 'zod';
 import { createPricer, type Pricer } from '../pricing/pricer.js';
 import type { InputError } from './inputError.js';
+import { fileAgentKey, keyAgent } from './agentKey.js';
 import { parseTrace } from './fastParse.js';
 import { importerFor, importers } from './formats/index.js';
 import {
@@ -35,6 +36,8 @@ export interface LoadOptions {
   maxErrors?: number;
   /** Relative paths are resolved against this (default process.cwd()). */
   cwd?: string;
+  /** The agent of traces whose recording names none (`--agent` / `agent:`); else their file's path. */
+  agent?: string;
 }
 
 export interface LoadProgress {
@@ -181,6 +184,8 @@ class FileReader {
     private readonly addError: (e: InputError) => void,
     private readonly pricer: Pricer,
     forced: InputFormat | undefined,
+    /** The option's agent, and the file's own agent key, for traces that name no agent. */
+    private readonly agent: { option: string | undefined; fileKey: string },
   ) {
     if (forced) this.use(importerFor(forced));
   }
@@ -292,7 +297,8 @@ class FileReader {
   private accept(imported: ImportedTrace[]): LoadedTrace[] {
     const out: LoadedTrace[] = [];
     for (const item of imported) {
-      const parsed = parseTrace(item.trace);
+      const keyed = keyAgent(item.trace, this.agent.option, this.agent.fileKey);
+      const parsed = parseTrace(keyed.input);
       if (!parsed.success) {
         const line = (this.document && this.lineOfTrace(item.trace)) ?? item.line;
         this.addError(invalidTraceError(this.file, item.trace, parsed.error, line));
@@ -301,7 +307,12 @@ class FileReader {
       priceTrace(parsed.data, this.pricer);
       out.push({
         trace: parsed.data,
-        source: { file: this.file, format: this.importer!.format, ...(item.line ? { line: item.line } : {}) },
+        source: {
+          file: this.file,
+          format: this.importer!.format,
+          ...(item.line ? { line: item.line } : {}),
+          agentIdFrom: keyed.from,
+        },
       });
     }
     this.stats.traces += out.length;
@@ -386,7 +397,10 @@ export function streamTraceBatches(
         stats.files++;
         continue;
       }
-      const reader = new FileReader(file, stats, addError, pricer, options.inputFormat);
+      const reader = new FileReader(file, stats, addError, pricer, options.inputFormat, {
+        option: options.agent,
+        fileKey: fileAgentKey(filePath, options.cwd ?? process.cwd()),
+      });
       try {
         if (await looksBinary(filePath)) {
           addError({ file, message: 'binary file, not a trace file (expected JSON or JSONL text)' });

@@ -30,6 +30,7 @@ import { isRecord, type ImportSink, type ImportedTrace, type Importer } from '..
 import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { toChatMessage, toChatMessages } from './openaiMessages.js';
+import { outcomeFromLangfuseScores } from '../outcome.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];
 type LlmStepInput = Extract<StepInput, { type: 'llm' }>;
@@ -400,6 +401,8 @@ export const langfuseImporter: Importer = {
         steps,
       };
       if (agentId) trace.agentId = agentId;
+      const outcome = outcomeFromLangfuseScores(header.scores);
+      if (outcome) trace.outcome = outcome;
       const version = str(header.release) ?? str(header.version);
       if (version) trace.agentVersion = version;
       const sessionId = str(header.sessionId);
