@@ -169,7 +169,9 @@ export async function analyze(
   });
   const report = createReportAccumulator();
   const tribunal =
-    options.escalate === false ? undefined : (options.tribunal ?? tribunalFor(config, stateDir, cwd, options.env));
+    options.escalate === false
+      ? undefined
+      : (options.tribunal ?? tribunalFor(config, stateDir, cwd, options.env));
   const agent = options.agent ?? config.agent;
   const noDowngrade = new Set(config.tiers.noDowngrade);
   const verdicts: Verdict[] = [];

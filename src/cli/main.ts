@@ -21,7 +21,6 @@ import {
   type BaselineFile,
 } from '../baseline/store.js';
 import { configSchema, loadConfig } from '../config/config.js';
-import { createPricer } from '../pricing/pricer.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
 import { formatInputError, renderText } from '../report/renderText.js';
 import { ReportSchema, type Report } from '../report/schema.js';
@@ -292,7 +291,9 @@ function agentKeysOrFail(store: BaselineFile, agent: string): string[] {
   const hint = nearest(agent, known);
   throw new UsageError(
     `no baseline for agent "${agent}"${hint ? ` — did you mean "${hint}"?` : ''}` +
-      (known.length ? ` (agents: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''})` : ' (the store is empty)'),
+      (known.length
+        ? ` (agents: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''})`
+        : ' (the store is empty)'),
   );
 }
 
@@ -326,7 +327,9 @@ function baselineShow(args: string[], io: CliIO): number {
   const only = positionals[0] === undefined ? undefined : agentKeysOrFail(store, positionals[0]);
   const agents = summariseBaselines(store, minRuns, window, only);
   if (format === 'json') {
-    io.stdout.write(JSON.stringify({ file: path.relative(io.cwd, file), minRuns, window, agents }, null, 2) + '\n');
+    io.stdout.write(
+      JSON.stringify({ file: path.relative(io.cwd, file), minRuns, window, agents }, null, 2) + '\n',
+    );
     return EXIT.ok;
   }
   const lines = [

@@ -119,7 +119,9 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   const precision = precisionRows(report);
   if (precision.length > 0) {
     lines.push('', c.b('Findings against recorded outcomes') + c.dim(' (precision = on failed runs / all)'));
-    lines.push(c.dim(`  ${'detector'.padEnd(26)} ${'on failed'.padStart(9)} ${'on passed'.padStart(9)} precision`));
+    lines.push(
+      c.dim(`  ${'detector'.padEnd(26)} ${'on failed'.padStart(9)} ${'on passed'.padStart(9)} precision`),
+    );
     for (const r of precision) {
       lines.push(
         `  ${show(r.detector).padEnd(26)} ${String(r.onFailed).padStart(9)} ${String(r.onSucceeded).padStart(9)} ${r.precision.padStart(9)}`,

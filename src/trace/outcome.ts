@@ -45,8 +45,7 @@ function asScore(v: unknown): number | undefined {
 export function normaliseNativeOutcome(trace: Record<string, unknown>): Record<string, unknown> {
   const o = trace.outcome;
   if (typeof o === 'boolean') return { ...trace, outcome: { success: o, source: 'native outcome' } };
-  if (isRecord(o) && o.source === undefined)
-    return { ...trace, outcome: { ...o, source: 'native outcome' } };
+  if (isRecord(o) && o.source === undefined) return { ...trace, outcome: { ...o, source: 'native outcome' } };
   if (o === undefined && typeof trace.success === 'boolean')
     return { ...trace, outcome: { success: trace.success, source: 'native success' } };
   return trace;
@@ -78,7 +77,13 @@ export function outcomeFromLangfuseScores(scores: unknown): Outcome | undefined 
     if (!LANGFUSE_SUCCESS_SCORES.has(s.name.toLowerCase())) continue;
     const value = s.value;
     const success =
-      typeof value === 'boolean' ? value : value === 1 ? true : value === 0 ? false : asBoolean(s.stringValue);
+      typeof value === 'boolean'
+        ? value
+        : value === 1
+          ? true
+          : value === 0
+            ? false
+            : asBoolean(s.stringValue);
     if (success === undefined) continue;
     return { success, source: `langfuse score ${s.name}` };
   }

@@ -592,7 +592,7 @@ export function buildTrace(
   const fields = mapping.traceFields(root, ordered, ctx);
   const trace: TraceInput = {
     id: traceId,
-    ...(fields.agentId ?? service ? { agentId: fields.agentId ?? service } : {}),
+    ...((fields.agentId ?? service) ? { agentId: fields.agentId ?? service } : {}),
     status: root
       ? root.status.code === 'error'
         ? 'error'
