@@ -5,7 +5,9 @@
  */
 import path from 'node:path';
 import {
+  agentKey,
   baselineLookup,
+  baselineNotes,
   DEFAULT_BASELINE_FILE,
   emptyBaselines,
   readBaselineFile,
@@ -13,6 +15,7 @@ import {
 } from './baseline/store.js';
 import { configFromObject, loadConfig, type Config } from './config/config.js';
 import type { Detector } from './detect/detector.js';
+import type { Signal } from './detect/signal.js';
 import { findDetector } from './detect/registry.js';
 import { createDetectorRunner } from './detect/runner.js';
 import { DEFAULT_CASSETTE_PATH } from './judge/cassette.js';
@@ -24,7 +27,7 @@ import { createReportAccumulator } from './report/build.js';
 import type { Report } from './report/schema.js';
 import { escalateGrayZone } from './tiers/escalate.js';
 import type { InputFormat } from './trace/importer.js';
-import { GRAY_ZONE_LOWER } from './detect/grayZone.js';
+import { GRAY_ZONE_LOWER, isGrayZone } from './detect/grayZone.js';
 import { countedSignals } from './report/build.js';
 import { effectiveJobs } from './run/jobs.js';
 import { analyseInThisThread } from './run/local.js';
@@ -37,6 +40,7 @@ import {
   type LoadProgress,
   type LoadStats,
 } from './trace/load.js';
+import { keyAgent } from './trace/agentKey.js';
 import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, TraceInput } from './trace/schema.js';
 
@@ -68,6 +72,16 @@ export interface AnalyzeOptions {
    * The report is the same whatever the number.
    */
   jobs?: number;
+  /**
+   * The agent of traces whose recording names none (`--agent`); else config's `agent:`, else each
+   * file's path relative to cwd (`<input>` for trace objects), so unrelated inputs never share a
+   * baseline.
+   */
+  agent?: string;
+  /** Escalate gray-zone signals to the configured judges (default true; `baseline update` says false). */
+  escalate?: boolean;
+  /** Called with each trace and its final signals, as they are added to the report. */
+  onTrace?: (loaded: LoadedTrace, signals: readonly Signal[]) => void;
 }
 
 /** The tribunal session for a run, when judges are configured and escalation is on. */
@@ -100,11 +114,16 @@ function tribunalFor(
  * input error named `<input>[i]` with its field, as a bad record of a file is, and the others are
  * still analysed.
  */
-async function* fromObjects(traces: readonly unknown[], stats: LoadStats): AsyncGenerator<LoadedTrace[]> {
+async function* fromObjects(
+  traces: readonly unknown[],
+  stats: LoadStats,
+  agent: string | undefined,
+): AsyncGenerator<LoadedTrace[]> {
   for (const [i, t] of traces.entries()) {
     const file = `<input>[${i}]`;
     stats.records++;
-    const parsed = parseTrace(t);
+    const keyed = keyAgent(t, agent, '<input>');
+    const parsed = parseTrace(keyed.input);
     if (!parsed.success) {
       stats.errorCount++;
       stats.errors.push(invalidTraceError(file, t, parsed.error));
@@ -112,7 +131,7 @@ async function* fromObjects(traces: readonly unknown[], stats: LoadStats): Async
     }
     stats.traces++;
     stats.formats.native = (stats.formats.native ?? 0) + 1;
-    yield [{ trace: parsed.data, source: { file, format: 'native' } }];
+    yield [{ trace: parsed.data, source: { file, format: 'native', agentIdFrom: keyed.from } }];
   }
 }
 
@@ -171,13 +190,19 @@ export async function analyze(
     detectors: options.detectors,
   });
   const report = createReportAccumulator();
-  const tribunal = options.tribunal ?? tribunalFor(config, stateDir, cwd, options.env);
+  const tribunal =
+    options.escalate === false
+      ? undefined
+      : (options.tribunal ?? tribunalFor(config, stateDir, cwd, options.env));
+  const agent = options.agent ?? config.agent;
   const noDowngrade = new Set(config.tiers.noDowngrade);
   const verdicts: Verdict[] = [];
+  const agentsSeen = new Set<string>();
 
   const keepGrayZoneTraces = tribunal !== undefined;
   const jobs =
-    'paths' in kind && !options.detectors
+    // onTrace hands each trace to the caller: the traces stay in this thread.
+    'paths' in kind && !options.detectors && !options.onTrace
       ? await effectiveJobs(kind.paths, options.jobs ?? 1, cwd)
       : { count: 1, bytes: 0, files: 0 };
   let run: AnalysedRun;
@@ -187,6 +212,7 @@ export async function analyze(
         paths: kind.paths,
         ...(options.inputFormat ? { inputFormat: options.inputFormat } : {}),
         cwd,
+        ...(agent !== undefined ? { agent } : {}),
         config: { sections: config.sections, prices: config.prices, baselines: config.baselines },
         baselines: store,
         keepGrayZoneTraces,
@@ -203,20 +229,22 @@ export async function analyze(
         'paths' in kind
           ? {
               paths: kind.paths,
-              load: { inputFormat: options.inputFormat, onProgress: options.onProgress, cwd },
+              load: { inputFormat: options.inputFormat, onProgress: options.onProgress, cwd, agent },
             }
-          : { batches: fromObjects(kind.objects, stats), stats },
+          : { batches: fromObjects(kind.objects, stats, agent), stats },
       pricer,
       runner,
       keepGrayZoneTraces,
+      keepTraces: options.onTrace !== undefined,
     });
   }
 
   for await (const batch of run.results) {
     for (const result of batch) {
       let signals = result.signals;
-      if (tribunal && result.trace) {
-        const escalated = await escalateGrayZone(result.trace, signals, {
+      const escalatable = result.trace ?? result.loaded?.trace;
+      if (tribunal && escalatable && signals.some(isGrayZone)) {
+        const escalated = await escalateGrayZone(escalatable, signals, {
           session: tribunal,
           noDowngrade,
           describe: (id) => findDetector(id)?.meta,
@@ -226,12 +254,14 @@ export async function analyze(
         for (const v of escalated.verdicts) verdicts.push(v);
       }
       report.addSummary({ ...result.summary, signals: countedSignals(signals) }, signals, result.unreadSpans);
+      if (options.onTrace && result.loaded) options.onTrace(result.loaded, signals);
+      agentsSeen.add(agentKey(result.summary.agentId, result.summary.agentVersion));
     }
   }
   const { stats, unknownModels, failures } = run.finished();
 
   inCanonicalOrder(stats);
-  const notes = [...config.warnings, ...stats.notes];
+  const notes = [...config.warnings, ...baselineNotes(store, agentsSeen, config.baselines), ...stats.notes];
   if (stats.notesDropped > 0)
     notes.push(
       `${stats.notesDropped} more note${stats.notesDropped === 1 ? '' : 's'} about reading the input are not listed`,

@@ -9,7 +9,9 @@ export {
   RetrievalStepSchema,
   StateStepSchema,
   MessageStepSchema,
+  OutcomeSchema,
   traceJsonSchema,
+  type Outcome,
   type Trace,
   type TraceInput,
   type Step,
@@ -21,6 +23,7 @@ export { defineDetector, type Detector, type DetectorMeta, type DetectContext } 
 export { detectors, findDetector } from './detect/registry.js';
 export { parseConfig, loadConfig, configSchema, type Config } from './config/config.js';
 export { ReportSchema, type Report } from './report/schema.js';
+export { isFinding } from './report/finding.js';
 export { renderMarkdown } from './report/renderMarkdown.js';
 export { renderText } from './report/renderText.js';
 export { redact } from './redact/redact.js';

@@ -339,3 +339,100 @@ function takeOverStaleLock(lock: string, staleMs: number): boolean {
   }
   return true;
 }
+
+/** The store keys of `agent`: its key without a version, and the same id at every version. */
+export function keysOfAgent(store: BaselineFile, agent: string): string[] {
+  const bare = agentKey(agent, undefined);
+  // An argument that is a store key already (`bot@1.2`, as `baseline show` prints it) matches itself.
+  return Object.keys(store.agents).filter((k) => k === agent || k === bare || k.startsWith(`${bare}@`));
+}
+
+export interface AgentBaselineSummary {
+  /** The store key: agent id (with `%` and `@` escaped), then `@version` when there is one. */
+  agent: string;
+  /** Runs in the window. */
+  runs: number;
+  /** True once `minRuns` runs exist: the baseline detectors then compare against the P75s. */
+  active: boolean;
+  /** P75 of each metric over the window's runs that measured it. */
+  p75: Partial<Record<BaselineMetric, number>>;
+  /** Runs that measured each metric (durations need timings). */
+  measured: Partial<Record<BaselineMetric, number>>;
+  /** The newest run's time, when it has one. */
+  lastRunAt?: string;
+}
+
+/** What `tracejury baseline show` prints: per agent key, its runs, P75s and whether it is active. */
+export function summariseBaselines(
+  store: BaselineFile,
+  minRuns = 20,
+  window = 50,
+  only?: readonly string[],
+): AgentBaselineSummary[] {
+  return Object.entries(store.agents)
+    .filter(([key]) => only === undefined || only.includes(key))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([agent, { runs: all }]) => {
+      const runs = all.slice(-window);
+      const p75: AgentBaselineSummary['p75'] = {};
+      const measured: AgentBaselineSummary['measured'] = {};
+      for (const metric of BASELINE_METRICS) {
+        const values = runs.map((r) => r.metrics[metric]).filter((v): v is number => typeof v === 'number');
+        if (values.length === 0) continue;
+        p75[metric] = percentile(values, 75);
+        measured[metric] = values.length;
+      }
+      const last = runs[runs.length - 1];
+      const lastRunAt = last?.runAt ?? last?.recordedAt;
+      return {
+        agent,
+        runs: runs.length,
+        active: runs.length >= minRuns,
+        p75,
+        measured,
+        ...(lastRunAt !== undefined ? { lastRunAt } : {}),
+      };
+    });
+}
+
+/** The store without the runs of `keys` (every agent when `keys` is undefined). */
+export function resetBaselines(store: BaselineFile, keys?: readonly string[]): BaselineFile {
+  if (keys === undefined) return emptyBaselines();
+  const agents: BaselineFile['agents'] = {};
+  for (const [key, value] of Object.entries(store.agents)) if (!keys.includes(key)) agents[key] = value;
+  return { version: 2, agents };
+}
+
+/**
+ * Notes for a report: each agent of the run whose baseline has some runs but fewer than `minRuns`
+ * (its baseline detectors still use static thresholds), and, when the store has baselines at all,
+ * how many of the run's agents have none.
+ */
+export function baselineNotes(
+  store: BaselineFile,
+  agentsSeen: Iterable<string>,
+  { minRuns, window }: { minRuns: number; window: number },
+): string[] {
+  const notes: string[] = [];
+  const none: string[] = [];
+  let below = 0;
+  for (const key of [...agentsSeen].sort()) {
+    const runs = Math.min(store.agents[key]?.runs.length ?? 0, window);
+    if (runs >= minRuns) continue;
+    if (runs === 0) {
+      none.push(key);
+      continue;
+    }
+    below++;
+    if (below <= 10) notes.push(`${key}: ${runs} of ${minRuns} runs — static thresholds until ${minRuns}`);
+  }
+  if (below > 10) notes.push(`${below - 10} more agents have fewer than ${minRuns} baseline runs`);
+  if (none.length > 0 && Object.keys(store.agents).length > 0) {
+    const n = none.length;
+    notes.push(
+      `${n === 1 ? `agent ${none[0]} has` : `${n} agents (e.g. ${none[0]}) have`} no baseline runs: static thresholds ` +
+        `(\`tracejury baseline update\` learns them; \`baseline show\` lists the agents that have one)`,
+    );
+  }
+  return notes;
+}

@@ -7,26 +7,31 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyze, DEFAULT_STATE_DIR } from '../analyze.js';
 import { defaultJobs } from '../run/jobs.js';
+import { describeLeftOut, whyNotLearned, type LeftOutReason } from '../baseline/learn.js';
 import {
   DEFAULT_BASELINE_FILE,
   emptyBaselines,
+  keysOfAgent,
   mergeBaselines,
   readBaselineFile,
+  resetBaselines,
+  summariseBaselines,
   updateBaselines,
   withBaselineLock,
   writeBaselineFile,
+  type BaselineFile,
 } from '../baseline/store.js';
 import { configSchema, loadConfig } from '../config/config.js';
-import { createPricer } from '../pricing/pricer.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
 import { formatInputError, renderText } from '../report/renderText.js';
 import { ReportSchema, type Report } from '../report/schema.js';
 import { formatUsd } from '../report/summarise.js';
 import { plural } from '../util/thousands.js';
 import { INPUT_FORMATS, type InputFormat } from '../trace/importer.js';
-import { streamTraceBatches, type LoadProgress } from '../trace/load.js';
+import { type LoadProgress } from '../trace/load.js';
 import { UsageError } from '../trace/paths.js';
-import { traceJsonSchema } from '../trace/schema.js';
+import { traceJsonSchema, type Trace } from '../trace/schema.js';
+import { terminalSafe } from '../report/terminalSafe.js';
 import { VERSION } from '../version.js';
 import { fsErrorReason, isFsError } from '../util/fsError.js';
 import { nearest } from '../util/nearest.js';
@@ -45,7 +50,9 @@ const HELP = `tracejury ${VERSION} — evals for LLM agents in CI
 
 Usage:
   tracejury analyze <paths or globs…> [options]   detectors, waste and the gate over recorded traces
-  tracejury baseline update <paths…> [options]    add successful runs to the per-agent P75 baselines
+  tracejury baseline update <paths…> [options]    learn the good runs into the per-agent P75 baselines
+  tracejury baseline show [agent] [--format json] per agent: runs, P75 of each metric, active or not
+  tracejury baseline reset [agent]                forget every agent's runs, or one agent's
   tracejury schema trace|config|report            print a JSON Schema (for editors and validators)
   tracejury --version | --help
 
@@ -55,6 +62,8 @@ Options for analyze:
   --format F             text | json | markdown (default: text)
   --out FILE             write the report to FILE; stdout gets a one-line summary
   --state-dir DIR        baselines and cassette (default: .tracejury)
+  --agent NAME           the agent of traces that name none (default: agent: in config, else the
+                         file's path), for baselines; also for baseline update
   --no-progress          no progress line on a terminal
   --jobs N               worker threads for inputs over 32 MB (default: the number of cores);
                          the report is the same whatever N is
@@ -166,6 +175,7 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     'state-dir': { type: 'string' },
     'no-progress': { type: 'boolean' },
     jobs: { type: 'string' },
+    agent: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
   const jobs = jobsOf(values.jobs);
@@ -181,6 +191,7 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     onProgress: progress.onProgress,
     cwd: io.cwd,
     jobs,
+    ...(values.agent !== undefined ? { agent: agentOf(values.agent) } : {}),
   });
   progress.done();
   const text = render(report, format, Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out);
@@ -204,49 +215,172 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
   return report.gate.passed ? EXIT.ok : EXIT.gateFailed;
 }
 
+const BASELINE_USAGE = `usage:
+  tracejury baseline update <paths…> [--agent NAME] [--state-dir DIR] [--input-format F] [--config FILE]
+  tracejury baseline show [agent] [--format text|json] [--state-dir DIR] [--config FILE]
+  tracejury baseline reset [agent] [--state-dir DIR]`;
+
 async function baselineCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'update')
-    throw new UsageError('usage: tracejury baseline update <paths…> [--state-dir DIR] [--input-format F]');
-  const { values, positionals } = parseCommandArgs('baseline update', rest, {
+  if (sub === 'update') return baselineUpdate(rest, io);
+  if (sub === 'show') return baselineShow(rest, io);
+  if (sub === 'reset') return baselineReset(rest, io);
+  throw new UsageError(BASELINE_USAGE);
+}
+
+function baselineFileOf(stateDir: string | undefined, io: CliIO): string {
+  return path.join(path.resolve(io.cwd, stateDir ?? DEFAULT_STATE_DIR), DEFAULT_BASELINE_FILE);
+}
+
+/**
+ * Learns only good runs: the traces go through analyze (detectors against the baselines as they
+ * stand, no judges), and a run with status other than ok, a failed recorded outcome or a high or
+ * critical finding is left out (baseline/learn.ts), with the count of each reason printed.
+ */
+async function baselineUpdate(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('baseline update', args, {
     'state-dir': { type: 'string' },
     'input-format': { type: 'string' },
     config: { type: 'string' },
+    agent: { type: 'string' },
   });
   if (positionals.length === 0)
     throw new UsageError('baseline update needs at least one path, directory or glob');
-  const config = loadConfig(values.config ? path.resolve(io.cwd, values.config) : undefined, io.cwd);
-  const file = path.join(
-    path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
-    DEFAULT_BASELINE_FILE,
-  );
+  const configFile = values.config ? path.resolve(io.cwd, values.config) : undefined;
+  const config = loadConfig(configFile, io.cwd);
+  const stateDir = path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR);
+  const file = path.join(stateDir, DEFAULT_BASELINE_FILE);
   // Fail on an unreadable or damaged store before reading the traces; it is read again under the lock.
   readBaselineFile(file);
-  const { batches, stats } = streamTraceBatches(positionals, {
-    inputFormat: inputFormatOf(values['input-format']),
-    pricer: createPricer(config.prices),
-    cwd: io.cwd,
-  });
   // The new runs are collected apart (windowed, so memory stays bounded) and merged into the store
   // under the lock, so that concurrent updates keep each other's runs and the lock is held briefly.
   let added = emptyBaselines();
-  const pending = [];
-  for await (const batch of batches) {
-    for (const t of batch) pending.push(t.trace);
-    if (pending.length >= 1000) added = updateBaselines(added, pending.splice(0), config.baselines.window);
-  }
+  const pending: Trace[] = [];
+  const leftOut = new Map<LeftOutReason, number>();
+  let learned = 0;
+  const report = await analyze(positionals, {
+    configFile,
+    inputFormat: inputFormatOf(values['input-format']),
+    stateDir,
+    cwd: io.cwd,
+    ...(values.agent !== undefined ? { agent: agentOf(values.agent) } : {}),
+    escalate: false,
+    onTrace: ({ trace }, signals) => {
+      const reason = whyNotLearned(trace, signals);
+      if (reason) {
+        leftOut.set(reason, (leftOut.get(reason) ?? 0) + 1);
+        return;
+      }
+      learned++;
+      pending.push(trace);
+      if (pending.length >= 1000) added = updateBaselines(added, pending.splice(0), config.baselines.window);
+    },
+  });
   added = updateBaselines(added, pending, config.baselines.window);
   const store = await withBaselineLock(file, () => {
     const merged = mergeBaselines(readBaselineFile(file), added, config.baselines.window);
     writeBaselineFile(file, merged);
     return merged;
   });
-  for (const e of stats.errors.slice(0, 10)) io.stderr.write(`${formatInputError(e)}\n`);
-  const agents = Object.entries(store.agents).map(([k, v]) => `${k} (${v.runs.length} runs)`);
+  for (const e of report.inputs.errors.slice(0, 10)) io.stderr.write(`${formatInputError(e)}\n`);
+  const learnedAgents = Object.keys(added.agents).length;
   io.stdout.write(
-    `baselines: ${agents.join(', ') || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`,
+    `learned ${plural(learned, 'run')} of ${plural(learnedAgents, 'agent')}; ${describeLeftOut(leftOut)}\n`,
   );
-  return stats.traces === 0 ? EXIT.usage : EXIT.ok;
+  const agents = Object.entries(store.agents).map(([k, v]) => `${k} (${v.runs.length} runs)`);
+  const shown = agents.slice(0, 10).join(', ') + (agents.length > 10 ? `, … ${agents.length - 10} more` : '');
+  io.stdout.write(`baselines: ${shown || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`);
+  return report.inputs.traces === 0 ? EXIT.usage : EXIT.ok;
+}
+
+function agentOf(value: string): string {
+  if (value.trim() === '') throw new UsageError('--agent needs a name');
+  return value;
+}
+
+/** The store keys an `[agent]` argument names; a name with no baseline is a usage error naming those that exist. */
+function agentKeysOrFail(store: BaselineFile, agent: string): string[] {
+  const keys = keysOfAgent(store, agent);
+  if (keys.length > 0) return keys;
+  const known = Object.keys(store.agents);
+  const hint = nearest(agent, known);
+  throw new UsageError(
+    `no baseline for agent "${agent}"${hint ? ` — did you mean "${hint}"?` : ''}` +
+      (known.length
+        ? ` (agents: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''})`
+        : ' (the store is empty)'),
+  );
+}
+
+const METRIC_LABELS: Record<string, (v: number) => string> = {
+  stepCount: (v) => `steps ${fmtNumber(v)}`,
+  maxStepDurationMs: (v) => `slowest step ${fmtNumber(v)} ms`,
+  maxPromptTokens: (v) => `largest prompt ${fmtNumber(v)} tokens`,
+  llmToolRatio: (v) => `LLM/tool calls ${fmtNumber(v)}`,
+  totalTokens: (v) => `tokens ${fmtNumber(v)}`,
+  durationMs: (v) => `duration ${fmtNumber(v)} ms`,
+};
+
+function fmtNumber(v: number): string {
+  return Number.isInteger(v) ? v.toLocaleString('en-US') : v.toFixed(2);
+}
+
+function baselineShow(args: string[], io: CliIO): number {
+  const { values, positionals } = parseCommandArgs('baseline show', args, {
+    'state-dir': { type: 'string' },
+    config: { type: 'string' },
+    format: { type: 'string' },
+  });
+  if (positionals.length > 1) throw new UsageError(BASELINE_USAGE);
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError(`--format ${format}: expected text or json`);
+  const config = loadConfig(values.config ? path.resolve(io.cwd, values.config) : undefined, io.cwd);
+  const { minRuns, window } = config.baselines;
+  const file = baselineFileOf(values['state-dir'], io);
+  const store = readBaselineFile(file);
+  const only = positionals[0] === undefined ? undefined : agentKeysOrFail(store, positionals[0]);
+  const agents = summariseBaselines(store, minRuns, window, only);
+  if (format === 'json') {
+    io.stdout.write(
+      JSON.stringify({ file: path.relative(io.cwd, file), minRuns, window, agents }, null, 2) + '\n',
+    );
+    return EXIT.ok;
+  }
+  const lines = [
+    `baselines in ${path.relative(io.cwd, file)} (active from ${minRuns} runs; the last ${window} kept)`,
+  ];
+  if (agents.length === 0) lines.push('  no agents yet: `tracejury baseline update <traces>` learns them');
+  for (const a of agents) {
+    const state = a.active ? 'active' : `static thresholds until ${minRuns}`;
+    lines.push(`  ${terminalSafe(a.agent)}: ${plural(a.runs, 'run')} — ${state}`);
+    const p75 = Object.entries(a.p75).map(([m, v]) => METRIC_LABELS[m]!(v));
+    if (p75.length) lines.push(`    P75: ${p75.join(', ')}`);
+  }
+  io.stdout.write(lines.join('\n') + '\n');
+  return EXIT.ok;
+}
+
+async function baselineReset(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('baseline reset', args, {
+    'state-dir': { type: 'string' },
+  });
+  if (positionals.length > 1) throw new UsageError(BASELINE_USAGE);
+  const agent = positionals[0];
+  const file = baselineFileOf(values['state-dir'], io);
+  readBaselineFile(file);
+  const removed = await withBaselineLock(file, () => {
+    const store = readBaselineFile(file);
+    const keys = agent === undefined ? undefined : agentKeysOrFail(store, agent);
+    const gone = Object.entries(store.agents).filter(([k]) => keys === undefined || keys.includes(k));
+    writeBaselineFile(file, resetBaselines(store, keys));
+    return { agents: gone.length, runs: gone.reduce((n, [, v]) => n + v.runs.length, 0) };
+  });
+  io.stdout.write(
+    `baselines: removed ${plural(removed.runs, 'run')} of ${plural(removed.agents, 'agent')}` +
+      `${agent === undefined ? ' (all)' : ` (${terminalSafe(agent)})`} → ${path.relative(io.cwd, file)}\n`,
+  );
+  return EXIT.ok;
 }
 
 function schemaCommand(args: string[], io: CliIO): number {

@@ -31,7 +31,15 @@ import { ONE_SHOT } from '../util/oneShot.js';
 export const CONFIG_FILE_NAMES = ['tracejury.yml', 'tracejury.yaml', 'detectors.yml', 'detectors.yaml'];
 
 /** Top-level keys that are not agent sections. */
-export const RESERVED_KEYS = ['default', 'failOn', 'prices', 'tribunal', 'tiers', 'baselines'] as const;
+export const RESERVED_KEYS = [
+  'default',
+  'failOn',
+  'prices',
+  'tribunal',
+  'tiers',
+  'baselines',
+  'agent',
+] as const;
 
 export const FailOnSchema = z
   .union([SeveritySchema, z.array(SeveritySchema)], {
@@ -60,6 +68,13 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
       tribunal: TribunalConfigSchema.optional().describe('Judges and rubrics for tier 4'),
       tiers: tiersSectionSchema(detectorIdSchema(list)).optional(),
       baselines: BaselinesSectionSchema.optional(),
+      agent: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'The agent of traces whose recording names none (else each file is its own agent, keyed by its path)',
+        ),
     })
     .catchall(section.nullable());
 }
@@ -71,6 +86,8 @@ export interface Config {
   tribunal?: TribunalConfig;
   tiers: { escalate: boolean; noDowngrade: string[] };
   baselines: { minRuns: number; window: number };
+  /** `agent:`: the agent of traces that name none (`--agent` overrides it). */
+  agent?: string;
   /** Raw sections as written, for inheritance. */
   sections: Record<string, Record<string, unknown>>;
   warnings: string[];
@@ -276,6 +293,7 @@ function configFromValue(
       minRuns: baselines.minRuns ?? DEFAULT_BASELINES.minRuns,
       window: baselines.window ?? DEFAULT_BASELINES.window,
     },
+    ...(typeof data.agent === 'string' ? { agent: data.agent } : {}),
     sections,
     warnings,
   };

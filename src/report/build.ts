@@ -20,7 +20,15 @@ import { VERSION } from '../version.js';
 import { evaluateGate, type GateDetectorFailure } from './gate.js';
 import { redact, redactDeep } from '../redact/redact.js';
 import { wasteTotals } from './wasteTotals.js';
-import { REPORT_SCHEMA_VERSION, type InputError, type Report, type TraceSummary } from './schema.js';
+import { isFinding } from './finding.js';
+import {
+  MIN_OUTCOMES_FOR_PRECISION,
+  REPORT_SCHEMA_VERSION,
+  type InputError,
+  type Outcomes,
+  type Report,
+  type TraceSummary,
+} from './schema.js';
 
 export interface ReportAccumulator {
   add(loaded: LoadedTrace, signals: Signal[]): void;
@@ -67,6 +75,8 @@ export function summariseTrace(
     ...(m.durationMs !== undefined ? { durationMs: m.durationMs } : {}),
     signals: countedSignals(traceSignals),
     ...(unread > 0 ? { unreadSpans: unread } : {}),
+    ...(trace.outcome ? { outcome: trace.outcome } : {}),
+    ...(source.agentIdFrom ? { agentIdFrom: source.agentIdFrom } : {}),
   };
 }
 
@@ -81,6 +91,7 @@ export function createReportAccumulator(): ReportAccumulator {
   const traces: TraceSummary[] = [];
   const signals: Signal[] = [];
   const totals = { steps: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const outcomes = createOutcomeTally();
   const unread = { traces: 0, byName: new Map<string, number>() };
 
   return {
@@ -91,6 +102,7 @@ export function createReportAccumulator(): ReportAccumulator {
     addSummary(summary, traceSignals, unreadSpans) {
       traces.push(summary);
       if (unreadSpans) tallyUnread(unreadSpans, unread);
+      if (summary.outcome) outcomes.add(summary.outcome.success, traceSignals);
       for (const s of traceSignals) signals.push(redactSignal(s));
       totals.steps += summary.steps;
       totals.llmCalls += summary.llmCalls;
@@ -187,6 +199,7 @@ export function createReportAccumulator(): ReportAccumulator {
             : {}),
         },
         gate,
+        ...(outcomes.recorded > 0 ? { outcomes: outcomes.finish() } : {}),
         notes: allNotes.map(redact),
       };
     },
@@ -222,6 +235,39 @@ function tallyUnread(
     tally.byName.set(key, (tally.byName.get(key) ?? 0) + n);
   }
   tally.traces += 1;
+}
+
+/** Counts recorded outcomes, and each detector's findings on failed and on successful runs. */
+function createOutcomeTally() {
+  let recorded = 0;
+  let failed = 0;
+  const byDetector = new Map<string, { onFailed: number; onSucceeded: number }>();
+  return {
+    get recorded() {
+      return recorded;
+    },
+    add(success: boolean, signals: readonly Signal[]) {
+      recorded++;
+      if (!success) failed++;
+      for (const s of signals) {
+        if (!isFinding(s)) continue;
+        let d = byDetector.get(s.detector);
+        if (!d) byDetector.set(s.detector, (d = { onFailed: 0, onSucceeded: 0 }));
+        if (success) d.onSucceeded++;
+        else d.onFailed++;
+      }
+    },
+    finish(): Outcomes {
+      const out: Outcomes = { recorded, failed, succeeded: recorded - failed };
+      if (recorded < MIN_OUTCOMES_FOR_PRECISION) return out;
+      out.byDetector = Object.fromEntries(
+        [...byDetector.entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([id, d]) => [id, { ...d, precision: d.onFailed / (d.onFailed + d.onSucceeded) }]),
+      );
+      return out;
+    },
+  };
 }
 
 /** The signal with its text redacted: the same object when there was nothing to hide (the usual case). */

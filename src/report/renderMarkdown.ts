@@ -6,7 +6,7 @@ import { escapeMarkdown } from './markdownEscape.js';
 import { redact } from '../redact/redact.js';
 import type { Report } from './schema.js';
 import { builtInFix } from './renderText.js';
-import { formatCost, formatUsd, groupSignals, severityMix } from './summarise.js';
+import { formatCost, formatUsd, groupSignals, outcomeLine, precisionRows, severityMix } from './summarise.js';
 import { fmtInt, plural } from '../util/thousands.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin for the marker and note. */
@@ -30,6 +30,7 @@ export function renderMarkdown(
   out.push(
     `${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatCost(totals)}** · waste **${formatUsd(waste.totalUsd)}** (${fmtInt(waste.totalTokens)} tokens)`,
   );
+  if (report.outcomes) out.push('', outcomeLine(report.outcomes));
   if (!report.gate.passed) out.push('', ...report.gate.reasons.map((r) => `- ${safe(r)}`));
   if (inputs.errorCount > 0)
     out.push(
@@ -71,6 +72,18 @@ export function renderMarkdown(
     if (details.length > 5) out.push(...details);
   } else {
     out.push('', 'No signals.');
+  }
+  const precision = precisionRows(report);
+  if (precision.length > 0) {
+    out.push(
+      '',
+      'Findings against recorded outcomes (precision = findings on failed runs / all findings on runs with an outcome):',
+      '',
+      '| detector | on failed runs | on successful runs | precision |',
+      '|---|---:|---:|---:|',
+    );
+    for (const r of precision)
+      out.push(`| \`${r.detector}\` | ${fmtInt(r.onFailed)} | ${fmtInt(r.onSucceeded)} | ${r.precision} |`);
   }
   if (report.review.length > 0) {
     out.push('', `<details><summary>For review (${report.review.length})</summary>`, '');

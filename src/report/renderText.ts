@@ -2,7 +2,7 @@
 import { findDetector } from '../detect/registry.js';
 import { redact } from '../redact/redact.js';
 import type { InputError, Report } from './schema.js';
-import { formatCost, formatUsd, groupSignals, severityMix } from './summarise.js';
+import { formatCost, formatUsd, groupSignals, outcomeLine, precisionRows, severityMix } from './summarise.js';
 import { terminalSafe } from './terminalSafe.js';
 import { fmtInt, plural } from '../util/thousands.js';
 
@@ -125,9 +125,22 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     if (report.review.length > max)
       lines.push(c.dim(`  … and ${fmtInt(report.review.length - max)} more (see --format json)`));
   }
+  const precision = precisionRows(report);
+  if (precision.length > 0) {
+    lines.push('', c.b('Findings against recorded outcomes') + c.dim(' (precision = on failed runs / all)'));
+    lines.push(
+      c.dim(`  ${'detector'.padEnd(26)} ${'on failed'.padStart(9)} ${'on passed'.padStart(9)} precision`),
+    );
+    for (const r of precision) {
+      lines.push(
+        `  ${show(r.detector).padEnd(26)} ${String(r.onFailed).padStart(9)} ${String(r.onSucceeded).padStart(9)} ${r.precision.padStart(9)}`,
+      );
+    }
+  }
   for (const n of report.notes) lines.push(c.yellow(`Note: ${show(n)}`));
+  lines.push('');
+  if (report.outcomes) lines.push(outcomeLine(report.outcomes));
   lines.push(
-    '',
     report.gate.passed
       ? c.green('Gate: passed')
       : c.red(`Gate: FAILED — ${report.gate.reasons.map(show).join('; ')}`),

@@ -33,6 +33,10 @@ export const TraceSummarySchema = z.object({
    * (an embedding call, an operation it does not know): the trace was read in part.
    */
   unreadSpans: z.number().int().nonnegative().optional(),
+  /** Whether the run succeeded, when the recording says so (see the trace's `outcome`). */
+  outcome: z.object({ success: z.boolean(), score: z.number().optional(), source: z.string() }).optional(),
+  /** Where agentId came from: the recording, `--agent` / `agent:` (option), or the file's path (file). */
+  agentIdFrom: z.enum(['recorded', 'option', 'file']).optional(),
 });
 export type TraceSummary = z.infer<typeof TraceSummarySchema>;
 
@@ -62,6 +66,32 @@ export const ReviewItemSchema = z.object({
   /** The case comes from a detector in shadow mode: worth a look, never a gate failure. */
   shadow: z.boolean().optional(),
 });
+
+/** Minimum traces with an outcome before per-detector precision is computed (fewer say little). */
+export const MIN_OUTCOMES_FOR_PRECISION = 10;
+
+export const OutcomesSchema = z.object({
+  /** Traces whose recording says whether they succeeded. */
+  recorded: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  succeeded: z.number().int().nonnegative(),
+  /**
+   * Per detector, its findings (see report/finding.ts) on runs that failed and on runs that
+   * succeeded, and precision = onFailed / (onFailed + onSucceeded). Only when at least
+   * MIN_OUTCOMES_FOR_PRECISION traces have an outcome.
+   */
+  byDetector: z
+    .record(
+      z.string(),
+      z.object({
+        onFailed: z.number().int().nonnegative(),
+        onSucceeded: z.number().int().nonnegative(),
+        precision: z.number().min(0).max(1),
+      }),
+    )
+    .optional(),
+});
+export type Outcomes = z.infer<typeof OutcomesSchema>;
 
 export const ReportSchema = z.object({
   schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
@@ -101,6 +131,8 @@ export const ReportSchema = z.object({
       .optional(),
   }),
   gate: z.object({ passed: z.boolean(), reasons: z.array(z.string()) }),
+  /** Recorded outcomes and the detectors' precision against them; absent when no trace has one. */
+  outcomes: OutcomesSchema.optional(),
   notes: z.array(z.string()).default([]),
 });
 export type Report = z.infer<typeof ReportSchema>;

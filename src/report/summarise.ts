@@ -1,8 +1,8 @@
 /** What both renderers show: signals grouped by detector, worst first, with their waste. */
 import { isConfirmed } from '../detect/grayZone.js';
 import { SEVERITIES, severityRank, type Severity, type Signal } from '../detect/signal.js';
-import type { Report } from './schema.js';
-import { plural } from '../util/thousands.js';
+import type { Outcomes, Report } from './schema.js';
+import { fmtInt, plural } from '../util/thousands.js';
 
 export interface DetectorGroup {
   detector: string;
@@ -108,4 +108,20 @@ export function formatUsd(usd: number): string {
   if (usd === 0) return '$0.00';
   if (usd < 0.01) return `$${usd.toFixed(6).replace(/0+$/, '')}`;
   return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+}
+
+/** "Outcomes: 116 of 200 runs with a recorded outcome failed" — beside the gate line. */
+export function outcomeLine(o: Outcomes): string {
+  return `Outcomes: ${fmtInt(o.failed)} of ${plural(o.recorded, 'run')} with a recorded outcome failed`;
+}
+
+/** The per-detector precision table's rows, worst precision first; empty below 10 outcomes. */
+export function precisionRows(
+  report: Report,
+): { detector: string; onFailed: number; onSucceeded: number; precision: string }[] {
+  const by = report.outcomes?.byDetector;
+  if (!by) return [];
+  return Object.entries(by)
+    .sort(([a, x], [b, y]) => x.precision - y.precision || a.localeCompare(b))
+    .map(([detector, d]) => ({ ...d, detector, precision: d.precision.toFixed(2) }));
 }

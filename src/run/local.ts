@@ -19,6 +19,8 @@ export interface LocalRunInput {
   runner: DetectorRunner;
   /** Keep the trace with its results when a signal is in the gray zone (judges are configured). */
   keepGrayZoneTraces: boolean;
+  /** Keep every trace with its results (the caller's onTrace wants them). */
+  keepTraces?: boolean;
 }
 
 export function analyseInThisThread(input: LocalRunInput): AnalysedRun {
@@ -48,6 +50,7 @@ export function analyseInThisThread(input: LocalRunInput): AnalysedRun {
           summary: summariseTrace(loaded, signals),
           signals,
           unreadSpans: unreadSpansOf(loaded.trace),
+          ...(input.keepTraces ? { loaded } : {}),
           ...(input.keepGrayZoneTraces && signals.some(isGrayZone) ? { trace: loaded.trace } : {}),
         };
       });

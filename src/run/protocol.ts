@@ -12,7 +12,7 @@ import type { InputFormat } from '../trace/importer.js';
 import type { LoadStats } from '../trace/load.js';
 import type { DetectorSections } from '../detect/config.js';
 import type { PriceOverrides } from '../pricing/pricer.js';
-import type { Trace } from '../trace/schema.js';
+import type { LoadedTrace, Trace } from '../trace/schema.js';
 import type { TraceOrder } from '../trace/order.js';
 
 export interface WorkerInput {
@@ -20,6 +20,8 @@ export interface WorkerInput {
   shard: { index: number; count: number };
   inputFormat?: InputFormat;
   cwd: string;
+  /** The agent of traces that name none (`--agent` / `agent:`). */
+  agent?: string;
   config: DetectorSections & { prices: PriceOverrides; baselines: { minRuns: number; window: number } };
   baselines: BaselineFile;
   /** Send the trace with its results when a signal is in the gray zone (judges are configured). */
@@ -35,6 +37,8 @@ export interface TraceResult {
   unreadSpans?: Record<string, number>;
   /** The trace, for escalation; only sent when one of its signals is in the gray zone. */
   trace?: Trace;
+  /** The trace and its source, in this thread only, when the caller asked for every trace (onTrace). */
+  loaded?: LoadedTrace;
 }
 
 export type WorkerMessage =

@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     inputFormat: input.inputFormat,
     pricer,
     cwd: input.cwd,
+    ...(input.agent !== undefined ? { agent: input.agent } : {}),
     shard: input.shard,
     onProgress: (p) =>
       port.postMessage({

@@ -21,6 +21,7 @@ import type { Readable } from 'node:stream';
 import type { ZodError } from 'zod';
 import { createPricer, type Pricer } from '../pricing/pricer.js';
 import type { InputError } from './inputError.js';
+import { fileAgentKey, keyAgent } from './agentKey.js';
 import { parseTrace } from './fastParse.js';
 import { importerFor, importers } from './formats/index.js';
 import {
@@ -60,6 +61,8 @@ export interface LoadOptions {
    * recently appended is closed early when another opens (default DEFAULT_MAX_OPEN_TRACES).
    */
   maxOpenTraces?: number;
+  /** The agent of traces whose recording names none (`--agent` / `agent:`); else their file's path. */
+  agent?: string;
 }
 
 /** The path that means stdin, and how reports name it. */
@@ -242,6 +245,8 @@ class FileReader {
     private readonly addError: (e: InputError) => void,
     private readonly pricer: Pricer,
     forced: InputFormat | undefined,
+    /** The option's agent, and the file's own agent key, for traces that name no agent. */
+    private readonly agent: { option: string | undefined; fileKey: string },
     /** Set when reading a pipe: the window of open traces a grouping reader holds. */
     private readonly maxOpenTraces?: number,
   ) {
@@ -382,7 +387,8 @@ class FileReader {
   private accept(imported: ImportedTrace[]): LoadedTrace[] {
     const out: LoadedTrace[] = [];
     for (const item of imported) {
-      const parsed = parseTrace(item.trace);
+      const keyed = keyAgent(item.trace, this.agent.option, this.agent.fileKey);
+      const parsed = parseTrace(keyed.input);
       if (!parsed.success) {
         const line = (this.document && this.lineOfTrace(item.trace)) ?? item.line;
         this.addError(invalidTraceError(this.file, item.trace, parsed.error, line));
@@ -391,7 +397,12 @@ class FileReader {
       priceTrace(parsed.data, this.pricer);
       out.push({
         trace: parsed.data,
-        source: { file: this.file, format: this.importer!.format, ...(item.line ? { line: item.line } : {}) },
+        source: {
+          file: this.file,
+          format: this.importer!.format,
+          ...(item.line ? { line: item.line } : {}),
+          agentIdFrom: keyed.from,
+        },
       });
     }
     this.stats.traces += out.length;
@@ -506,7 +517,10 @@ export function streamTraceBatches(
         bytesRead += size;
         continue;
       }
-      const reader = new FileReader(file, stats, addError, pricer, plan?.format ?? options.inputFormat);
+      const reader = new FileReader(file, stats, addError, pricer, plan?.format ?? options.inputFormat, {
+        option: options.agent,
+        fileKey: fileAgentKey(filePath, options.cwd ?? process.cwd()),
+      });
       try {
         yield* readFile_(filePath, file, fileIndex, size, reader, addError, plan, (n) => {
           bytesRead += n;
@@ -525,7 +539,15 @@ export function streamTraceBatches(
     }
     if (readStdin) {
       const maxOpen = options.maxOpenTraces ?? DEFAULT_MAX_OPEN_TRACES;
-      const reader = new FileReader(STDIN_NAME, stats, addError, pricer, options.inputFormat, maxOpen);
+      const reader = new FileReader(
+        STDIN_NAME,
+        stats,
+        addError,
+        pricer,
+        options.inputFormat,
+        { option: options.agent, fileKey: STDIN_NAME },
+        maxOpen,
+      );
       yield* readPipe(options.stdin ?? process.stdin, reader, files.length, addError, (n) => {
         bytesRead += n;
         progress(STDIN_NAME);

@@ -110,9 +110,26 @@ export type MessageStep = z.infer<typeof MessageStepSchema>;
 
 export const TraceStatusSchema = z.enum(['ok', 'error', 'running']);
 
+/**
+ * Whether the run did what it was asked, when the recording says so (τ-bench's reward, a native
+ * `outcome`, an OTel root-span attribute, …). `source` names where it was read, e.g.
+ * "tau-bench reward"; `score` keeps the recorded number when there is one.
+ */
+export const OutcomeSchema = z.object({
+  success: z.boolean(),
+  score: z.number().optional(),
+  source: z.string(),
+});
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
 export const TraceSchema = z.object({
   id: z.string().min(1),
   sessionId: z.string().optional(),
+  /**
+   * The loader fills a missing agentId from `--agent` / `agent:` or the file's path (see
+   * agentKey.ts), so that unrelated recordings never share a baseline; 'default' is only what a
+   * direct TraceSchema.parse of an object without one gets.
+   */
   agentId: z.string().default('default'),
   agentVersion: z.string().optional(),
   status: TraceStatusSchema.default('ok'),
@@ -120,6 +137,8 @@ export const TraceSchema = z.object({
   endedAt: TIMESTAMP.optional(),
   input: z.unknown().optional(),
   output: z.unknown().optional(),
+  /** Whether the run succeeded, when the recording says so. */
+  outcome: OutcomeSchema.optional(),
   /** Names of the tools the agent was offered. */
   availableTools: z.array(z.string()).optional(),
   steps: z.array(StepSchema).default([]),
@@ -138,7 +157,14 @@ export interface TraceSource {
   line?: number;
   /** Its place in the run's canonical order (set by the loader). */
   order?: TraceOrder;
+  /**
+   * Where the trace's agentId came from: the recording itself, `--agent` / `agent:` (option), or
+   * the file's path (file) when neither named one.
+   */
+  agentIdFrom?: AgentIdFrom;
 }
+
+export type AgentIdFrom = 'recorded' | 'option' | 'file';
 
 export interface LoadedTrace {
   trace: Trace;

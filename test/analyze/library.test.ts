@@ -54,3 +54,19 @@ describe('analyze() on trace objects', () => {
     );
   });
 });
+
+describe('analyze() agent keys for trace objects', () => {
+  it('keys objects that name no agent as <input>, or by the agent option; a recorded agentId wins', async () => {
+    const traces: TraceInput[] = [loop('a', 1), { ...loop('b', 1), agentId: 'bot' }];
+    const byInput = await analyze(traces, { baselines: false, config: {} });
+    expect(byInput.traces.map((t) => [t.agentId, t.agentIdFrom])).toEqual([
+      ['<input>', 'file'],
+      ['bot', 'recorded'],
+    ]);
+    const byOption = await analyze(traces, { baselines: false, config: {}, agent: 'support' });
+    expect(byOption.traces.map((t) => [t.agentId, t.agentIdFrom])).toEqual([
+      ['support', 'option'],
+      ['bot', 'recorded'],
+    ]);
+  });
+});

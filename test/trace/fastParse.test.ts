@@ -669,9 +669,10 @@ describe('loadTraces through the fast path', () => {
     const bad = { id: 'b', steps: [{ type: 'tool', name: 'x', status: 'maybe' }] };
     const lines = [{ id: 'g1', steps: [{ type: 'message', from: 'a', content: 1 }] }, bad, { id: 'g2' }];
     writeFileSync(path.join(d, 'a.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
-    const { traces, stats } = await loadTraces(d);
+    // A trace that names no agent gets the --agent option's (else its file's) before parsing.
+    const { traces, stats } = await loadTraces(d, { agent: 'bot' });
     expect(traces.map((t) => t.trace.id)).toEqual(['g1', 'g2']);
-    expect(traces[1]!.trace).toEqual({ id: 'g2', agentId: 'default', status: 'ok', steps: [] });
+    expect(traces[1]!.trace).toEqual({ id: 'g2', agentId: 'bot', status: 'ok', steps: [] });
     const issue = TraceSchema.safeParse(bad).error!.issues[0]!;
     expect(stats.errors).toEqual([
       {

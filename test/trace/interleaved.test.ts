@@ -21,8 +21,9 @@ describe.each(Object.keys(lineFormats))('%s: interleaved records', (format) => {
   const interleaved = writeJsonl('interleaved.jsonl', byTime.flatMap(toLines));
 
   it('gives the same traces as the same records grouped run by run', async () => {
-    const a = await loadTraces(grouped);
-    const b = await loadTraces(interleaved);
+    // Both files name the same agent: without one, each trace would be keyed by its file's path.
+    const a = await loadTraces(grouped, { agent: 'support' });
+    const b = await loadTraces(interleaved, { agent: 'support' });
     expect(a.stats.errorCount).toBe(0);
     expect(b.stats.errorCount).toBe(0);
     expect(b.stats.notes).toEqual([]);

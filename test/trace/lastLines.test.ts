@@ -84,7 +84,7 @@ describe('Langfuse header after its observations', () => {
       'lf.jsonl',
       [obs('o1', 't', 0), obs('x1', 'u', 1), obs('o2', 't', 2), header].join('\n'),
     );
-    const { traces, stats } = await loadTraces(file);
+    const { traces, stats } = await loadTraces(file, { agent: 'default' });
     expect(stats.errorCount).toBe(0);
     expect(traces.map((t) => [t.trace.id, t.trace.agentId, t.trace.steps.length])).toEqual([
       ['u', 'default', 1],

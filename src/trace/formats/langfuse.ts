@@ -39,6 +39,7 @@ import { OpenGroups } from './openGroups.js';
 import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { toChatMessage, toChatMessages } from './openaiMessages.js';
+import { outcomeFromLangfuseScores } from '../outcome.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];
 type LlmStepInput = Extract<StepInput, { type: 'llm' }>;
@@ -422,6 +423,8 @@ export const langfuseImporter: Importer = {
         steps,
       };
       if (agentId) trace.agentId = agentId;
+      const outcome = outcomeFromLangfuseScores(header.scores);
+      if (outcome) trace.outcome = outcome;
       const version = str(header.release) ?? str(header.version);
       if (version) trace.agentVersion = version;
       const sessionId = str(header.sessionId);

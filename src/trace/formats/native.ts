@@ -1,5 +1,9 @@
-/** tracejury's own format: JSONL of Trace objects, or a JSON array of them. */
+/**
+ * tracejury's own format: JSONL of Trace objects, or a JSON array of them. An `outcome` without a
+ * source, a bare boolean `outcome` or a top-level `success` boolean become `outcome` (outcome.ts).
+ */
 import { isRecord, type Importer } from '../importer.js';
+import { normaliseNativeOutcome } from '../outcome.js';
 import type { TraceInput } from '../schema.js';
 
 function looksLikeTrace(value: unknown): boolean {
@@ -21,14 +25,14 @@ export const nativeImporter: Importer = {
               sink.problem({ line, field: `[${i}]`, message: 'expected a trace object' });
               return [];
             }
-            return [{ trace: v as TraceInput, line }];
+            return [{ trace: normaliseNativeOutcome(v) as TraceInput, line }];
           });
         }
         if (!isRecord(value)) {
           sink.problem({ line, message: 'expected a trace object' });
           return [];
         }
-        return [{ trace: value as TraceInput, line }];
+        return [{ trace: normaliseNativeOutcome(value) as TraceInput, line }];
       },
       end: () => [],
     };

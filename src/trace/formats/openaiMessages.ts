@@ -3,7 +3,8 @@
  * either (one transcript a line), or an array of transcripts. Two published shapes are recognised:
  *
  * - τ-bench runs: an array of `{task_id, trial, reward, info, traj}`, `traj` being the message list.
- *   One trace per run, id `task-<task_id>-trial-<trial>`; reward, task and trial go to metadata.
+ *   One trace per run, id `task-<task_id>-trial-<trial>`; reward, task and trial go to metadata,
+ *   and the reward to `outcome` (success when it is 1).
  * - Who&When logs: `{question, question_ID, history: [{role, name?, content}], mistake_agent,
  *   mistake_step, mistake_reason, ground_truth, level, is_correct}`. Every history entry is a
  *   `message` step (`from` = name ?? role), so `metadata.mistakeStepNumber` (= mistake_step + 1)
@@ -28,6 +29,7 @@
 import { createHash } from 'node:crypto';
 import { isRecord, type ImportSink, type ImportedTrace, type Importer } from '../importer.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
+import { outcomeFromTauReward, outcomeFromWhoAndWhen } from '../outcome.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];
 type LlmStepInput = Extract<StepInput, { type: 'llm' }>;
@@ -292,6 +294,8 @@ export const openaiMessagesImporter: Importer = {
           info: run.info,
         },
       };
+      const outcome = outcomeFromTauReward(run.reward);
+      if (outcome) trace.outcome = outcome;
       if (converted.input !== undefined) trace.input = converted.input;
       if (converted.output !== undefined) trace.output = converted.output;
       const tools = toolNames(run.tools) ?? toolNames(info?.tools);
@@ -358,6 +362,8 @@ export const openaiMessagesImporter: Importer = {
       }
       if (isRecord(log.system_prompt)) metadata.agents = Object.keys(log.system_prompt);
       const trace: TraceInput = { id: uniqueId(base), status: 'ok', steps, metadata };
+      const outcome = outcomeFromWhoAndWhen(log);
+      if (outcome) trace.outcome = outcome;
       if (question !== undefined) trace.input = question;
       return { trace, line };
     };

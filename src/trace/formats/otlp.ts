@@ -26,6 +26,7 @@ import {
 import { OpenGroups } from './openGroups.js';
 import { parseIsoMs } from '../measure.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
+import { outcomeFromSpanAttributes } from '../outcome.js';
 
 /**
  * `obj[key] = value`, where a key named `__proto__` (any attribute key is trace data) becomes an
@@ -645,7 +646,7 @@ export function buildTrace(
   const fields = mapping.traceFields(root, ordered, ctx);
   const trace: TraceInput = {
     id: traceId,
-    agentId: fields.agentId ?? service ?? 'default',
+    ...((fields.agentId ?? service) ? { agentId: fields.agentId ?? service } : {}),
     status: root
       ? root.status.code === 'error'
         ? 'error'
@@ -661,7 +662,10 @@ export function buildTrace(
   if (trace.agentVersion === undefined && typeof resource['service.version'] === 'string') {
     trace.agentVersion = resource['service.version'];
   }
-  if (trace.agentId === undefined) trace.agentId = service ?? 'default';
+  // No agent named: the loader keys the trace by --agent / agent: or its file (agentKey.ts).
+  if (trace.agentId === undefined && service) trace.agentId = service;
+  const outcome = root ? outcomeFromSpanAttributes(root.attributes) : undefined;
+  if (outcome && trace.outcome === undefined) trace.outcome = outcome;
   const metadata: Record<string, unknown> = { ...(fields.metadata ?? {}) };
   if (root?.name) metadata.rootSpan = root.name;
   if (service) metadata.serviceName = service;

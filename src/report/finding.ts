@@ -1,0 +1,11 @@
+/**
+ * What counts as a finding when a report counts signals against recorded outcomes, and when
+ * `baseline update` decides a run was bad: not suppressed, not shadow, and confident (above the
+ * gray zone). Kept as one predicate so it can become `signal.status === 'finding'` in one place.
+ */
+import { GRAY_ZONE_UPPER } from '../detect/grayZone.js';
+import type { Signal } from '../detect/signal.js';
+
+export function isFinding(signal: Signal): boolean {
+  return !signal.suppressedBy && !signal.shadow && signal.confidence > GRAY_ZONE_UPPER;
+}
