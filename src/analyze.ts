@@ -72,6 +72,8 @@ export interface AnalyzeOptions {
    * The report is the same whatever the number.
    */
   jobs?: number;
+  /** Input errors are listed but do not fail the gate (default: from config's failOn.inputErrors). */
+  allowInputErrors?: boolean;
   /**
    * The agent of traces whose recording names none (`--agent`); else config's `agent:`, else each
    * file's path relative to cwd (`<input>` for trace objects), so unrelated inputs never share a
@@ -292,6 +294,7 @@ export async function analyze(
     stats,
     unknownModels,
     failOn: config.failOn,
+    allowInputErrors: options.allowInputErrors ?? !config.failOnInputErrors,
     notes,
     verdicts,
     judgeStats,

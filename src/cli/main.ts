@@ -26,7 +26,7 @@ import { renderMarkdown } from '../report/renderMarkdown.js';
 import { formatInputError, renderText } from '../report/renderText.js';
 import { ReportSchema, type Report } from '../report/schema.js';
 import { formatUsd } from '../report/summarise.js';
-import { plural } from '../util/thousands.js';
+import { fmtInt, plural } from '../util/thousands.js';
 import { INPUT_FORMATS, type InputFormat } from '../trace/importer.js';
 import { type LoadProgress } from '../trace/load.js';
 import { UsageError } from '../trace/paths.js';
@@ -67,9 +67,26 @@ Options for analyze:
   --no-progress          no progress line on a terminal
   --jobs N               worker threads for inputs over 32 MB (default: the number of cores);
                          the report is the same whatever N is
+  --allow-input-errors   input that could not be read is listed but does not fail the gate
+                         (also failOn: { inputErrors: false } in tracejury.yml)
 
-Exit status: 0 the gate passed, 1 it failed, 2 usage error or no usable input.
+Exit status: 0 the gate passed, 1 it failed (a finding at failOn's severities, a detector that
+crashed, or input that could not be read — listed on stderr as file:line: field: what is wrong),
+2 usage error, bad config or no usable input.
 `;
+
+/** Input errors listed on stderr; the rest are counted (the report's inputs.errors holds up to 1,000). */
+const INPUT_ERRORS_ON_STDERR = 20;
+
+/** The first input errors as `file:line: field: what is wrong`, then how many more there are. */
+function writeInputErrors(io: CliIO, inputs: Report['inputs']): void {
+  for (const e of inputs.errors.slice(0, INPUT_ERRORS_ON_STDERR)) io.stderr.write(`${formatInputError(e)}\n`);
+  const more = inputs.errorCount - Math.min(inputs.errors.length, INPUT_ERRORS_ON_STDERR);
+  if (more > 0)
+    io.stderr.write(
+      `… and ${plural(more, 'more input error')}; the report's inputs.errors lists up to ${fmtInt(inputs.errors.length)} (--format json)\n`,
+    );
+}
 
 function formatOf(value: string | undefined): 'text' | 'json' | 'markdown' {
   if (value === undefined) return 'text';
@@ -176,6 +193,7 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     'no-progress': { type: 'boolean' },
     jobs: { type: 'string' },
     agent: { type: 'string' },
+    'allow-input-errors': { type: 'boolean' },
   });
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
   const jobs = jobsOf(values.jobs);
@@ -192,6 +210,7 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     cwd: io.cwd,
     jobs,
     ...(values.agent !== undefined ? { agent: agentOf(values.agent) } : {}),
+    ...(values['allow-input-errors'] ? { allowInputErrors: true } : {}),
   });
   progress.done();
   const text = render(report, format, Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out);
@@ -206,6 +225,8 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
   } else {
     io.stdout.write(text);
   }
+  // Whatever the format and --out, what could not be read is said where CI logs show it.
+  writeInputErrors(io, report.inputs);
   if (report.inputs.traces === 0) {
     io.stderr.write(
       `tracejury: no usable trace in the input (${plural(report.inputs.errorCount, 'error')}); see the errors above or in inputs.errors\n`,
@@ -282,7 +303,7 @@ async function baselineUpdate(args: string[], io: CliIO): Promise<number> {
     writeBaselineFile(file, merged);
     return merged;
   });
-  for (const e of report.inputs.errors.slice(0, 10)) io.stderr.write(`${formatInputError(e)}\n`);
+  writeInputErrors(io, report.inputs);
   const learnedAgents = Object.keys(added.agents).length;
   io.stdout.write(
     `learned ${plural(learned, 'run')} of ${plural(learnedAgents, 'agent')}; ${describeLeftOut(leftOut)}\n`,

@@ -20,9 +20,10 @@ import { BaselinesSectionSchema, DEFAULT_BASELINES } from '../baseline/config.js
 import { agentSectionSchema, detectorIdSchema } from '../detect/config.js';
 import type { Detector } from '../detect/detector.js';
 import { detectors as builtInDetectors } from '../detect/registry.js';
-import { SEVERITIES, SeveritySchema, type Severity } from '../detect/signal.js';
+import type { Severity } from '../detect/signal.js';
 import { TribunalConfigSchema, type TribunalConfig } from '../judge/config.js';
 import { PriceOverridesSchema } from '../pricing/pricer.js';
+import { DEFAULT_FAIL_ON, FailOnSchema, gatePolicy, type FailOnInput } from '../report/gateConfig.js';
 import { DEFAULT_NO_DOWNGRADE, tiersSectionSchema } from '../tiers/config.js';
 import { UsageError } from '../trace/paths.js';
 import { nearest } from '../util/nearest.js';
@@ -40,22 +41,6 @@ export const RESERVED_KEYS = [
   'baselines',
   'agent',
 ] as const;
-
-export const FailOnSchema = z
-  .union([SeveritySchema, z.array(SeveritySchema)], {
-    // zod's own message for a union is "Invalid input": say what is allowed and what was wrong.
-    error: (issue) => {
-      const values = Array.isArray(issue.input) ? issue.input : [issue.input];
-      const bad = values.find((v) => !(SEVERITIES as readonly unknown[]).includes(v));
-      const hint = typeof bad === 'string' ? nearest(bad, SEVERITIES) : undefined;
-      return (
-        `expected one of ${SEVERITIES.join(', ')} (or a list of them)` +
-        (bad === undefined ? '' : `, got ${JSON.stringify(bad)}`) +
-        (hint ? ` — did you mean "${hint}"?` : '')
-      );
-    },
-  })
-  .describe('Severities that fail the gate: a list, or one severity meaning "this or worse"');
 
 /** The whole file's schema (used for validation messages and the published JSON Schema). */
 export function configSchema(list: readonly Detector[] = builtInDetectors) {
@@ -81,7 +66,10 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
 
 export interface Config {
   file?: string;
+  /** Severities of confirmed findings that fail the gate. */
   failOn: Severity[];
+  /** Whether input that could not be read fails the gate (failOn.inputErrors). */
+  failOnInputErrors: boolean;
   prices: z.infer<typeof PriceOverridesSchema>;
   tribunal?: TribunalConfig;
   tiers: { escalate: boolean; noDowngrade: string[] };
@@ -95,7 +83,8 @@ export interface Config {
 
 export function defaultConfig(): Config {
   return {
-    failOn: ['critical', 'high'],
+    failOn: [...DEFAULT_FAIL_ON],
+    failOnInputErrors: true,
     prices: {},
     tiers: { escalate: true, noDowngrade: DEFAULT_NO_DOWNGRADE },
     baselines: { ...DEFAULT_BASELINES },
@@ -106,12 +95,6 @@ export function defaultConfig(): Config {
 
 export class ConfigError extends UsageError {
   override name = 'ConfigError';
-}
-
-function normaliseFailOn(v: z.infer<typeof FailOnSchema> | undefined): Severity[] {
-  if (v === undefined) return ['critical', 'high'];
-  if (Array.isArray(v)) return v;
-  return SEVERITIES.slice(0, SEVERITIES.indexOf(v) + 1);
 }
 
 const MAX_ALIAS_COUNT = 10_000;
@@ -129,6 +112,7 @@ interface SchemaDef {
   catchall?: z.ZodType;
   element?: z.ZodType;
   valueType?: z.ZodType;
+  options?: z.ZodType[];
 }
 const defOf = (s: z.ZodType) => s._zod.def as unknown as SchemaDef;
 
@@ -157,6 +141,8 @@ function objectKeysAt(schema: z.ZodType, p: readonly (string | number)[]): strin
             : undefined,
     );
   }
+  // A union with an object form (failOn: high | { severity, inputErrors }): that form's keys.
+  if (s && defOf(s).type === 'union') s = unwrap(defOf(s).options?.find((o) => unwrap(o) && defOf(unwrap(o)!).type === 'object'));
   return s && defOf(s).type === 'object' ? Object.keys(defOf(s).shape!) : [];
 }
 
@@ -279,9 +265,11 @@ function configFromValue(
     sections[key] = (value ?? {}) as Record<string, unknown>;
   }
   const baselines = (data.baselines ?? {}) as { minRuns?: number; window?: number };
+  const gate = gatePolicy(data.failOn as FailOnInput | undefined);
   return {
     file,
-    failOn: normaliseFailOn(data.failOn as z.infer<typeof FailOnSchema> | undefined),
+    failOn: gate.severities,
+    failOnInputErrors: gate.inputErrors,
     prices: (data.prices ?? {}) as Config['prices'],
     tribunal: data.tribunal as TribunalConfig | undefined,
     tiers: {

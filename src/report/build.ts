@@ -42,6 +42,8 @@ export interface FinishInput {
   /** Models that could not be priced, with their call counts (Pricer.unknownModels()). */
   unknownModels: ReadonlyMap<string, number>;
   failOn: readonly Severity[];
+  /** Input errors are listed but do not fail the gate (--allow-input-errors). */
+  allowInputErrors?: boolean;
   verdicts?: Verdict[];
   notes?: string[];
   judgeStats?: TribunalStats;
@@ -116,6 +118,7 @@ export function createReportAccumulator(): ReportAccumulator {
       stats,
       unknownModels: unpricedModels,
       failOn,
+      allowInputErrors = false,
       verdicts = [],
       notes = [],
       judgeStats,
@@ -167,7 +170,18 @@ export function createReportAccumulator(): ReportAccumulator {
             `were files concatenated, or runs logged under one id?`,
         );
       }
-      const gate = evaluateGate(signals, failOn, stats.traces, detectorFailures);
+      const gate: Report['gate'] = evaluateGate(signals, failOn, stats.traces, detectorFailures, {
+        count: stats.errorCount,
+        allowed: allowInputErrors,
+        ...(stats.errors[0] ? { first: redactInputError(stats.errors[0]) } : {}),
+      });
+      if (allowInputErrors && stats.errorCount > 0) {
+        gate.allowedInputErrors = stats.errorCount;
+        allNotes.push(
+          `${plural(stats.errorCount, 'input error')} allowed (--allow-input-errors or failOn.inputErrors: false): ` +
+            'the gate judged only the traces that could be read',
+        );
+      }
       return {
         schemaVersion: REPORT_SCHEMA_VERSION,
         tool: { name: 'tracejury', version: VERSION },

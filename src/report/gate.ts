@@ -1,6 +1,7 @@
 /** The gate: which findings fail a run. Shadow and suppressed signals never do. */
 import { isConfirmed } from '../detect/grayZone.js';
 import { severityRank, type Severity, type Signal } from '../detect/signal.js';
+import type { InputError } from '../trace/inputError.js';
 import { fmtInt } from '../util/thousands.js';
 
 export interface GateResult {
@@ -10,6 +11,34 @@ export interface GateResult {
 
 /** Why a run with nothing to judge fails: "no findings" must not read as "no problems". */
 export const NO_INPUT_REASON = 'no usable trace in the input: nothing was analysed (see inputs.errors)';
+
+/** Input that could not be read, as far as the gate needs it. */
+export interface GateInputErrors {
+  count: number;
+  /** `--allow-input-errors` or `failOn: { inputErrors: false }`: listed, never failing. */
+  allowed: boolean;
+  /** The first, to name in the reason. */
+  first?: InputError;
+}
+
+/**
+ * "45 input errors: input that could not be read (first: calls.jsonl:12: usage: …); fix the
+ * recorder or pass --allow-input-errors". Fails closed: a truncated file or a recorder bug must not
+ * turn a CI check green because the traces it lost were never judged.
+ */
+function inputReasons(input: GateInputErrors): string[] {
+  if (input.count === 0 || input.allowed) return [];
+  const first = input.first ? ` (first: ${formatInputErrorPlain(input.first)})` : '';
+  return [
+    `${fmtInt(input.count)} input error${input.count === 1 ? '' : 's'}: input that could not be read${first}; ` +
+      'fix the input, or pass --allow-input-errors (failOn.inputErrors: false) to judge only what could be read',
+  ];
+}
+
+/** `file:line: field: message`, unstyled (the renderers redact and escape what they print). */
+export function formatInputErrorPlain(e: InputError): string {
+  return `${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${e.message}`;
+}
 
 /** A detector that threw on a trace (the runner's DetectorFailure, as far as the gate needs it). */
 export interface GateDetectorFailure {
@@ -33,6 +62,7 @@ export function evaluateGate(
   failOn: readonly Severity[],
   traces: number,
   failures: readonly GateDetectorFailure[] = [],
+  input: GateInputErrors = { count: 0, allowed: false },
 ): GateResult {
   if (traces === 0) return { passed: false, reasons: [NO_INPUT_REASON] };
   /** Per detector, how many failing signals of each severity. */
@@ -50,6 +80,7 @@ export function evaluateGate(
     return { id, counts, worst: severityRank(counts[0]![0]), total };
   });
   const reasons = [
+    ...inputReasons(input),
     ...crashReasons(failures),
     ...rows
       .sort((a, b) => b.worst - a.worst || b.total - a.total || a.id.localeCompare(b.id))

@@ -5,7 +5,7 @@
 import { escapeMarkdown } from './markdownEscape.js';
 import { redact } from '../redact/redact.js';
 import type { Report } from './schema.js';
-import { builtInFix } from './renderText.js';
+import { builtInFix, gateAllowance } from './renderText.js';
 import { formatCost, formatUsd, groupSignals, outcomeLine, precisionRows, severityMix } from './summarise.js';
 import { fmtInt, plural } from '../util/thousands.js';
 
@@ -26,7 +26,7 @@ export function renderMarkdown(
   const limit = options.limit ?? MARKDOWN_LIMIT;
   const out: string[] = [];
   const { inputs, totals, waste } = report;
-  out.push(`### ${options.title ?? 'tracejury'} ${report.gate.passed ? '✅ passed' : '❌ failed'}`, '');
+  out.push(`### ${options.title ?? 'tracejury'} ${report.gate.passed ? `✅ passed${gateAllowance(report)}` : '❌ failed'}`, '');
   out.push(
     `${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatCost(totals)}** · waste **${formatUsd(waste.totalUsd)}** (${fmtInt(waste.totalTokens)} tokens)`,
   );

@@ -29,6 +29,12 @@ export function formatInputError(e: InputError): string {
   return `${show(e.file)}${e.line ? `:${e.line}` : ''}: ${e.field ? `${show(e.field)}: ` : ''}${show(e.message)}`;
 }
 
+/** " (input errors allowed: 45)" when the gate passed only because input errors were allowed. */
+export function gateAllowance(report: Report): string {
+  const n = report.gate.allowedInputErrors;
+  return n ? ` (input errors allowed: ${fmtInt(n)})` : '';
+}
+
 export function renderText(report: Report, options: TextOptions = {}): string {
   const c = options.color
     ? {
@@ -142,7 +148,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   if (report.outcomes) lines.push(outcomeLine(report.outcomes));
   lines.push(
     report.gate.passed
-      ? c.green('Gate: passed')
+      ? c.green(`Gate: passed${gateAllowance(report)}`)
       : c.red(`Gate: FAILED — ${report.gate.reasons.map(show).join('; ')}`),
   );
   return lines.join('\n') + '\n';

@@ -130,7 +130,12 @@ export const ReportSchema = z.object({
       .record(z.string(), z.object({ calls: z.number().int(), usd: z.number().nonnegative() }))
       .optional(),
   }),
-  gate: z.object({ passed: z.boolean(), reasons: z.array(z.string()) }),
+  gate: z.object({
+    passed: z.boolean(),
+    reasons: z.array(z.string()),
+    /** Input errors that did not fail the gate because they were allowed (--allow-input-errors). */
+    allowedInputErrors: z.number().int().positive().optional(),
+  }),
   /** Recorded outcomes and the detectors' precision against them; absent when no trace has one. */
   outcomes: OutcomesSchema.optional(),
   notes: z.array(z.string()).default([]),

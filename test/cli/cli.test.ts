@@ -78,12 +78,15 @@ describe('tracejury analyze', () => {
     expect(stdout).toMatch(/empty\.jsonl: empty file/);
   });
 
-  it('reads good records beside bad ones and exits by the gate, not 2', async () => {
+  it('reads good records beside bad ones, and the bad ones fail the gate (exit 1, not 2)', async () => {
     const d = tmp({ 'mixed.jsonl': `${cleanTrace}\n{broken\n` });
     const { code, stdout } = await cli(['analyze', 'mixed.jsonl'], d);
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     expect(stdout).toMatch(/Input errors: 1/);
     expect(stdout).toMatch(/mixed\.jsonl:2: not valid JSON/);
+    expect(stdout).toMatch(
+      /Gate: FAILED — 1 input error: input that could not be read \(first: mixed\.jsonl:2:/,
+    );
   });
 
   it('exits 1 when the gate fails, and says why', async () => {
@@ -134,7 +137,7 @@ describe('tracejury analyze', () => {
     expect(code).toBe(2);
     expect(stderr).toBe(
       'tracejury: analyze: unknown option --fromat — did you mean --format? ' +
-        '(options: --config, --input-format, --format, --out, --state-dir, --no-progress, --jobs, --agent)\n',
+        '(options: --config, --input-format, --format, --out, --state-dir, --no-progress, --jobs, --agent, --allow-input-errors)\n',
     );
     const far = await cli(['baseline', 'update', 'a.jsonl', '--verbose'], tmp({}));
     expect(far.code).toBe(2);
@@ -171,7 +174,8 @@ describe('tracejury analyze', () => {
       { file: 'blank.jsonl', message: 'no records: the file holds only whitespace' },
     ]);
     expect(stderr).toBe(
-      'tracejury: no usable trace in the input (1 error); see the errors above or in inputs.errors\n',
+      'blank.jsonl: no records: the file holds only whitespace\n' +
+        'tracejury: no usable trace in the input (1 error); see the errors above or in inputs.errors\n',
     );
   });
 
