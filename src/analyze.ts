@@ -67,8 +67,8 @@ export interface AnalyzeOptions {
   /** Where judges read API keys (default process.env). */
   env?: Record<string, string | undefined>;
   /**
-   * Worker threads for loading and detection (default 1; the CLI's --jobs defaults to the number of
-   * cores). Inputs under 32 MB, trace objects and custom `detectors` always run in this thread.
+   * Worker threads for loading and detection (default 1, as the CLI's --jobs). Inputs under 32 MB,
+   * trace objects, custom `detectors` and `onTrace` always run in this thread.
    * The report is the same whatever the number.
    */
   jobs?: number;

@@ -3,7 +3,6 @@
  * loading tracejury's modules (~0.1–0.3 s), and on a few megabytes that is the whole run.
  */
 import { stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { expandPaths } from '../trace/paths.js';
 
 /** Below this much input a run stays in one thread whatever --jobs says. */
@@ -13,10 +12,6 @@ export const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
 function parallelMinBytes(): number {
   const given = Number(process.env.TRACEJURY_PARALLEL_MIN_BYTES);
   return Number.isFinite(given) && given >= 0 ? given : PARALLEL_MIN_BYTES;
-}
-
-export function defaultJobs(): number {
-  return availableParallelism();
 }
 
 /**
