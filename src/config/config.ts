@@ -142,7 +142,8 @@ function objectKeysAt(schema: z.ZodType, p: readonly (string | number)[]): strin
     );
   }
   // A union with an object form (failOn: high | { severity, inputErrors }): that form's keys.
-  if (s && defOf(s).type === 'union') s = unwrap(defOf(s).options?.find((o) => unwrap(o) && defOf(unwrap(o)!).type === 'object'));
+  if (s && defOf(s).type === 'union')
+    s = unwrap(defOf(s).options?.find((o) => unwrap(o) && defOf(unwrap(o)!).type === 'object'));
   return s && defOf(s).type === 'object' ? Object.keys(defOf(s).shape!) : [];
 }
 

@@ -26,7 +26,10 @@ export function renderMarkdown(
   const limit = options.limit ?? MARKDOWN_LIMIT;
   const out: string[] = [];
   const { inputs, totals, waste } = report;
-  out.push(`### ${options.title ?? 'tracejury'} ${report.gate.passed ? `✅ passed${gateAllowance(report)}` : '❌ failed'}`, '');
+  out.push(
+    `### ${options.title ?? 'tracejury'} ${report.gate.passed ? `✅ passed${gateAllowance(report)}` : '❌ failed'}`,
+    '',
+  );
   out.push(
     `${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatCost(totals)}** · waste **${formatUsd(waste.totalUsd)}** (${fmtInt(waste.totalTokens)} tokens)`,
   );
