@@ -15,7 +15,7 @@ import {
 } from './baseline/store.js';
 import { configFromObject, loadConfig, type Config } from './config/config.js';
 import type { Detector } from './detect/detector.js';
-import type { Signal } from './detect/signal.js';
+import type { Severity, Signal } from './detect/signal.js';
 import { findDetector } from './detect/registry.js';
 import { createDetectorRunner } from './detect/runner.js';
 import { DEFAULT_CASSETTE_PATH } from './judge/cassette.js';
@@ -74,6 +74,8 @@ export interface AnalyzeOptions {
   jobs?: number;
   /** Input errors are listed but do not fail the gate (default: from config's failOn.inputErrors). */
   allowInputErrors?: boolean;
+  /** Severities of findings that fail the gate, instead of the config's (the CLI's --fail-on). */
+  failOn?: readonly Severity[];
   /**
    * The agent of traces whose recording names none (`--agent`); else config's `agent:`, else each
    * file's path relative to cwd (`<input>` for trace objects), so unrelated inputs never share a
@@ -293,7 +295,7 @@ export async function analyze(
   return report.finish({
     stats,
     unknownModels,
-    failOn: config.failOn,
+    failOn: options.failOn ?? config.failOn,
     allowInputErrors: options.allowInputErrors ?? !config.failOnInputErrors,
     notes,
     verdicts,

@@ -1,8 +1,25 @@
 #!/usr/bin/env node
 import { runCli } from './main.js';
 
+/**
+ * A reader that stops early (`tracejury analyze … --format json | head -c 100`) closes stdout: the
+ * rest of the report has nowhere to go, which is the reader's choice, not an error. Later writes
+ * are dropped and the run ends quietly with its gate's exit code; any other stdout error is a real one.
+ */
+let stdoutClosed = false;
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  stdoutClosed = true;
+});
+const stdout = {
+  write: (s: string) => (stdoutClosed ? false : process.stdout.write(s)),
+  get isTTY() {
+    return process.stdout.isTTY;
+  },
+};
+
 runCli(process.argv.slice(2), {
-  stdout: process.stdout,
+  stdout,
   stderr: process.stderr,
   cwd: process.cwd(),
   env: process.env,

@@ -32,6 +32,7 @@ import {
 import { configSchema, loadConfig } from '../config/config.js';
 import { reportJsonChunks } from '../report/jsonChunks.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
+import { SEVERITIES, type Severity } from '../detect/signal.js';
 import { formatInputError, renderText } from '../report/renderText.js';
 import { ReportSchema, type Report } from '../report/schema.js';
 import { formatUsd } from '../report/summarise.js';
@@ -55,33 +56,66 @@ export interface CliIO {
 
 export const EXIT = { ok: 0, gateFailed: 1, usage: 2 } as const;
 
+const GLOSSARY = `Words used in reports:
+  severity     critical | high | medium | low: how bad a signal is if it is real
+  confidence   0–1, how sure a detector (or the judges) is; the gray zone is 0.35–0.65
+  finding      a signal above the gray zone, not suppressed, not shadow: what the gate and every
+               total count
+  review       a gray-zone signal no automatic tier decided: listed for a human, never failing
+  suppressed   waste a higher-priority detector already charged (suppressedBy names it)
+  shadow       from a detector set shadow: true — reported and marked, never counted
+  failOn       the severities of findings that fail the gate (default critical, high); input
+               that could not be read fails it too unless allowed`;
+
 const HELP = `tracejury ${VERSION} — evals for LLM agents in CI
 
 Usage:
   tracejury analyze <paths or globs…> [options]   detectors, waste and the gate over recorded traces
-  tracejury baseline update <paths…> [options]    learn the good runs into the per-agent P75 baselines
-  tracejury baseline show [agent] [--format json] per agent: runs, P75 of each metric, active or not
-  tracejury baseline reset [agent]                forget every agent's runs, or one agent's
+  tracejury baseline update|show|reset …          per-agent P75 baselines from good runs
   tracejury schema trace|config|report            print a JSON Schema (for editors and validators)
   tracejury --version | --help
 
-Options for analyze:
+Run tracejury <command> --help for a command's options and exit codes.
+
+${GLOSSARY}
+`;
+
+const ANALYZE_HELP = `tracejury analyze <paths, globs or - for stdin…> [options]
+
+Reads recorded traces (native, otel, openinference, langfuse, records, openai-messages: detected
+per file), runs the detectors, prices the waste, escalates gray-zone signals to the tribunal when
+judges are configured, and prints the report with the gate.
+
+Options:
   --config FILE          tracejury.yml / detectors.yml (default: found in the working directory)
   --input-format F       ${INPUT_FORMATS.join(' | ')} (default: detected per file)
-  --format F             text | json | markdown (default: text)
-  --out FILE             write the report to FILE; stdout gets a one-line summary
-  --state-dir DIR        baselines and cassette (default: .tracejury)
-  --agent NAME           the agent of traces that name none (default: agent: in config, else the
-                         file's path), for baselines; also for baseline update
-  --no-progress          no progress line on a terminal
-  --jobs N               worker threads for inputs over 32 MB (default 1; try the number of
-                         cores on larger machines); the report is the same whatever N is
+  --format F             text | json | markdown (default: text, or from --out's extension)
+  --out FILE             write the report to FILE (.json → JSON, .md → markdown, unless --format);
+                         stdout gets a one-line summary
+  --fail-on SEVERITY     findings of this severity or worse fail the gate (overrides failOn's
+                         severities in the config)
   --allow-input-errors   input that could not be read is listed but does not fail the gate
                          (also failOn: { inputErrors: false } in tracejury.yml)
+  --state-dir DIR        baselines and cassette (default: .tracejury)
+  --agent NAME           the agent of traces that name none (default: agent: in config, else the
+                         file's path), for baselines
+  --jobs N               worker threads for inputs over 32 MB (default 1; try the number of
+                         cores on larger machines); the report is the same whatever N is
+  --no-progress          no progress line on a terminal
 
 Exit status: 0 the gate passed, 1 it failed (a finding at failOn's severities, a detector that
 crashed, or input that could not be read — listed on stderr as file:line: field: what is wrong),
-2 usage error, bad config or no usable input.
+2 usage error, bad config or no usable input. A closed stdout (| head) ends the run quietly.
+
+${GLOSSARY}
+`;
+
+const SCHEMA_HELP = `tracejury schema trace|config|report
+
+Prints the JSON Schema of the trace format, of tracejury.yml, or of the Report v1 JSON that
+analyze --format json writes (for editors and validators).
+
+Exit status: 0, or 2 for an unknown schema name.
 `;
 
 /** Input errors listed on stderr; the rest are counted (the report's inputs.errors holds up to 1,000). */
@@ -114,6 +148,26 @@ function jobsOf(value: string | undefined): number {
   if (!Number.isInteger(n) || n < 1 || n > 256)
     throw new UsageError(`--jobs ${value}: expected a whole number of threads from 1 to 256`);
   return n;
+}
+
+/** --fail-on SEVERITY: that severity or worse, as `failOn: high` in the config. */
+function failOnOf(value: string): Severity[] {
+  const i = (SEVERITIES as readonly string[]).indexOf(value);
+  if (i === -1) {
+    const hint = nearest(value, SEVERITIES);
+    throw new UsageError(
+      `--fail-on ${value}: expected one of ${SEVERITIES.join(', ')}${hint ? ` — did you mean ${hint}?` : ''}`,
+    );
+  }
+  return SEVERITIES.slice(0, i + 1);
+}
+
+/** --out FILE without --format: the format its extension names (.json, .md, .markdown), else text. */
+function formatOfFile(file: string): 'text' | 'json' | 'markdown' {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.json') return 'json';
+  if (ext === '.md' || ext === '.markdown') return 'markdown';
+  return 'text';
 }
 
 function inputFormatOf(value: string | undefined): InputFormat | undefined {
@@ -156,10 +210,14 @@ function writePieces(file: string, pieces: Iterable<string>): void {
   }
 }
 
+/** The run in one line, counted by signal status as the report's own totals are. */
 function oneLine(report: Report, out: string): string {
+  const findings = report.signals.filter((s) => s.status === 'finding').length;
+  const review = report.signals.filter((s) => s.status === 'review').length;
   return (
-    `tracejury: ${plural(report.inputs.traces, 'trace')}, ${plural(report.signals.filter((s) => !s.suppressedBy).length, 'signal')}, ` +
-    `waste ${formatUsd(report.waste.totalUsd)}, ${report.inputs.errorCount} input errors, gate ${report.gate.passed ? 'passed' : 'FAILED'} → ${out}\n`
+    `tracejury: ${plural(report.inputs.traces, 'trace')}, ${plural(findings, 'finding')}` +
+    `${review > 0 ? ` (${fmtInt(review)} for review)` : ''}, ` +
+    `waste ${formatUsd(report.waste.totalUsd)}, ${plural(report.inputs.errorCount, 'input error')}, gate ${report.gate.passed ? 'passed' : 'FAILED'} → ${out}\n`
   );
 }
 
@@ -218,10 +276,11 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     jobs: { type: 'string' },
     agent: { type: 'string' },
     'allow-input-errors': { type: 'boolean' },
+    'fail-on': { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
   const jobs = jobsOf(values.jobs);
-  const format = formatOf(values.format);
+  const format = values.format === undefined && values.out ? formatOfFile(values.out) : formatOf(values.format);
   const outFile = values.out === undefined ? undefined : path.resolve(io.cwd, values.out);
   // A report that cannot be written is known before minutes of analysis, not after.
   if (outFile) checkWritable(outFile, values.out!);
@@ -235,6 +294,7 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     jobs,
     ...(values.agent !== undefined ? { agent: agentOf(values.agent) } : {}),
     ...(values['allow-input-errors'] ? { allowInputErrors: true } : {}),
+    ...(values['fail-on'] !== undefined ? { failOn: failOnOf(values['fail-on']) } : {}),
   });
   progress.done();
   const pieces = render(report, format, Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out);
@@ -260,10 +320,22 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
   return report.gate.passed ? EXIT.ok : EXIT.gateFailed;
 }
 
+const BASELINE_HELP_INTRO = `tracejury baseline update|show|reset
+
+Six detectors (STEP_COUNT_INFLATION, SLOW_STEP, CONTEXT_BLOAT, REASONING_STALL, COST_SPIKE,
+SESSION_LATENCY) compare a run with the P75 of its agent's last good runs once 20 exist.
+update learns only good runs (status ok, no high or critical finding, a successful outcome where
+one is recorded); show lists each agent's runs and P75s; reset forgets all or one agent's runs.
+
+Exit status: 0, or 2 for usage errors, an unknown agent or an unreadable store.
+`;
+
 const BASELINE_USAGE = `usage:
   tracejury baseline update <paths…> [--agent NAME] [--state-dir DIR] [--input-format F] [--config FILE]
   tracejury baseline show [agent] [--format text|json] [--state-dir DIR] [--config FILE]
   tracejury baseline reset [agent] [--state-dir DIR]`;
+
+const BASELINE_HELP = `${BASELINE_HELP_INTRO}\n${BASELINE_USAGE}\n`;
 
 async function baselineCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
@@ -441,10 +513,16 @@ function schemaCommand(args: string[], io: CliIO): number {
   return EXIT.ok;
 }
 
+const COMMAND_HELP: Record<string, string> = {
+  analyze: ANALYZE_HELP,
+  baseline: `${BASELINE_HELP}\n${GLOSSARY}\n`,
+  schema: SCHEMA_HELP,
+};
+
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== undefined && asksForHelp(rest)) {
-    io.stdout.write(HELP);
+    io.stdout.write(COMMAND_HELP[command] ?? HELP);
     return EXIT.ok;
   }
   try {
@@ -460,11 +538,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         io.stdout.write(`${VERSION}\n`);
         return EXIT.ok;
       case undefined:
+        // No command is a usage error: usage goes to stderr, as every error does.
+        io.stderr.write(HELP);
+        return EXIT.usage;
       case '--help':
       case '-h':
       case 'help':
         io.stdout.write(HELP);
-        return command === undefined ? EXIT.usage : EXIT.ok;
+        return EXIT.ok;
       default:
         throw new UsageError(`unknown command "${command}"; run tracejury --help`);
     }

@@ -29,5 +29,10 @@ export const SignalSchema = z.object({
   suppressedBy: z.string().optional(),
   /** The file the trace came from, so equal trace ids from different files stay distinct. */
   file: z.string().optional(),
+  /**
+   * finding | review | suppressed | shadow (status.ts): set when the report is built, after
+   * escalation; every count in a report is taken over `finding`.
+   */
+  status: z.enum(['finding', 'review', 'suppressed', 'shadow']).optional(),
 });
 export type Signal = z.infer<typeof SignalSchema>;

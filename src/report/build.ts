@@ -10,6 +10,7 @@
  */
 import { isGrayZone } from '../detect/grayZone.js';
 import type { Severity, Signal } from '../detect/signal.js';
+import { signalStatus, statusOf } from '../detect/status.js';
 import type { TribunalStats } from '../judge/tribunal.js';
 import type { Verdict } from '../judge/verdict.js';
 import type { LoadStats } from '../trace/load.js';
@@ -23,10 +24,12 @@ import { wasteTotals } from './wasteTotals.js';
 import { isFinding } from './finding.js';
 import {
   MIN_OUTCOMES_FOR_PRECISION,
+  REPORT_SCHEMA_MINOR,
   REPORT_SCHEMA_VERSION,
   type InputError,
   type Outcomes,
   type Report,
+  type ReportSignal,
   type TraceSummary,
 } from './schema.js';
 
@@ -82,16 +85,16 @@ export function summariseTrace(
   };
 }
 
-/** The signals of a trace that its summary counts: the ones not suppressed. */
+/** The signals of a trace that its summary counts: its findings (status.ts), as every total does. */
 export function countedSignals(traceSignals: readonly Signal[]): number {
   let n = 0;
-  for (const s of traceSignals) if (!s.suppressedBy) n++;
+  for (const s of traceSignals) if (statusOf(s) === 'finding') n++;
   return n;
 }
 
 export function createReportAccumulator(): ReportAccumulator {
   const traces: TraceSummary[] = [];
-  const signals: Signal[] = [];
+  const signals: ReportSignal[] = [];
   const totals = { steps: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const outcomes = createOutcomeTally();
   const unread = { traces: 0, byName: new Map<string, number>() };
@@ -105,7 +108,7 @@ export function createReportAccumulator(): ReportAccumulator {
       traces.push(summary);
       if (unreadSpans) tallyUnread(unreadSpans, unread);
       if (summary.outcome) outcomes.add(summary.outcome.success, traceSignals);
-      for (const s of traceSignals) signals.push(redactSignal(s));
+      for (const s of traceSignals) signals.push(reportSignal(s));
       totals.steps += summary.steps;
       totals.llmCalls += summary.llmCalls;
       totals.toolCalls += summary.toolCalls;
@@ -184,6 +187,7 @@ export function createReportAccumulator(): ReportAccumulator {
       }
       return {
         schemaVersion: REPORT_SCHEMA_VERSION,
+        schemaMinor: REPORT_SCHEMA_MINOR,
         tool: { name: 'tracejury', version: VERSION },
         generatedAt: now.toISOString(),
         inputs: {
@@ -285,11 +289,16 @@ function createOutcomeTally() {
 }
 
 /** The signal with its text redacted: the same object when there was nothing to hide (the usual case). */
-function redactSignal(s: Signal): Signal {
+/** The signal as the report keeps it: its final status set, its text redacted. */
+function reportSignal(s: Signal): ReportSignal {
   const message = redact(s.message);
   const evidence = s.evidence === undefined ? undefined : redactDeep(s.evidence);
-  if (message === s.message && evidence === s.evidence) return s;
-  return { ...s, message, ...(evidence === undefined ? {} : { evidence }) };
+  return {
+    ...s,
+    status: signalStatus(s),
+    ...(message !== s.message ? { message } : {}),
+    ...(evidence !== s.evidence && evidence !== undefined ? { evidence } : {}),
+  };
 }
 
 function redactInputError(e: InputError): InputError {

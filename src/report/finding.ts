@@ -3,9 +3,9 @@
  * `baseline update` decides a run was bad: not suppressed, not shadow, and confident (above the
  * gray zone). Kept as one predicate so it can become `signal.status === 'finding'` in one place.
  */
-import { GRAY_ZONE_UPPER } from '../detect/grayZone.js';
 import type { Signal } from '../detect/signal.js';
+import { statusOf } from '../detect/status.js';
 
 export function isFinding(signal: Signal): boolean {
-  return !signal.suppressedBy && !signal.shadow && signal.confidence > GRAY_ZONE_UPPER;
+  return statusOf(signal) === 'finding';
 }

@@ -1,5 +1,5 @@
 /** The gate: which findings fail a run. Shadow and suppressed signals never do. */
-import { isConfirmed } from '../detect/grayZone.js';
+import { statusOf } from '../detect/status.js';
 import { severityRank, type Severity, type Signal } from '../detect/signal.js';
 import type { InputError } from '../trace/inputError.js';
 import { fmtInt } from '../util/thousands.js';
@@ -68,7 +68,7 @@ export function evaluateGate(
   /** Per detector, how many failing signals of each severity. */
   const failing = new Map<string, Map<Severity, number>>();
   for (const s of signals) {
-    if (s.shadow || !isConfirmed(s) || !failOn.includes(s.severity)) continue;
+    if (statusOf(s) !== 'finding' || !failOn.includes(s.severity)) continue;
     let bySeverity = failing.get(s.detector);
     if (!bySeverity) failing.set(s.detector, (bySeverity = new Map()));
     bySeverity.set(s.severity, (bySeverity.get(s.severity) ?? 0) + 1);

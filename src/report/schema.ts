@@ -4,10 +4,20 @@
  */
 import { z } from 'zod';
 import { SignalSchema } from '../detect/signal.js';
+import { SignalStatusSchema } from '../detect/status.js';
 import { VerdictSchema } from '../judge/verdict.js';
 import { InputErrorSchema, type InputError } from '../trace/inputError.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
+/**
+ * Additions that old readers can ignore. 1: every signal carries `status` (finding, review,
+ * suppressed, shadow), over which every count in the report is taken.
+ */
+export const REPORT_SCHEMA_MINOR = 1;
+
+/** A signal as a report carries it: its final status always set. */
+export const ReportSignalSchema = SignalSchema.extend({ status: SignalStatusSchema });
+export type ReportSignal = z.infer<typeof ReportSignalSchema>;
 
 export { InputErrorSchema, type InputError };
 
@@ -95,6 +105,8 @@ export type Outcomes = z.infer<typeof OutcomesSchema>;
 
 export const ReportSchema = z.object({
   schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+  /** Absent in reports written before 1.1. */
+  schemaMinor: z.number().int().nonnegative().optional(),
   tool: z.object({ name: z.literal('tracejury'), version: z.string() }),
   generatedAt: z.string(),
   inputs: z.object({
@@ -117,7 +129,7 @@ export const ReportSchema = z.object({
     unknownModels: z.array(z.object({ model: z.string(), calls: z.number().int() })),
   }),
   traces: z.array(TraceSummarySchema),
-  signals: z.array(SignalSchema),
+  signals: z.array(ReportSignalSchema),
   waste: WasteSchema,
   verdicts: z.array(VerdictSchema),
   sessions: z.array(SessionScoreSchema),

@@ -3,13 +3,13 @@
  * suppressed by a higher-priority waste detector) of live detectors. Shadow detectors are still
  * being evaluated, so their dollars are shown per signal but not added up.
  */
-import { isConfirmed } from '../detect/grayZone.js';
+import { statusOf } from '../detect/status.js';
 import type { Signal } from '../detect/signal.js';
 import type { Report } from './schema.js';
 
 export type WasteCountable = Pick<
   Signal,
-  'detector' | 'confidence' | 'shadow' | 'suppressedBy' | 'wasteUsd' | 'wasteTokens'
+  'detector' | 'confidence' | 'shadow' | 'suppressedBy' | 'wasteUsd' | 'wasteTokens' | 'status'
 >;
 
 export function wasteTotals(signals: Iterable<WasteCountable>): Report['waste'] {
@@ -17,7 +17,7 @@ export function wasteTotals(signals: Iterable<WasteCountable>): Report['waste'] 
   let totalUsd = 0;
   let totalTokens = 0;
   for (const s of signals) {
-    if (s.wasteUsd === undefined || s.shadow || !isConfirmed(s as Signal)) continue;
+    if (s.wasteUsd === undefined || statusOf(s) !== 'finding') continue;
     const entry = (byDetector[s.detector] ??= { usd: 0, tokens: 0, signals: 0 });
     entry.usd += s.wasteUsd;
     entry.tokens += s.wasteTokens ?? 0;
