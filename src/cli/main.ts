@@ -280,7 +280,8 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
   });
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
   const jobs = jobsOf(values.jobs);
-  const format = values.format === undefined && values.out ? formatOfFile(values.out) : formatOf(values.format);
+  const format =
+    values.format === undefined && values.out ? formatOfFile(values.out) : formatOf(values.format);
   const outFile = values.out === undefined ? undefined : path.resolve(io.cwd, values.out);
   // A report that cannot be written is known before minutes of analysis, not after.
   if (outFile) checkWritable(outFile, values.out!);

@@ -23,6 +23,8 @@ export function signalStatus(s: Pick<Signal, 'suppressedBy' | 'shadow' | 'confid
 }
 
 /** The signal's status: the one a report set, else worked out from the signal. */
-export function statusOf(s: Pick<Signal, 'suppressedBy' | 'shadow' | 'confidence'> & { status?: SignalStatus }): SignalStatus {
+export function statusOf(
+  s: Pick<Signal, 'suppressedBy' | 'shadow' | 'confidence'> & { status?: SignalStatus },
+): SignalStatus {
   return s.status ?? signalStatus(s);
 }
