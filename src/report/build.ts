@@ -178,6 +178,7 @@ export function createReportAccumulator(): ReportAccumulator {
         allowed: allowInputErrors,
         ...(stats.errors[0] ? { first: redactInputError(stats.errors[0]) } : {}),
       });
+      gate.failOn = [...failOn];
       if (allowInputErrors && stats.errorCount > 0) {
         gate.allowedInputErrors = stats.errorCount;
         allNotes.push(

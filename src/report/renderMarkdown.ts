@@ -6,11 +6,24 @@ import { escapeMarkdown } from './markdownEscape.js';
 import { redact } from '../redact/redact.js';
 import type { Report } from './schema.js';
 import { builtInFix, gateAllowance } from './renderText.js';
-import { formatCost, formatUsd, groupSignals, outcomeLine, precisionRows, severityMix } from './summarise.js';
+import {
+  failingFindings,
+  formatCost,
+  formatUsd,
+  gateThreshold,
+  groupSignals,
+  outcomeLine,
+  precisionRows,
+  severityMix,
+  stepsText,
+} from './summarise.js';
 import { fmtInt, plural } from '../util/thousands.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin for the marker and note. */
 export const MARKDOWN_LIMIT = 60_000;
+
+/** Failing traces listed under the gate; the rest are counted. */
+const MAX_FAILING_ROWS = 100;
 
 const safe = (s: string, max?: number) => escapeMarkdown(redact(s), max);
 
@@ -34,7 +47,22 @@ export function renderMarkdown(
     `${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatCost(totals)}** · waste **${formatUsd(waste.totalUsd)}** (${fmtInt(waste.totalTokens)} tokens)`,
   );
   if (report.outcomes) out.push('', outcomeLine(report.outcomes));
+  out.push('', `Gate: ${safe(gateThreshold(report))}`);
   if (!report.gate.passed) out.push('', ...report.gate.reasons.map((r) => `- ${safe(r)}`));
+  // Every trace that made the gate fail, one line each (cut, with a count, past MAX_FAILING_ROWS).
+  const failing = failingFindings(report);
+  if (failing.length > 0) {
+    out.push('', '| detector | trace | file | steps |', '|---|---|---|---|');
+    for (const s of failing.slice(0, MAX_FAILING_ROWS))
+      out.push(
+        `| \`${s.detector}\` | ${safe(s.traceId, 80)} | ${s.file ? safe(s.file, 120) : '–'} | ${stepsText(s.steps) || '–'} |`,
+      );
+    if (failing.length > MAX_FAILING_ROWS)
+      out.push(
+        '',
+        `_… and ${fmtInt(failing.length - MAX_FAILING_ROWS)} more failing traces: see the JSON report (--format json)._`,
+      );
+  }
   if (inputs.errorCount > 0)
     out.push(
       '',
@@ -67,8 +95,10 @@ export function renderMarkdown(
     for (const g of groups) {
       for (const s of g.examples)
         details.push(
-          `- \`${g.detector}\`${s.shadow ? ' _(shadow)_' : ''} ${safe(s.traceId, 80)}: ${safe(s.message)}`,
+          `- \`${g.detector}\`${s.shadow ? ' _(shadow)_' : ''} ${safe(s.traceId, 80)}${s.file ? ` (${safe(s.file, 120)})` : ''}: ${safe(s.message)}`,
         );
+      const more = g.count + g.shadow - g.examples.length;
+      if (more > 0) details.push(`- _… and ${fmtInt(more)} more \`${g.detector}\` (--format json)_`);
     }
     details.push('', '</details>');
     // Groups whose signals are all for review or suppressed have no examples to show.
@@ -93,8 +123,10 @@ export function renderMarkdown(
     for (const r of report.review.slice(0, 50))
       // Detector ids come from the registry (code), not from traces, as in the examples above.
       out.push(
-        `- ${r.detector ? `\`${r.detector}\` ` : ''}${r.shadow ? '_(shadow)_ ' : ''}${safe(r.traceId, 80)}: ${safe(r.reason)}`,
+        `- ${r.detector ? `\`${r.detector}\` ` : ''}${r.shadow ? '_(shadow)_ ' : ''}${safe(r.traceId, 80)}${r.file ? ` (${safe(r.file, 120)})` : ''}: ${safe(r.reason)}`,
       );
+    if (report.review.length > 50)
+      out.push(`- _… and ${fmtInt(report.review.length - 50)} more (--format json)_`);
     out.push('', '</details>');
   }
   if (totals.unknownModels.length > 0) {

@@ -2,7 +2,17 @@
 import { findDetector } from '../detect/registry.js';
 import { redact } from '../redact/redact.js';
 import type { InputError, Report } from './schema.js';
-import { formatCost, formatUsd, groupSignals, outcomeLine, precisionRows, severityMix } from './summarise.js';
+import {
+  failingFindings,
+  formatCost,
+  formatUsd,
+  gateThreshold,
+  groupSignals,
+  outcomeLine,
+  precisionRows,
+  severityMix,
+  stepsText,
+} from './summarise.js';
 import { terminalSafe } from './terminalSafe.js';
 import { fmtInt, plural } from '../util/thousands.js';
 
@@ -10,6 +20,8 @@ export interface TextOptions {
   color?: boolean;
   /** How many input errors to list. */
   maxErrors?: number;
+  /** How many failing traces to list under the gate before cutting the list. */
+  maxFailing?: number;
   /** A detector's fix hint; by default the built-in registry's `meta.fix`. */
   fixFor?: (detector: string) => string | undefined;
 }
@@ -61,6 +73,26 @@ export function renderText(report: Report, options: TextOptions = {}): string {
       ` — ${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')}` +
       (formats ? c.dim(` (${formats})`) : ''),
   );
+  // The gate first, with every trace that made it fail: what a CI user opens the log for.
+  lines.push('', gateLine(report, c));
+  const failing = failingFindings(report);
+  const maxFailing = options.maxFailing ?? MAX_FAILING_LINES;
+  if (failing.length > 0) {
+    const grouped = failing.length > 10;
+    let detector = '';
+    for (const s of failing.slice(0, maxFailing)) {
+      if (grouped && s.detector !== detector) {
+        detector = s.detector;
+        const n = failing.filter((f) => f.detector === detector).length;
+        lines.push(`  × ${c.b(show(detector))} ${c.dim(`(${plural(n, 'trace')})`)}`);
+      }
+      lines.push(`${grouped ? '      ' : `  × ${show(s.detector).padEnd(24)} `}${failingLine(s)}`);
+    }
+    if (failing.length > maxFailing)
+      lines.push(
+        c.dim(`  … and ${fmtInt(failing.length - maxFailing)} more failing traces (see --format json)`),
+      );
+  }
   if (inputs.errorCount > 0) {
     const max = options.maxErrors ?? 10;
     lines.push(
@@ -114,6 +146,9 @@ export function renderText(report: Report, options: TextOptions = {}): string {
           ) + show(s.message),
         );
       }
+      const shown = g.count + g.shadow;
+      if (shown > g.examples.length)
+        lines.push(c.dim(`      … and ${fmtInt(shown - g.examples.length)} more (see --format json)`));
       const fix = fixFor(g.detector);
       if (fix) lines.push(`      ${c.green('fix:')} ${show(fix)}`);
     }
@@ -124,7 +159,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     for (const r of report.review.slice(0, max)) {
       lines.push(
         c.dim(
-          `  ${r.shadow ? '[shadow] ' : ''}${r.detector ? `${show(r.detector)} ` : ''}${show(r.traceId)}: `,
+          `  ${r.shadow ? '[shadow] ' : ''}${r.detector ? `${show(r.detector)} ` : ''}${show(r.traceId)}${r.file ? ` (${show(r.file)})` : ''}: `,
         ) + show(r.reason),
       );
     }
@@ -146,10 +181,23 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   for (const n of report.notes) lines.push(c.yellow(`Note: ${show(n)}`));
   lines.push('');
   if (report.outcomes) lines.push(outcomeLine(report.outcomes));
-  lines.push(
-    report.gate.passed
-      ? c.green(`Gate: passed${gateAllowance(report)}`)
-      : c.red(`Gate: FAILED — ${report.gate.reasons.map(show).join('; ')}`),
-  );
+  lines.push(gateLine(report, c));
   return lines.join('\n') + '\n';
+}
+
+/** Failing traces listed under the gate before the list is cut (the JSON has them all). */
+const MAX_FAILING_LINES = 200;
+
+/** "Gate: passed (failOn: critical, high; 3 medium findings below it)" or "Gate: FAILED (failOn: …) — reasons". */
+function gateLine(report: Report, c: { red: (s: string) => string; green: (s: string) => string }): string {
+  const threshold = gateThreshold(report);
+  return report.gate.passed
+    ? c.green(`Gate: passed (${threshold})${gateAllowance(report)}`)
+    : c.red(`Gate: FAILED (${threshold}) — ${report.gate.reasons.map(show).join('; ')}`);
+}
+
+/** One failing trace: its id, file and steps, and what the detector saw. */
+function failingLine(s: Report['signals'][number]): string {
+  const steps = stepsText(s.steps);
+  return `${show(s.traceId)}${s.file ? ` (${show(s.file)})` : ''}${steps ? ` ${steps}` : ''}: ${show(s.message)}`;
 }

@@ -3,7 +3,7 @@
  * what the Action diffs against the base branch. Changing it is a contract change.
  */
 import { z } from 'zod';
-import { SignalSchema } from '../detect/signal.js';
+import { SeveritySchema, SignalSchema } from '../detect/signal.js';
 import { SignalStatusSchema } from '../detect/status.js';
 import { VerdictSchema } from '../judge/verdict.js';
 import { InputErrorSchema, type InputError } from '../trace/inputError.js';
@@ -147,6 +147,8 @@ export const ReportSchema = z.object({
     reasons: z.array(z.string()),
     /** Input errors that did not fail the gate because they were allowed (--allow-input-errors). */
     allowedInputErrors: z.number().int().positive().optional(),
+    /** The severities of findings that fail the gate (absent in reports before 1.1). */
+    failOn: z.array(SeveritySchema).optional(),
   }),
   /** Recorded outcomes and the detectors' precision against them; absent when no trace has one. */
   outcomes: OutcomesSchema.optional(),

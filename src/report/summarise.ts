@@ -125,3 +125,46 @@ export function precisionRows(
     .sort(([a, x], [b, y]) => x.precision - y.precision || a.localeCompare(b))
     .map(([detector, d]) => ({ ...d, detector, precision: d.precision.toFixed(2) }));
 }
+
+/** The gate's severities: as the report recorded them, else the default. */
+export function gateSeverities(report: Pick<Report, 'gate'>): readonly Severity[] {
+  return report.gate.failOn ?? ['critical', 'high'];
+}
+
+/** The findings that failed the gate (a finding at one of failOn's severities), worst first. */
+export function failingFindings(report: Pick<Report, 'signals' | 'gate'>): Report['signals'] {
+  const failOn = gateSeverities(report);
+  return report.signals
+    .filter((s) => s.status === 'finding' && failOn.includes(s.severity))
+    .sort(
+      (a, b) =>
+        severityRank(b.severity) - severityRank(a.severity) ||
+        a.detector.localeCompare(b.detector) ||
+        (a.file ?? '').localeCompare(b.file ?? '') ||
+        a.traceId.localeCompare(b.traceId),
+    );
+}
+
+/** "steps 5–7", "step 2", "steps 1, 4, 9" */
+export function stepsText(steps: readonly number[]): string {
+  if (steps.length === 0) return '';
+  if (steps.length === 1) return `step ${steps[0]}`;
+  const contiguous = steps.every((n, i) => i === 0 || n === steps[i - 1]! + 1);
+  if (contiguous) return `steps ${steps[0]}–${steps[steps.length - 1]}`;
+  const shown = steps.slice(0, 8).join(', ');
+  return `steps ${shown}${steps.length > 8 ? `, … (${steps.length})` : ''}`;
+}
+
+/** "(failOn: critical, high; 3 medium findings below it)": what the gate judged by. */
+export function gateThreshold(report: Pick<Report, 'signals' | 'gate'>): string {
+  const failOn = gateSeverities(report);
+  const below = new Map<Severity, number>();
+  for (const s of report.signals)
+    if (s.status === 'finding' && !failOn.includes(s.severity))
+      below.set(s.severity, (below.get(s.severity) ?? 0) + 1);
+  const parts = [...below.entries()]
+    .sort((a, b) => severityRank(b[0]) - severityRank(a[0]))
+    .map(([sev, n]) => `${fmtInt(n)} ${sev}`);
+  const n = [...below.values()].reduce((a, x) => a + x, 0);
+  return `failOn: ${failOn.join(', ')}${parts.length ? `; ${parts.join(', ')} finding${n === 1 ? '' : 's'} below it` : ''}`;
+}

@@ -85,7 +85,7 @@ describe('tracejury analyze', () => {
     expect(stdout).toMatch(/Input errors: 1/);
     expect(stdout).toMatch(/mixed\.jsonl:2: not valid JSON/);
     expect(stdout).toMatch(
-      /Gate: FAILED — 1 input error: input that could not be read \(first: mixed\.jsonl:2:/,
+      /Gate: FAILED \(failOn: critical, high\) — 1 input error: input that could not be read \(first: mixed\.jsonl:2:/,
     );
   });
 
@@ -98,7 +98,7 @@ describe('tracejury analyze', () => {
     });
     const { code, stdout } = await cli(['analyze', 'loop.jsonl'], d);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/Gate: FAILED — TOOL_LOOP: 1 high signal/);
+    expect(stdout).toMatch(/Gate: FAILED \(failOn: critical, high\) — TOOL_LOOP: 1 high signal/);
   });
 
   it('explains usage errors without a stack trace', async () => {
@@ -167,6 +167,7 @@ describe('tracejury analyze', () => {
     expect(code).toBe(2);
     const report = ReportSchema.parse(JSON.parse(stdout));
     expect(report.gate).toEqual({
+      failOn: ['critical', 'high'],
       passed: false,
       reasons: [expect.stringMatching(/^no usable trace in the input/)],
     });

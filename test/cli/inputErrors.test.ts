@@ -101,7 +101,9 @@ describe.each(Object.keys(cases))('%s', (name) => {
       expect(stdout).toMatch(/❌ failed/);
       expect(stdout).toMatch(/1 input error: input that could not be read/);
     } else {
-      expect(stdout).toMatch(/Gate: FAILED — 1 input error: input that could not be read/);
+      expect(stdout).toMatch(
+        /Gate: FAILED \(failOn: critical, high\) — 1 input error: input that could not be read/,
+      );
     }
   });
 
@@ -114,7 +116,12 @@ describe.each(Object.keys(cases))('%s', (name) => {
     expect(code).toBe(0);
     expect(stderr).toMatch(where);
     const report = ReportSchema.parse(JSON.parse(stdout));
-    expect(report.gate).toEqual({ passed: true, reasons: [], allowedInputErrors: 1 });
+    expect(report.gate).toEqual({
+      passed: true,
+      reasons: [],
+      allowedInputErrors: 1,
+      failOn: ['critical', 'high'],
+    });
     expect(report.inputs.traces).toBe(good);
     expect(report.notes.join('\n')).toMatch(/1 input error allowed/);
   });
@@ -145,7 +152,7 @@ describe('input errors', () => {
     });
     const { code, stdout } = await cli(['analyze', 'runs.jsonl', '--format', 'text'], d);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/Gate: passed \(input errors allowed: 25\)/);
+    expect(stdout).toMatch(/Gate: passed \(failOn: critical, high\) \(input errors allowed: 25\)/);
   });
 
   it('names a misspelt failOn key with its line and the nearest one', async () => {

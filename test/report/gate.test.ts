@@ -110,6 +110,7 @@ describe('gate of analyze() when a detector throws', () => {
     });
     expect(report.signals).toEqual([]);
     expect(report.gate).toEqual({
+      failOn: ['critical', 'high'],
       passed: false,
       reasons: ['BOOM failed on 2 traces (a tracejury bug; see notes)'],
     });

@@ -75,8 +75,8 @@ describe('markdown report', () => {
     expect(text).toMatch(/\n {6}t-1 \(/);
     expect(text).toContain('  [shadow] SLOW_STEP t-3: gray');
     const md = renderMarkdown(report);
-    expect(md).toContain('- `TOOL_LOOP` _(shadow)_ t\\-2: ');
-    expect(md).toContain('- `TOOL_LOOP` t\\-1: ');
+    expect(md).toContain('- `TOOL_LOOP` _(shadow)_ t\\-2 (');
+    expect(md).toContain('- `TOOL_LOOP` t\\-1 (');
     expect(md).toContain('- `SLOW_STEP` _(shadow)_ t\\-3: gray');
   });
 

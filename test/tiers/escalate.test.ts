@@ -64,7 +64,11 @@ describe('gray-zone escalation to the tribunal', () => {
     expect(report.verdicts).toEqual([
       expect.objectContaining({ traceId: 'iter-1', name: 'TOOL_LOOP', passed: false }),
     ]);
-    expect(report.gate).toEqual({ passed: false, reasons: ['TOOL_LOOP: 1 high signal'] });
+    expect(report.gate).toEqual({
+      passed: false,
+      reasons: ['TOOL_LOOP: 1 high signal'],
+      failOn: ['critical', 'high'],
+    });
     expect(report.review).toEqual([]);
     expect(report.cost.judgeUsd).toBeGreaterThan(0);
   });
