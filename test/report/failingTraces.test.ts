@@ -6,12 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { renderMarkdown } from '../../src/report/renderMarkdown.js';
 import { renderText } from '../../src/report/renderText.js';
+import type { TraceInput } from '../../src/trace/schema.js';
 
-const loop = (id: string) => ({
+const loop = (id: string): TraceInput => ({
   id,
   steps: [1, 2, 3, 4].map(() => ({ type: 'tool', name: 'search_docs', args: { q: 'refund' }, status: 'ok' })),
 });
-const storm = (id: string) => ({
+const storm = (id: string): TraceInput => ({
   id,
   steps: [1, 2, 3].map(() => ({
     type: 'tool',

@@ -30,7 +30,9 @@ describe('text report', () => {
       const gateLines = text.split('\n').filter((l) => /^(?:\x1b\[\d+m)?Gate:/.test(l));
       expect(gateLines).toHaveLength(2);
       expect(gateLines[0]).toBe(gateLines[1]);
-      expect(text).toMatch(/Gate: FAILED \(failOn: critical, high; 1 medium finding below it\) — RETRY_STORM: 1 high signal/);
+      expect(text).toMatch(
+        /Gate: FAILED \(failOn: critical, high; 1 medium finding below it\) — RETRY_STORM: 1 high signal/,
+      );
       // The rest of the report is intact, and the hostile text is still there to read.
       expect(text).toContain('Signals by detector');
       expect(text).toContain('RETRY_STORM');
