@@ -22,7 +22,8 @@ import { DEFAULT_CASSETTE_PATH } from './judge/cassette.js';
 import { settingsFromConfig } from './judge/config.js';
 import { createTribunalSession, type TribunalSession } from './judge/tribunal.js';
 import type { Verdict } from './judge/verdict.js';
-import { createPricer } from './pricing/pricer.js';
+import { createPricer, type PriceOverrides } from './pricing/pricer.js';
+import { UsageError } from './trace/paths.js';
 import { createReportAccumulator } from './report/build.js';
 import type { Report } from './report/schema.js';
 import { escalateGrayZone } from './tiers/escalate.js';
@@ -74,6 +75,8 @@ export interface AnalyzeOptions {
   jobs?: number;
   /** Input errors are listed but do not fail the gate (default: from config's failOn.inputErrors). */
   allowInputErrors?: boolean;
+  /** Price calls whose model is not named ("unknown") as this model (the CLI's --default-model). */
+  defaultModel?: string;
   /** Severities of findings that fail the gate, instead of the config's (the CLI's --fail-on). */
   failOn?: readonly Severity[];
   /**
@@ -181,7 +184,19 @@ export async function analyze(
   if (options.config && options.configFile)
     throw new TypeError('analyze(): give options.config or options.configFile, not both');
   const config = options.config ? configOf(options.config) : loadConfig(options.configFile, cwd);
-  const pricer = createPricer(config.prices);
+  const prices: PriceOverrides = options.defaultModel
+    ? ({ ...config.prices, defaultModel: options.defaultModel } as PriceOverrides)
+    : config.prices;
+  const pricer = createPricer(prices);
+  if (prices.defaultModel !== undefined && !pricer.rates(prices.defaultModel)) {
+    const where = options.defaultModel
+      ? '--default-model'
+      : `${config.file ?? 'config'}: prices.defaultModel`;
+    throw new UsageError(
+      `${where} ${prices.defaultModel}: the price table does not know this model, and prices: does not price it; ` +
+        'name a model the table knows (e.g. gpt-4o-mini) or add its prices under prices:',
+    );
+  }
   const stateDir = options.stateDir ?? path.join(cwd, DEFAULT_STATE_DIR);
   const store =
     options.baselines === false
@@ -217,7 +232,7 @@ export async function analyze(
         ...(options.inputFormat ? { inputFormat: options.inputFormat } : {}),
         cwd,
         ...(agent !== undefined ? { agent } : {}),
-        config: { sections: config.sections, prices: config.prices, baselines: config.baselines },
+        config: { sections: config.sections, prices, baselines: config.baselines },
         baselines: store,
         keepGrayZoneTraces,
       },
@@ -297,6 +312,7 @@ export async function analyze(
     unknownModels,
     failOn: options.failOn ?? config.failOn,
     allowInputErrors: options.allowInputErrors ?? !config.failOnInputErrors,
+    failOnOutcome: config.failOnOutcome,
     notes,
     verdicts,
     judgeStats,

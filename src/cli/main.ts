@@ -96,6 +96,8 @@ Options:
                          severities in the config)
   --allow-input-errors   input that could not be read is listed but does not fail the gate
                          (also failOn: { inputErrors: false } in tracejury.yml)
+  --default-model NAME   price calls whose model is not named ("unknown", as in τ-bench runs) as
+                         NAME (also prices.defaultModel in tracejury.yml)
   --state-dir DIR        baselines and cassette (default: .tracejury)
   --agent NAME           the agent of traces that name none (default: agent: in config, else the
                          file's path), for baselines
@@ -277,6 +279,7 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     agent: { type: 'string' },
     'allow-input-errors': { type: 'boolean' },
     'fail-on': { type: 'string' },
+    'default-model': { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
   const jobs = jobsOf(values.jobs);
@@ -296,6 +299,7 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     ...(values.agent !== undefined ? { agent: agentOf(values.agent) } : {}),
     ...(values['allow-input-errors'] ? { allowInputErrors: true } : {}),
     ...(values['fail-on'] !== undefined ? { failOn: failOnOf(values['fail-on']) } : {}),
+    ...(values['default-model'] !== undefined ? { defaultModel: values['default-model'] } : {}),
   });
   progress.done();
   const pieces = render(report, format, Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out);

@@ -70,6 +70,8 @@ export interface Config {
   failOn: Severity[];
   /** Whether input that could not be read fails the gate (failOn.inputErrors). */
   failOnInputErrors: boolean;
+  /** Whether a failed recorded outcome fails the gate (failOn.outcome). */
+  failOnOutcome: boolean;
   prices: z.infer<typeof PriceOverridesSchema>;
   tribunal?: TribunalConfig;
   tiers: { escalate: boolean; noDowngrade: string[] };
@@ -85,6 +87,7 @@ export function defaultConfig(): Config {
   return {
     failOn: [...DEFAULT_FAIL_ON],
     failOnInputErrors: true,
+    failOnOutcome: false,
     prices: {},
     tiers: { escalate: true, noDowngrade: DEFAULT_NO_DOWNGRADE },
     baselines: { ...DEFAULT_BASELINES },
@@ -271,6 +274,7 @@ function configFromValue(
     file,
     failOn: gate.severities,
     failOnInputErrors: gate.inputErrors,
+    failOnOutcome: gate.outcome,
     prices: (data.prices ?? {}) as Config['prices'],
     tribunal: data.tribunal as TribunalConfig | undefined,
     tiers: {

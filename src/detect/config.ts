@@ -44,9 +44,11 @@ export function agentSectionSchema(list: readonly Detector[]) {
   };
   for (const d of list) {
     // `tool_loop:` with nothing under it is an empty section, as is `web:` or `default:`.
-    shape[d.meta.configKey] = detectorSettingsSchema(d)
-      .partial()
-      .strict()
+    // `fallback_failure: false` is short for `{ enabled: false }` (and `true` for enabled).
+    shape[d.meta.configKey] = z
+      .union([z.boolean(), detectorSettingsSchema(d).partial().strict()], {
+        error: () => `expected true, false or the detector's settings (enabled, shadow, …)`,
+      })
       .nullable()
       .optional()
       .describe(d.meta.description);
@@ -84,6 +86,12 @@ export interface ResolvedAgentConfig {
 }
 
 /** default ← agent section, per detector, then the detector's own defaults. */
+/** A detector's section as written: an object, `true`/`false` (enabled or not), or nothing. */
+function sectionOf(v: unknown): Record<string, unknown> | undefined {
+  if (typeof v === 'boolean') return { enabled: v };
+  return (v ?? undefined) as Record<string, unknown> | undefined;
+}
+
 export function resolveAgentConfig(
   config: DetectorSections,
   agentId: string,
@@ -95,8 +103,8 @@ export function resolveAgentConfig(
   const baseInflation = base.inflation_factor as number | undefined;
   const detectorsOut = list.map((detector) => {
     const key = detector.meta.configKey;
-    const baseSection = (base[key] ?? undefined) as Record<string, unknown> | undefined;
-    const ownSection = (own[key] ?? undefined) as Record<string, unknown> | undefined;
+    const baseSection = sectionOf(base[key]);
+    const ownSection = sectionOf(own[key]);
     const merged: Record<string, unknown> = { ...baseSection, ...ownSection };
     // Each level's inflation_factor replaces the baseline_multiplier of the detectors at its level
     // and below: agent inflation_factor > agent baseline_multiplier > default inflation_factor >

@@ -15,7 +15,15 @@ export const ModelPriceOverrideSchema = z.strictObject({
   outputPer1M: z.number().nonnegative().describe('USD per million output tokens'),
   cachedInputPer1M: z.number().nonnegative().optional().describe('USD per million cached input tokens'),
 });
-export const PriceOverridesSchema = z.record(z.string(), ModelPriceOverrideSchema);
+export const PriceOverridesSchema = z
+  .object({
+    defaultModel: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The model to price calls whose model is not named ("unknown", as in τ-bench runs) as'),
+  })
+  .catchall(ModelPriceOverrideSchema);
 export type PriceOverrides = z.infer<typeof PriceOverridesSchema>;
 
 export interface ModelRates {
@@ -98,7 +106,15 @@ function lookupTable(model: string, provider: string | undefined): ModelRates | 
   return attempt(providerId) ?? (providerId ? attempt(undefined) : undefined);
 }
 
-export function createPricer(overrides: PriceOverrides = {}): Pricer {
+/** A call whose recording names no model: an empty name, or the importers' "unknown". */
+export function isUnnamedModel(model: string): boolean {
+  const m = model.trim().toLowerCase();
+  return m === '' || m === 'unknown';
+}
+
+export function createPricer(prices: PriceOverrides = {}): Pricer {
+  const { defaultModel, ...rest } = prices;
+  const overrides = rest as Record<string, z.infer<typeof ModelPriceOverrideSchema>>;
   const cache = new Map<string, ModelRates | null>();
   const unknown = new Map<string, number>();
   const overrideKeys = new Map(Object.keys(overrides).map((k) => [k.toLowerCase(), k]));
@@ -137,7 +153,9 @@ export function createPricer(overrides: PriceOverrides = {}): Pricer {
   }
 
   function quote(model: string, usage: TokenUsage, provider?: string): PricedCost | undefined {
-    const r = rates(model, provider);
+    // A call that names no model is priced as the configured default model, when there is one.
+    const r =
+      defaultModel !== undefined && isUnnamedModel(model) ? rates(defaultModel) : rates(model, provider);
     if (!r) return undefined;
     const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
     const usd =

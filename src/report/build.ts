@@ -16,6 +16,7 @@ import type { Verdict } from '../judge/verdict.js';
 import type { LoadStats } from '../trace/load.js';
 import { measureTrace } from '../trace/measure.js';
 import type { LoadedTrace, Trace } from '../trace/schema.js';
+import { isUnnamedModel } from '../pricing/pricer.js';
 import { plural } from '../util/thousands.js';
 import { VERSION } from '../version.js';
 import { evaluateGate, type GateDetectorFailure } from './gate.js';
@@ -47,6 +48,8 @@ export interface FinishInput {
   failOn: readonly Severity[];
   /** Input errors are listed but do not fail the gate (--allow-input-errors). */
   allowInputErrors?: boolean;
+  /** A trace whose recorded outcome failed fails the gate (failOn.outcome). */
+  failOnOutcome?: boolean;
   verdicts?: Verdict[];
   notes?: string[];
   judgeStats?: TribunalStats;
@@ -122,6 +125,7 @@ export function createReportAccumulator(): ReportAccumulator {
       unknownModels: unpricedModels,
       failOn,
       allowInputErrors = false,
+      failOnOutcome = false,
       verdicts = [],
       notes = [],
       judgeStats,
@@ -152,7 +156,11 @@ export function createReportAccumulator(): ReportAccumulator {
             .map((u) => u.model)
             .join(
               ', ',
-            )}${unknownModels.length > 5 ? ', …' : ''}): their calls are not in the cost totals; add them under prices: in tracejury.yml`,
+            )}${unknownModels.length > 5 ? ', …' : ''}): their calls are not in the cost totals; add them under prices: in tracejury.yml${
+            unknownModels.some((u) => isUnnamedModel(u.model))
+              ? '; calls that name no model ("unknown") can be priced as one with --default-model or prices.defaultModel'
+              : ''
+          }`,
         );
       }
       if (unread.traces > 0) {
@@ -179,6 +187,16 @@ export function createReportAccumulator(): ReportAccumulator {
         ...(stats.errors[0] ? { first: redactInputError(stats.errors[0]) } : {}),
       });
       gate.failOn = [...failOn];
+      if (failOnOutcome) {
+        const failed = traces.filter((t) => t.outcome && !t.outcome.success);
+        if (failed.length > 0) {
+          const first = failed[0]!;
+          gate.passed = false;
+          gate.reasons.push(
+            `${plural(failed.length, 'trace')} with a failed outcome (failOn.outcome; first: ${first.file} ${redact(first.id)})`,
+          );
+        }
+      }
       if (allowInputErrors && stats.errorCount > 0) {
         gate.allowedInputErrors = stats.errorCount;
         allNotes.push(

@@ -38,6 +38,12 @@ export const FailOnObjectSchema = z
       .boolean()
       .optional()
       .describe('Input that could not be read fails the gate (default true); false to only list it'),
+    outcome: z
+      .boolean()
+      .optional()
+      .describe(
+        'A trace whose recorded outcome failed (τ-bench reward 0, outcome.success false) fails the gate',
+      ),
   })
   .strict();
 
@@ -45,7 +51,7 @@ export const FailOnSchema = z
   .union([SeveritiesSchema, FailOnObjectSchema], {
     error: (issue) =>
       typeof issue.input === 'object' && issue.input !== null && !Array.isArray(issue.input)
-        ? `expected { severity, inputErrors }: severity ${severityMessage((issue.input as { severity?: unknown }).severity)}`
+        ? `expected { severity, inputErrors, outcome }: severity ${severityMessage((issue.input as { severity?: unknown }).severity)}`
         : severityMessage(issue.input),
   })
   .describe(
@@ -60,6 +66,8 @@ export interface GatePolicy {
   severities: Severity[];
   /** Whether input that could not be read fails the gate. */
   inputErrors: boolean;
+  /** Whether a trace whose recorded outcome failed fails the gate. */
+  outcome: boolean;
 }
 
 function severitiesOf(v: Severity | Severity[] | undefined): Severity[] {
@@ -70,6 +78,10 @@ function severitiesOf(v: Severity | Severity[] | undefined): Severity[] {
 
 export function gatePolicy(v: FailOnInput | undefined): GatePolicy {
   if (v === undefined || typeof v === 'string' || Array.isArray(v))
-    return { severities: severitiesOf(v), inputErrors: true };
-  return { severities: severitiesOf(v.severity), inputErrors: v.inputErrors ?? true };
+    return { severities: severitiesOf(v), inputErrors: true, outcome: false };
+  return {
+    severities: severitiesOf(v.severity),
+    inputErrors: v.inputErrors ?? true,
+    outcome: v.outcome ?? false,
+  };
 }

@@ -1,5 +1,6 @@
 /** The terminal summary of a report: what a person at a prompt wants to read first. */
 import { findDetector } from '../detect/registry.js';
+import { isUnnamedModel } from '../pricing/pricer.js';
 import { redact } from '../redact/redact.js';
 import type { InputError, Report } from './schema.js';
 import {
@@ -115,7 +116,12 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     lines.push(
       c.yellow(`Unpriced models: `) +
         totals.unknownModels.map((u) => `${show(u.model)} (${plural(u.calls, 'call')})`).join(', ') +
-        c.dim(' — add them under prices: in tracejury.yml'),
+        c.dim(
+          ' — add them under prices: in tracejury.yml' +
+            (totals.unknownModels.some((u) => isUnnamedModel(u.model))
+              ? '; price calls that name no model with --default-model NAME or prices.defaultModel'
+              : ''),
+        ),
     );
   }
   const waste = report.waste;
