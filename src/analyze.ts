@@ -143,6 +143,23 @@ async function* fromObjects(
 }
 
 /**
+ * Escalated cases whose judges never ran — every judge failed before any HTTP answer for want of a
+ * key or a cassette entry — so the verdict is INDETERMINATE by configuration, not by judgement.
+ */
+function judgesThatNeverRan(verdicts: readonly Verdict[]): {
+  judgesNotRun?: { cases: number; reason: string };
+} {
+  const notRun = verdicts.filter(
+    (v) =>
+      v.indeterminate &&
+      v.judges.length > 0 &&
+      v.judges.every((j) => j.httpStatus === 0 && /^(?:no cassette entry|cannot record)/.test(j.error ?? '')),
+  );
+  if (notRun.length === 0) return {};
+  return { judgesNotRun: { cases: notRun.length, reason: notRun[0]!.judges[0]!.error! } };
+}
+
+/**
  * Input errors by file (in the order the paths expanded to) and line, and the loader's notes
  * sorted: the order errors were met in depends on which thread met them, the report must not.
  */
@@ -316,6 +333,8 @@ export async function analyze(
     notes,
     verdicts,
     judgeStats,
+    ...judgesThatNeverRan(verdicts),
+    tribunalRequired: config.tribunal?.required ?? false,
     detectorFailures: failures,
   });
 }

@@ -295,6 +295,7 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
     onProgress: progress.onProgress,
     cwd: io.cwd,
+    env: io.env,
     jobs,
     ...(values.agent !== undefined ? { agent: agentOf(values.agent) } : {}),
     ...(values['allow-input-errors'] ? { allowInputErrors: true } : {}),
@@ -316,6 +317,10 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
   }
   // Whatever the format and --out, what could not be read is said where CI logs show it.
   writeInputErrors(io, report.inputs);
+  if (report.judgesNotRun)
+    io.stderr.write(
+      `tracejury: warning: judges never ran: ${plural(report.judgesNotRun.cases, 'escalated case')} left for review — ${report.judgesNotRun.reason}\n`,
+    );
   if (report.inputs.traces === 0) {
     io.stderr.write(
       `tracejury: no usable trace in the input (${plural(report.inputs.errorCount, 'error')}); see the errors above or in inputs.errors\n`,

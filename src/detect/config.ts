@@ -44,11 +44,20 @@ export function agentSectionSchema(list: readonly Detector[]) {
   };
   for (const d of list) {
     // `tool_loop:` with nothing under it is an empty section, as is `web:` or `default:`.
-    // `fallback_failure: false` is short for `{ enabled: false }` (and `true` for enabled).
+    // `fallback_failure: false` is short for `{ enabled: false }`. Read as the settings object, so
+    // that a mistake inside it is named by its own key and line.
     shape[d.meta.configKey] = z
-      .union([z.boolean(), detectorSettingsSchema(d).partial().strict()], {
-        error: () => `expected true, false or the detector's settings (enabled, shadow, …)`,
-      })
+      .preprocess((v, ctx) => {
+        if (typeof v === 'boolean') return { enabled: v };
+        if (v !== null && v !== undefined && (typeof v !== 'object' || Array.isArray(v))) {
+          ctx.addIssue({
+            code: 'custom',
+            message: "expected true, false or the detector's settings (enabled, shadow, …)",
+          });
+          return z.NEVER;
+        }
+        return v;
+      }, detectorSettingsSchema(d).partial().strict())
       .nullable()
       .optional()
       .describe(d.meta.description);

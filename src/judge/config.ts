@@ -57,6 +57,10 @@ export const TribunalConfigSchema = z
       .optional()
       .describe('Per-model-pattern capability overrides.'),
     concurrency: z.number().int().positive().default(8),
+    required: z
+      .boolean()
+      .default(false)
+      .describe('Cases the judges could not judge (no API key, no cassette entry) fail the gate'),
   })
   .strict();
 export type TribunalConfig = z.infer<typeof TribunalConfigSchema>;

@@ -53,6 +53,10 @@ export interface FinishInput {
   verdicts?: Verdict[];
   notes?: string[];
   judgeStats?: TribunalStats;
+  /** Escalated cases no judge could judge (no API key, no cassette entry), and the first reason. */
+  judgesNotRun?: { cases: number; reason: string };
+  /** tribunal.required: such cases fail the gate. */
+  tribunalRequired?: boolean;
   /** Detectors that threw (the runner's `failures`): they fail the gate. */
   detectorFailures?: readonly GateDetectorFailure[];
   now?: Date;
@@ -126,6 +130,8 @@ export function createReportAccumulator(): ReportAccumulator {
       failOn,
       allowInputErrors = false,
       failOnOutcome = false,
+      judgesNotRun,
+      tribunalRequired = false,
       verdicts = [],
       notes = [],
       judgeStats,
@@ -187,6 +193,17 @@ export function createReportAccumulator(): ReportAccumulator {
         ...(stats.errors[0] ? { first: redactInputError(stats.errors[0]) } : {}),
       });
       gate.failOn = [...failOn];
+      if (judgesNotRun) {
+        allNotes.push(
+          `judges never ran: ${plural(judgesNotRun.cases, 'case')} left for review — ${judgesNotRun.reason}`,
+        );
+        if (tribunalRequired) {
+          gate.passed = false;
+          gate.reasons.push(
+            `judges never ran on ${plural(judgesNotRun.cases, 'escalated case')} (tribunal.required): ${judgesNotRun.reason}`,
+          );
+        }
+      }
       if (failOnOutcome) {
         const failed = traces.filter((t) => t.outcome && !t.outcome.success);
         if (failed.length > 0) {
@@ -236,6 +253,7 @@ export function createReportAccumulator(): ReportAccumulator {
             : {}),
         },
         gate,
+        ...(judgesNotRun ? { judgesNotRun: { ...judgesNotRun, reason: redact(judgesNotRun.reason) } } : {}),
         ...(outcomes.recorded > 0 ? { outcomes: outcomes.finish() } : {}),
         notes: allNotes.map(redact),
       };

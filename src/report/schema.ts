@@ -134,6 +134,11 @@ export const ReportSchema = z.object({
   verdicts: z.array(VerdictSchema),
   sessions: z.array(SessionScoreSchema),
   review: z.array(ReviewItemSchema),
+  /**
+   * Judges are configured but never ran (no API key and no cassette entry): how many escalated
+   * cases that left for review, and why. Absent when every judge call ran or was replayed.
+   */
+  judgesNotRun: z.object({ cases: z.number().int().positive(), reason: z.string() }).optional(),
   cost: z.object({
     judgeUsd: z.number().nonnegative(),
     byTier: z.record(z.string(), z.number().nonnegative()),
