@@ -22,6 +22,7 @@ import { DEFAULT_CASSETTE_PATH } from './judge/cassette.js';
 import { settingsFromConfig } from './judge/config.js';
 import { createTribunalSession, type TribunalSession } from './judge/tribunal.js';
 import type { Verdict } from './judge/verdict.js';
+import { nearestModel } from './pricing/modelNames.js';
 import { createPricer, type PriceOverrides } from './pricing/pricer.js';
 import { UsageError } from './trace/paths.js';
 import { createReportAccumulator } from './report/build.js';
@@ -209,9 +210,15 @@ export async function analyze(
     const where = options.defaultModel
       ? '--default-model'
       : `${config.file ?? 'config'}: prices.defaultModel`;
+    const hint = nearestModel(
+      prices.defaultModel,
+      Object.keys(prices).filter((k) => k !== 'defaultModel'),
+    );
     throw new UsageError(
-      `${where} ${prices.defaultModel}: the price table does not know this model, and prices: does not price it; ` +
-        'name a model the table knows (e.g. gpt-4o-mini) or add its prices under prices:',
+      `${where} ${prices.defaultModel}: the price table does not know this model, and prices: does not price it` +
+        (hint
+          ? ` — did you mean "${hint}"?`
+          : '; name a model the table knows (e.g. gpt-4o-mini) or add its prices under prices:'),
     );
   }
   const stateDir = options.stateDir ?? path.join(cwd, DEFAULT_STATE_DIR);

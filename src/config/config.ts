@@ -22,7 +22,9 @@ import type { Detector } from '../detect/detector.js';
 import { detectors as builtInDetectors } from '../detect/registry.js';
 import type { Severity } from '../detect/signal.js';
 import { TribunalConfigSchema, type TribunalConfig } from '../judge/config.js';
-import { PriceOverridesSchema } from '../pricing/pricer.js';
+import { nearestModel } from '../pricing/modelNames.js';
+import { AUTO_CHEAP_ALTERNATIVE } from '../pricing/modelTier.js';
+import { createPricer, PriceOverridesSchema } from '../pricing/pricer.js';
 import { DEFAULT_FAIL_ON, FailOnSchema, gatePolicy, type FailOnInput } from '../report/gateConfig.js';
 import { DEFAULT_NO_DOWNGRADE, tiersSectionSchema } from '../tiers/config.js';
 import { UsageError } from '../trace/paths.js';
@@ -268,6 +270,8 @@ function configFromValue(
     }
     sections[key] = (value ?? {}) as Record<string, unknown>;
   }
+  const prices = (data.prices ?? {}) as Config['prices'];
+  checkModelNames(sections, prices, file, lineOf, warnings);
   const baselines = (data.baselines ?? {}) as { minRuns?: number; window?: number };
   const gate = gatePolicy(data.failOn as FailOnInput | undefined);
   return {
@@ -275,7 +279,7 @@ function configFromValue(
     failOn: gate.severities,
     failOnInputErrors: gate.inputErrors,
     failOnOutcome: gate.outcome,
-    prices: (data.prices ?? {}) as Config['prices'],
+    prices,
     tribunal: data.tribunal as TribunalConfig | undefined,
     tiers: {
       escalate: (data.tiers as { escalate?: boolean } | undefined)?.escalate ?? true,
@@ -290,6 +294,52 @@ function configFromValue(
     sections,
     warnings,
   };
+}
+
+/**
+ * Model names in detector settings, checked against the price table and `prices:`, with the same
+ * "did you mean" as keys: `cheap_alternative_model` must be priceable (waste is computed on it), so
+ * an unknown one is an error; `expensive_models` / `cheap_models` may name private models, so an
+ * unknown one that looks like a typo of a known name is a warning.
+ */
+function checkModelNames(
+  sections: Record<string, Record<string, unknown>>,
+  prices: Config['prices'],
+  file: string,
+  lineOf: (p: (string | number)[]) => number | undefined,
+  warnings: string[],
+): void {
+  const pricer = createPricer(prices);
+  const priced = Object.keys(prices).filter((k) => k !== 'defaultModel');
+  const at = (p: (string | number)[]) => `${file}${lineOf(p) ? `:${lineOf(p)}` : ''}`;
+  for (const [section, settings] of Object.entries(sections)) {
+    const overkill = settings.overkill_model;
+    if (typeof overkill !== 'object' || overkill === null) continue;
+    const o = overkill as Record<string, unknown>;
+    const alt = o.cheap_alternative_model;
+    if (typeof alt === 'string' && alt !== AUTO_CHEAP_ALTERNATIVE && !pricer.rates(alt)) {
+      const keyPath = [section, 'overkill_model', 'cheap_alternative_model'];
+      const hint = nearestModel(alt, priced);
+      throw new ConfigError(
+        `${at(keyPath)}: ${keyPath.join('.')}: the price table does not know "${alt}" and prices: does not price it` +
+          (hint
+            ? ` — did you mean "${hint}"?`
+            : '; name a model the table knows, add it under prices:, or use auto'),
+      );
+    }
+    for (const list of ['expensive_models', 'cheap_models'] as const) {
+      const names = o[list];
+      if (!Array.isArray(names)) continue;
+      names.forEach((name, i) => {
+        if (typeof name !== 'string' || pricer.rates(name)) return;
+        const hint = nearestModel(name, priced);
+        if (hint && hint !== name)
+          warnings.push(
+            `${at([section, 'overkill_model', list, i])}: ${section}.overkill_model.${list}: "${name}" is not a model the price table knows — did you mean "${hint}"?`,
+          );
+      });
+    }
+  }
 }
 
 /** Loads --config FILE, or the first of CONFIG_FILE_NAMES in `cwd`, or the defaults. */

@@ -141,3 +141,33 @@ describe('failOn.outcome', () => {
     ]);
   });
 });
+
+describe('model names get a did-you-mean', () => {
+  it('on --default-model', async () => {
+    const { code, stderr } = await cli(['analyze', 'a.jsonl', '--default-model', 'gpt-4o-mnii'], {
+      'a.jsonl': unnamed,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--default-model gpt-4o-mnii: .* — did you mean "gpt-4o-mini"\?/);
+  });
+
+  it('on cheap_alternative_model (an error: waste is priced on it) and expensive_models (a warning)', async () => {
+    const alt = await cli(['analyze', 'a.jsonl'], {
+      'a.jsonl': unnamed,
+      'tracejury.yml': 'default:\n  overkill_model:\n    cheap_alternative_model: gpt-4o-mnii\n',
+    });
+    expect(alt.code).toBe(2);
+    expect(alt.stderr).toMatch(
+      /^tracejury: tracejury\.yml:3: default\.overkill_model\.cheap_alternative_model: .* — did you mean "gpt-4o-mini"\?/,
+    );
+    const list = await cli(['analyze', 'a.jsonl', '--format', 'json'], {
+      'a.jsonl': unnamed,
+      'tracejury.yml': 'default:\n  overkill_model:\n    expensive_models: [gpt-4-turob, my-private-llm]\n',
+    });
+    const notes = ReportSchema.parse(JSON.parse(list.stdout)).notes.join('\n');
+    expect(notes).toMatch(
+      /"gpt-4-turob" is not a model the price table knows — did you mean "gpt-4-turbo"\?/,
+    );
+    expect(notes).not.toMatch(/my-private-llm/);
+  });
+});
