@@ -58,7 +58,8 @@ export const EXIT = { ok: 0, gateFailed: 1, usage: 2 } as const;
 
 const GLOSSARY = `Words used in reports:
   severity     critical | high | medium | low: how bad a signal is if it is real
-  confidence   0–1, how sure a detector (or the judges) is; the gray zone is 0.35–0.65
+  confidence   0–1, how sure a detector (or the judges) is
+  gray zone    confidence 0.35–0.65: escalated to the next tier (embeddings, judges), else review
   finding      a signal above the gray zone, not suppressed, not shadow: what the gate and every
                total count
   review       a gray-zone signal no automatic tier decided: listed for a human, never failing
@@ -103,6 +104,9 @@ Options:
                          file's path), for baselines
   --jobs N               worker threads for inputs over 32 MB (default 1; try the number of
                          cores on larger machines); the report is the same whatever N is
+  --limit N              items each list of the text and markdown report shows (examples per
+                         detector, failing traces, review cases, input errors); cut lists say
+                         how many were left out
   --no-progress          no progress line on a terminal
 
 Exit status: 0 the gate passed, 1 it failed (a finding at failOn's severities, a detector that
@@ -196,10 +200,24 @@ function progressPrinter(io: CliIO, enabled: boolean) {
 }
 
 /** The report in pieces: JSON is written a megabyte at a time (a large run's report is tens of MB). */
-function render(report: Report, format: 'text' | 'json' | 'markdown', color: boolean): Iterable<string> {
+function render(
+  report: Report,
+  format: 'text' | 'json' | 'markdown',
+  color: boolean,
+  limit?: number,
+): Iterable<string> {
   if (format === 'json') return reportJsonChunks(report);
-  if (format === 'markdown') return [renderMarkdown(report)];
-  return [renderText(report, { color })];
+  if (format === 'markdown') return [renderMarkdown(report, limit !== undefined ? { listLimit: limit } : {})];
+  return [renderText(report, { color, ...(limit !== undefined ? { limit } : {}) })];
+}
+
+/** --limit N: items each list of the text and markdown report shows. */
+function limitOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--limit ${value}: expected a whole number of list items, 1 or more`);
+  return n;
 }
 
 /** Writes the pieces to a new file, one at a time. */
@@ -280,6 +298,7 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     'allow-input-errors': { type: 'boolean' },
     'fail-on': { type: 'string' },
     'default-model': { type: 'string' },
+    limit: { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
   const jobs = jobsOf(values.jobs);
@@ -303,7 +322,12 @@ async function analyzeCommand(args: string[], io: CliIO): Promise<number> {
     ...(values['default-model'] !== undefined ? { defaultModel: values['default-model'] } : {}),
   });
   progress.done();
-  const pieces = render(report, format, Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out);
+  const pieces = render(
+    report,
+    format,
+    Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out,
+    limitOf(values.limit),
+  );
   if (outFile) {
     try {
       writePieces(outFile, pieces);

@@ -34,6 +34,8 @@ export function renderMarkdown(
     title?: string;
     /** A detector's fix hint; by default the built-in registry's `meta.fix`. */
     fixFor?: (detector: string) => string | undefined;
+    /** Items every list shows (examples per detector, failing traces, review cases): --limit. */
+    listLimit?: number;
   } = {},
 ): string {
   const limit = options.limit ?? MARKDOWN_LIMIT;
@@ -51,16 +53,18 @@ export function renderMarkdown(
   if (!report.gate.passed) out.push('', ...report.gate.reasons.map((r) => `- ${safe(r)}`));
   // Every trace that made the gate fail, one line each (cut, with a count, past MAX_FAILING_ROWS).
   const failing = failingFindings(report);
+  const maxFailing = options.listLimit ?? MAX_FAILING_ROWS;
+  const maxReview = options.listLimit ?? 50;
   if (failing.length > 0) {
     out.push('', '| detector | trace | file | steps |', '|---|---|---|---|');
-    for (const s of failing.slice(0, MAX_FAILING_ROWS))
+    for (const s of failing.slice(0, maxFailing))
       out.push(
         `| \`${s.detector}\` | ${safe(s.traceId, 80)} | ${s.file ? safe(s.file, 120) : '–'} | ${stepsText(s.steps) || '–'} |`,
       );
-    if (failing.length > MAX_FAILING_ROWS)
+    if (failing.length > maxFailing)
       out.push(
         '',
-        `_… and ${fmtInt(failing.length - MAX_FAILING_ROWS)} more failing traces: see the JSON report (--format json)._`,
+        `_… and ${fmtInt(failing.length - maxFailing)} more failing traces: see the JSON report (--format json) or raise --limit._`,
       );
   }
   if (inputs.errorCount > 0)
@@ -69,7 +73,7 @@ export function renderMarkdown(
       `> ⚠️ ${plural(inputs.errorCount, 'input record')} could not be read; the rest were analysed.`,
     );
 
-  const groups = groupSignals(report);
+  const groups = groupSignals(report, options.listLimit ?? 3);
   if (groups.length > 0) {
     out.push('', '| detector | severity | signals | traces | waste |', '|---|---|---:|---:|---:|');
     for (const g of groups) {
@@ -98,7 +102,8 @@ export function renderMarkdown(
           `- \`${g.detector}\`${s.shadow ? ' _(shadow)_' : ''} ${safe(s.traceId, 80)}${s.file ? ` (${safe(s.file, 120)})` : ''}: ${safe(s.message)}`,
         );
       const more = g.count + g.shadow - g.examples.length;
-      if (more > 0) details.push(`- _… and ${fmtInt(more)} more \`${g.detector}\` (--format json)_`);
+      if (more > 0)
+        details.push(`- _… and ${fmtInt(more)} more \`${g.detector}\` (--format json or --limit)_`);
     }
     details.push('', '</details>');
     // Groups whose signals are all for review or suppressed have no examples to show.
@@ -120,13 +125,13 @@ export function renderMarkdown(
   }
   if (report.review.length > 0) {
     out.push('', `<details><summary>For review (${report.review.length})</summary>`, '');
-    for (const r of report.review.slice(0, 50))
+    for (const r of report.review.slice(0, maxReview))
       // Detector ids come from the registry (code), not from traces, as in the examples above.
       out.push(
         `- ${r.detector ? `\`${r.detector}\` ` : ''}${r.shadow ? '_(shadow)_ ' : ''}${safe(r.traceId, 80)}${r.file ? ` (${safe(r.file, 120)})` : ''}: ${safe(r.reason)}`,
       );
-    if (report.review.length > 50)
-      out.push(`- _… and ${fmtInt(report.review.length - 50)} more (--format json)_`);
+    if (report.review.length > maxReview)
+      out.push(`- _… and ${fmtInt(report.review.length - maxReview)} more (--format json or --limit)_`);
     out.push('', '</details>');
   }
   if (totals.unknownModels.length > 0) {

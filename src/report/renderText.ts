@@ -23,6 +23,8 @@ export interface TextOptions {
   maxErrors?: number;
   /** How many failing traces to list under the gate before cutting the list. */
   maxFailing?: number;
+  /** Items every list shows (examples per detector, failing traces, review cases, input errors): --limit. */
+  limit?: number;
   /** A detector's fix hint; by default the built-in registry's `meta.fix`. */
   fixFor?: (detector: string) => string | undefined;
 }
@@ -77,7 +79,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   // The gate first, with every trace that made it fail: what a CI user opens the log for.
   lines.push('', gateLine(report, c));
   const failing = failingFindings(report);
-  const maxFailing = options.maxFailing ?? MAX_FAILING_LINES;
+  const maxFailing = options.limit ?? options.maxFailing ?? MAX_FAILING_LINES;
   if (failing.length > 0) {
     const grouped = failing.length > 10;
     let detector = '';
@@ -91,11 +93,13 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     }
     if (failing.length > maxFailing)
       lines.push(
-        c.dim(`  … and ${fmtInt(failing.length - maxFailing)} more failing traces (see --format json)`),
+        c.dim(
+          `  … and ${fmtInt(failing.length - maxFailing)} more failing traces (see --format json or --limit)`,
+        ),
       );
   }
   if (inputs.errorCount > 0) {
-    const max = options.maxErrors ?? 10;
+    const max = options.limit ?? options.maxErrors ?? 10;
     lines.push(
       '',
       c.yellow(`Input errors: ${fmtInt(inputs.errorCount)}`) +
@@ -105,7 +109,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
       lines.push(`  ${formatInputError(e)}`);
     }
     if (inputs.errorCount > max)
-      lines.push(c.dim(`  … and ${fmtInt(inputs.errorCount - max)} more (see --format json)`));
+      lines.push(c.dim(`  … and ${fmtInt(inputs.errorCount - max)} more (see --format json or --limit)`));
   }
   lines.push(
     '',
@@ -127,7 +131,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   const waste = report.waste;
   lines.push(`Waste: ${formatUsd(waste.totalUsd)}` + c.dim(` (${fmtInt(waste.totalTokens)} tokens)`));
 
-  const groups = groupSignals(report);
+  const groups = groupSignals(report, options.limit ?? 3);
   const fixFor = options.fixFor ?? builtInFix;
   if (groups.length === 0) {
     lines.push('', 'Signals: none');
@@ -154,14 +158,16 @@ export function renderText(report: Report, options: TextOptions = {}): string {
       }
       const shown = g.count + g.shadow;
       if (shown > g.examples.length)
-        lines.push(c.dim(`      … and ${fmtInt(shown - g.examples.length)} more (see --format json)`));
+        lines.push(
+          c.dim(`      … and ${fmtInt(shown - g.examples.length)} more (see --format json or --limit)`),
+        );
       const fix = fixFor(g.detector);
       if (fix) lines.push(`      ${c.green('fix:')} ${show(fix)}`);
     }
   }
   if (report.review.length > 0) {
     lines.push('', `For review: ${plural(report.review.length, 'case')} no automatic tier could decide`);
-    const max = options.maxErrors ?? 10;
+    const max = options.limit ?? options.maxErrors ?? 10;
     for (const r of report.review.slice(0, max)) {
       lines.push(
         c.dim(
@@ -170,7 +176,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
       );
     }
     if (report.review.length > max)
-      lines.push(c.dim(`  … and ${fmtInt(report.review.length - max)} more (see --format json)`));
+      lines.push(c.dim(`  … and ${fmtInt(report.review.length - max)} more (see --format json or --limit)`));
   }
   const precision = precisionRows(report);
   if (precision.length > 0) {

@@ -42,7 +42,7 @@ describe('failing traces under the gate', () => {
     expect(underGate).toMatch(/ {2}× TOOL_LOOP \(13 traces\)/);
     expect(underGate).toMatch(/steps 1–4/);
     // Examples per detector are cut to 3, and say so.
-    expect(text).toMatch(/ {6}… and 10 more \(see --format json\)/);
+    expect(text).toMatch(/ {6}… and 10 more \(see --format json or --limit\)/);
 
     const md = renderMarkdown(report);
     const rows = md
@@ -58,12 +58,26 @@ describe('failing traces under the gate', () => {
       { config: {}, baselines: false },
     );
     const text = renderText(report, { maxFailing: 10 });
-    expect(text).toContain('  … and 20 more failing traces (see --format json)');
+    expect(text).toContain('  … and 20 more failing traces (see --format json or --limit)');
   });
 
   it('states the threshold when the gate passes with findings below it', async () => {
     const report = await analyze([loop('a')], { config: { failOn: 'critical' }, baselines: false });
     expect(report.gate.passed).toBe(true);
     expect(renderText(report)).toMatch(/Gate: passed \(failOn: critical; \d+ high findings? below it\)/);
+  });
+});
+
+describe('--limit', () => {
+  it('sets how many items every list of the text report shows', async () => {
+    const report = await analyze(
+      Array.from({ length: 8 }, (_, i) => loop(`l-${i}`)),
+      { config: {}, baselines: false },
+    );
+    const text = renderText(report, { limit: 2 });
+    expect(text).toContain('  … and 6 more failing traces (see --format json or --limit)');
+    expect(text).toMatch(/ {6}… and 6 more \(see --format json or --limit\)/);
+    const all = renderText(report, { limit: 100 });
+    expect(all).not.toMatch(/… and \d+ more/);
   });
 });
