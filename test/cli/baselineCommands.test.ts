@@ -3,20 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { cli } from '../helpers/cli.js';
 import { ReportSchema } from '../../src/report/schema.js';
-
-async function cli(args: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    cwd,
-    env: {},
-  });
-  return { code, stdout, stderr };
-}
 
 /** A directory with files at the given relative paths, each a JSONL of the given traces. */
 function tmp(files: Record<string, object[]>): string {

@@ -3,21 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
+import { cli as runInProcess } from '../helpers/cli.js';
 import { ReportSchema } from '../../src/report/schema.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-async function cli(args: string[], cwd = root) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    cwd,
-    env: {},
-  });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], cwd = root) => runInProcess(args, cwd);
 
 function tmp(files: Record<string, string>): string {
   const d = mkdtempSync(path.join(tmpdir(), 'tj-cli-'));

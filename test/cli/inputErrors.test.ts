@@ -9,22 +9,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { cli } from '../helpers/cli.js';
 import { ReportSchema } from '../../src/report/schema.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-async function cli(args: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    cwd,
-    env: {},
-  });
-  return { code, stdout, stderr };
-}
 
 const trace = (id: string) =>
   JSON.stringify({

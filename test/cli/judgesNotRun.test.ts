@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { cli } from '../helpers/cli.js';
 import { ReportSchema } from '../../src/report/schema.js';
 
 /** A tool called 3 times with new arguments each time: a loop only maybe (the gray zone). */
@@ -30,14 +30,7 @@ async function run(required: boolean) {
     path.join(d, 'tracejury.yml'),
     `tribunal:\n  judges:\n    - { provider: openai, model: gpt-4o }\n  cassette: { path: cassette.jsonl, mode: auto }\n${required ? '  required: true\n' : ''}`,
   );
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['analyze', 'runs.jsonl', '--format', 'json'], {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    cwd: d,
-    env: {},
-  });
+  const { code, stdout, stderr } = await cli(['analyze', 'runs.jsonl', '--format', 'json'], d);
   return { code, stderr, report: ReportSchema.parse(JSON.parse(stdout)) };
 }
 

@@ -6,21 +6,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
+import { cli as runInProcess } from '../helpers/cli.js';
 import { ReportSchema } from '../../src/report/schema.js';
 
+/** The CLI in a fresh directory holding `files`, with its state there too. */
 async function cli(args: string[], files: Record<string, string>) {
   const d = mkdtempSync(path.join(tmpdir(), 'tj-options-'));
   for (const [name, body] of Object.entries(files)) writeFileSync(path.join(d, name), body);
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli([...args, '--state-dir', d], {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    cwd: d,
-    env: {},
-  });
-  return { code, stdout, stderr };
+  return runInProcess([...args, '--state-dir', d], d);
 }
 
 const unnamed = JSON.stringify({
