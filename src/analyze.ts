@@ -4,28 +4,17 @@
  * this; it does no printing.
  */
 import path from 'node:path';
-import {
-  agentKey,
-  baselineLookup,
-  baselineNotes,
-  DEFAULT_BASELINE_FILE,
-  emptyBaselines,
-  readBaselineFile,
-  type BaselineFile,
-} from './baseline/store.js';
-import { configFromObject, loadConfig, type Config } from './config/config.js';
+import { agentKey, baselineNotes, type BaselineFile } from './baseline/store.js';
+import type { Config } from './config/config.js';
 import type { Detector } from './detect/detector.js';
 import type { Severity, Signal } from './detect/signal.js';
 import { findDetector } from './detect/registry.js';
-import { createDetectorRunner } from './detect/runner.js';
 import { DEFAULT_CASSETTE_PATH } from './judge/cassette.js';
 import { settingsFromConfig } from './judge/config.js';
 import { createTribunalSession, type TribunalSession } from './judge/tribunal.js';
 import type { Verdict } from './judge/verdict.js';
-import { nearestModel } from './pricing/modelNames.js';
-import { createPricer, type PriceOverrides } from './pricing/pricer.js';
-import { UsageError } from './trace/paths.js';
 import { createReportAccumulator } from './report/build.js';
+import { prepareRun } from './runSetup.js';
 import type { Report } from './report/schema.js';
 import { escalateGrayZone } from './tiers/escalate.js';
 import type { InputFormat } from './trace/importer.js';
@@ -46,7 +35,7 @@ import { keyAgent } from './trace/agentKey.js';
 import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, TraceInput } from './trace/schema.js';
 
-export const DEFAULT_STATE_DIR = '.tracejury';
+export { DEFAULT_STATE_DIR } from './runSetup.js';
 
 export interface AnalyzeOptions {
   /**
@@ -185,14 +174,6 @@ function inputKind(input: unknown): { paths: string[] } | { objects: readonly un
   return { objects: input };
 }
 
-/** A config parsed by parseConfig / loadConfig, or one given as a plain object (checked here). */
-function configOf(given: Config | Record<string, unknown>): Config {
-  const parsed = given as Partial<Config>;
-  const isParsed =
-    Array.isArray(parsed.failOn) && Array.isArray(parsed.warnings) && typeof parsed.sections === 'object';
-  return isParsed ? (given as Config) : configFromObject(given);
-}
-
 export async function analyze(
   input: string | string[] | TraceInput[],
   options: AnalyzeOptions = {},
@@ -201,36 +182,14 @@ export async function analyze(
   const kind = inputKind(input);
   if (options.config && options.configFile)
     throw new TypeError('analyze(): give options.config or options.configFile, not both');
-  const config = options.config ? configOf(options.config) : loadConfig(options.configFile, cwd);
-  const prices: PriceOverrides = options.defaultModel
-    ? ({ ...config.prices, defaultModel: options.defaultModel } as PriceOverrides)
-    : config.prices;
-  const pricer = createPricer(prices);
-  if (prices.defaultModel !== undefined && !pricer.rates(prices.defaultModel)) {
-    const where = options.defaultModel
-      ? '--default-model'
-      : `${config.file ?? 'config'}: prices.defaultModel`;
-    const hint = nearestModel(
-      prices.defaultModel,
-      Object.keys(prices).filter((k) => k !== 'defaultModel'),
-    );
-    throw new UsageError(
-      `${where} ${prices.defaultModel}: the price table does not know this model, and prices: does not price it` +
-        (hint
-          ? ` — did you mean "${hint}"?`
-          : '; name a model the table knows (e.g. gpt-4o-mini) or add its prices under prices:'),
-    );
-  }
-  const stateDir = options.stateDir ?? path.join(cwd, DEFAULT_STATE_DIR);
-  const store =
-    options.baselines === false
-      ? emptyBaselines()
-      : (options.baselines ?? readBaselineFile(path.join(stateDir, DEFAULT_BASELINE_FILE)));
-  const runner = createDetectorRunner({
-    config,
-    pricer,
-    baselines: baselineLookup(store, config.baselines.minRuns, config.baselines.window),
-    detectors: options.detectors,
+  const { config, prices, pricer, stateDir, store, runner } = prepareRun({
+    cwd,
+    ...(options.config ? { config: options.config } : {}),
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+    ...(options.baselines !== undefined ? { baselines: options.baselines } : {}),
+    ...(options.detectors ? { detectors: options.detectors } : {}),
+    ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
   });
   const report = createReportAccumulator();
   const tribunal =

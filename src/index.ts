@@ -46,3 +46,15 @@ export {
   type TribunalStats,
 } from './judge/index.js';
 export { escalateGrayZone } from './tiers/escalate.js';
+export {
+  readTraceText,
+  readTraceValues,
+  type InMemoryOptions,
+  type InMemoryResult,
+} from './trace/readInMemory.js';
+export {
+  createTraceAnalyser,
+  type TraceAnalyser,
+  type TraceAnalyserOptions,
+  type TraceAnalysis,
+} from './traceAnalyser.js';

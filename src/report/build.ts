@@ -325,9 +325,8 @@ function createOutcomeTally() {
   };
 }
 
-/** The signal with its text redacted: the same object when there was nothing to hide (the usual case). */
 /** The signal as the report keeps it: its final status set, its text redacted. */
-function reportSignal(s: Signal): ReportSignal {
+export function reportSignal(s: Signal): ReportSignal {
   const message = redact(s.message);
   const evidence = s.evidence === undefined ? undefined : redactDeep(s.evidence);
   return {

@@ -1,7 +1,7 @@
 /** The gate: which findings fail a run. Shadow and suppressed signals never do. */
 import { statusOf } from '../detect/status.js';
 import { severityRank, type Severity, type Signal } from '../detect/signal.js';
-import type { InputError } from '../trace/inputError.js';
+import { formatInputError, type InputError } from '../trace/inputError.js';
 import { fmtInt } from '../util/thousands.js';
 
 export interface GateResult {
@@ -28,16 +28,11 @@ export interface GateInputErrors {
  */
 function inputReasons(input: GateInputErrors): string[] {
   if (input.count === 0 || input.allowed) return [];
-  const first = input.first ? ` (first: ${formatInputErrorPlain(input.first)})` : '';
+  const first = input.first ? ` (first: ${formatInputError(input.first)})` : '';
   return [
     `${fmtInt(input.count)} input error${input.count === 1 ? '' : 's'}: input that could not be read${first}; ` +
       'fix the input, or pass --allow-input-errors (failOn.inputErrors: false) to judge only what could be read',
   ];
-}
-
-/** `file:line: field: message`, unstyled (the renderers redact and escape what they print). */
-export function formatInputErrorPlain(e: InputError): string {
-  return `${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${e.message}`;
 }
 
 /** A detector that threw on a trace (the runner's DetectorFailure, as far as the gate needs it). */

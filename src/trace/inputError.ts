@@ -13,3 +13,8 @@ export const InputErrorSchema = z.object({
   message: z.string(),
 });
 export type InputError = z.infer<typeof InputErrorSchema>;
+
+/** `file:line: field: message`, unstyled (renderers redact and escape what they print). */
+export function formatInputError(e: InputError): string {
+  return `${e.file}${e.line ? `:${e.line}` : ''}: ${e.field ? `${e.field}: ` : ''}${e.message}`;
+}

@@ -159,7 +159,7 @@ export function invalidTraceError(file: string, trace: unknown, error: ZodError,
 const MAX_JSON_MESSAGE = 200;
 
 /** JSON.parse's message on one line: the input it quotes may hold newlines or terminal escapes. */
-function describeJsonError(err: unknown): string {
+export function describeJsonError(err: unknown): string {
   let msg = (err instanceof Error ? err.message : String(err))
     .replace(/^JSON\.parse: /, '')
     .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => {
@@ -173,7 +173,7 @@ function describeJsonError(err: unknown): string {
 }
 
 /** One JSONL line: parsed and handed to the reader, or reported with its line number. Blank lines are skipped. */
-function readJsonLine(
+export function readJsonLine(
   line: Line,
   file: string,
   reader: FileReader,
@@ -228,7 +228,7 @@ interface OpenDocument {
   indexOf?: Map<unknown, number>;
 }
 
-class FileReader {
+export class FileReader {
   private importer: Importer | undefined;
   private reader: TraceReader | undefined;
   /** The first unrecognised values, read in the format a later record reveals. */

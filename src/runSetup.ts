@@ -1,0 +1,88 @@
+/**
+ * What every run of the detectors needs before its first trace, made one way for `analyze()` (a
+ * whole input) and for the trace analyser (one trace at a time, the Vitest matchers): the config,
+ * the pricer with its default model checked, the baselines and the detector runner.
+ */
+import path from 'node:path';
+import {
+  baselineLookup,
+  DEFAULT_BASELINE_FILE,
+  emptyBaselines,
+  readBaselineFile,
+  type BaselineFile,
+} from './baseline/store.js';
+import { configFromObject, loadConfig, type Config } from './config/config.js';
+import type { Detector } from './detect/detector.js';
+import { createDetectorRunner, type DetectorRunner } from './detect/runner.js';
+import { nearestModel } from './pricing/modelNames.js';
+import { createPricer, type PriceOverrides, type Pricer } from './pricing/pricer.js';
+import { UsageError } from './trace/paths.js';
+
+export const DEFAULT_STATE_DIR = '.tracejury';
+
+export interface RunSetupOptions {
+  /** A parsed config, or the same settings as a plain object; otherwise `configFile`, otherwise tracejury.yml in cwd. */
+  config?: Config | Record<string, unknown>;
+  configFile?: string;
+  cwd: string;
+  stateDir?: string;
+  /** Baselines to use instead of `<stateDir>/baselines.json`; `false` for static thresholds only. */
+  baselines?: BaselineFile | false;
+  detectors?: readonly Detector[];
+  defaultModel?: string;
+}
+
+export interface RunSetup {
+  config: Config;
+  prices: PriceOverrides;
+  pricer: Pricer;
+  stateDir: string;
+  store: BaselineFile;
+  runner: DetectorRunner;
+}
+
+/** A config parsed by parseConfig / loadConfig, or one given as a plain object (checked here). */
+export function configOf(given: Config | Record<string, unknown>): Config {
+  const parsed = given as Partial<Config>;
+  const isParsed =
+    Array.isArray(parsed.failOn) && Array.isArray(parsed.warnings) && typeof parsed.sections === 'object';
+  return isParsed ? (given as Config) : configFromObject(given);
+}
+
+export function prepareRun(options: RunSetupOptions): RunSetup {
+  const { cwd } = options;
+  if (options.config && options.configFile)
+    throw new TypeError('give options.config or options.configFile, not both');
+  const config = options.config ? configOf(options.config) : loadConfig(options.configFile, cwd);
+  const prices: PriceOverrides = options.defaultModel
+    ? ({ ...config.prices, defaultModel: options.defaultModel } as PriceOverrides)
+    : config.prices;
+  const pricer = createPricer(prices);
+  if (prices.defaultModel !== undefined && !pricer.rates(prices.defaultModel)) {
+    const where = options.defaultModel
+      ? '--default-model'
+      : `${config.file ?? 'config'}: prices.defaultModel`;
+    const hint = nearestModel(
+      prices.defaultModel,
+      Object.keys(prices).filter((k) => k !== 'defaultModel'),
+    );
+    throw new UsageError(
+      `${where} ${prices.defaultModel}: the price table does not know this model, and prices: does not price it` +
+        (hint
+          ? ` — did you mean "${hint}"?`
+          : '; name a model the table knows (e.g. gpt-4o-mini) or add its prices under prices:'),
+    );
+  }
+  const stateDir = options.stateDir ?? path.join(cwd, DEFAULT_STATE_DIR);
+  const store =
+    options.baselines === false
+      ? emptyBaselines()
+      : (options.baselines ?? readBaselineFile(path.join(stateDir, DEFAULT_BASELINE_FILE)));
+  const runner = createDetectorRunner({
+    config,
+    pricer,
+    baselines: baselineLookup(store, config.baselines.minRuns, config.baselines.window),
+    detectors: options.detectors,
+  });
+  return { config, prices, pricer, stateDir, store, runner };
+}

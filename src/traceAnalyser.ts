@@ -1,0 +1,77 @@
+/**
+ * The detectors over one trace at a time, synchronously, with everything a run needs prepared
+ * once: what the Vitest matchers call for every `expect(trace)`. The signals are those
+ * `analyze()` reports for the same trace and config (same runner, same pricing, same statuses);
+ * gray-zone signals stay `review` here, since escalation to judges is a run's job, not a matcher's.
+ */
+import type { Config } from './config/config.js';
+import { reportSignal, summariseTrace } from './report/build.js';
+import type { ReportSignal, TraceSummary } from './report/schema.js';
+import { prepareRun, type RunSetupOptions } from './runSetup.js';
+import { keyAgent } from './trace/agentKey.js';
+import { invalidTraceError, priceTrace } from './trace/load.js';
+import { parseTrace } from './trace/fastParse.js';
+import type { LoadedTrace, Trace } from './trace/schema.js';
+import { formatInputError } from './trace/inputError.js';
+
+export interface TraceAnalyserOptions extends Omit<RunSetupOptions, 'cwd'> {
+  cwd?: string;
+  /** The agent of traces that name none (default `<input>`, as analyze() names trace objects). */
+  agent?: string;
+}
+
+export interface TraceAnalysis {
+  trace: Trace;
+  /** What a report keeps of the trace. */
+  summary: TraceSummary;
+  /** Every signal, with its report status (finding, review, suppressed, shadow). */
+  signals: ReportSignal[];
+}
+
+export interface TraceAnalyser {
+  config: Config;
+  /**
+   * A trace object (validated here; an invalid one throws with its field) or a loaded trace.
+   * Analysing the same object twice returns the first analysis: matchers share one run per trace.
+   */
+  analyse(input: LoadedTrace | Trace | Record<string, unknown>): TraceAnalysis;
+}
+
+function isLoaded(input: unknown): input is LoadedTrace {
+  const l = input as Partial<LoadedTrace>;
+  return typeof l === 'object' && l !== null && typeof l.trace === 'object' && typeof l.source === 'object';
+}
+
+export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAnalyser {
+  const setup = prepareRun({ ...options, cwd: options.cwd ?? process.cwd() });
+  const agent = options.agent ?? setup.config.agent;
+  const done = new WeakMap<object, TraceAnalysis>();
+
+  function toLoaded(input: LoadedTrace | Trace | Record<string, unknown>): LoadedTrace {
+    if (isLoaded(input)) return input;
+    const keyed = keyAgent(input, agent, '<input>');
+    const parsed = parseTrace(keyed.input);
+    if (!parsed.success)
+      throw new TypeError(formatInputError(invalidTraceError('<trace>', input, parsed.error)));
+    priceTrace(parsed.data, setup.pricer);
+    return { trace: parsed.data, source: { file: '<input>', format: 'native', agentIdFrom: keyed.from } };
+  }
+
+  return {
+    config: setup.config,
+    analyse(input) {
+      const cached = done.get(input);
+      if (cached) return cached;
+      const loaded = toLoaded(input);
+      const signals = setup.runner.run(loaded).map(reportSignal);
+      const failure = setup.runner.failures.shift();
+      if (failure)
+        throw new Error(
+          `detector ${failure.detector} failed on trace ${failure.traceId}: ${failure.message} (please report this)`,
+        );
+      const analysis = { trace: loaded.trace, summary: summariseTrace(loaded, signals), signals };
+      done.set(input, analysis);
+      return analysis;
+    },
+  };
+}
