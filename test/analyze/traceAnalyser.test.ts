@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { createTraceAnalyser } from '../../src/traceAnalyser.js';
+import type { TraceInput } from '../../src/trace/schema.js';
 
-const loopingTrace = {
+const loopingTrace: TraceInput = {
   id: 'loop-1',
   agentId: 'support',
   status: 'ok',
