@@ -10,10 +10,10 @@ const loopingTrace: TraceInput = {
   steps: [
     { type: 'llm', model: 'gpt-4o', input: 'weather?', usage: { inputTokens: 900, outputTokens: 40 } },
     ...Array.from({ length: 5 }, () => ({
-      type: 'tool',
+      type: 'tool' as const,
       name: 'get_weather',
       args: { city: 'Paris' },
-      status: 'ok',
+      status: 'ok' as const,
     })),
   ],
 };
