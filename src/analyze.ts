@@ -3,18 +3,15 @@
  * and baselines, and accumulates a Report v1. The CLI, the Vitest reporter and the Action call
  * this; it does no printing.
  */
-import path from 'node:path';
 import { agentKey, baselineNotes, type BaselineFile } from './baseline/store.js';
 import type { Config } from './config/config.js';
 import type { Detector } from './detect/detector.js';
 import type { Severity, Signal } from './detect/signal.js';
 import { findDetector } from './detect/registry.js';
-import { DEFAULT_CASSETTE_PATH } from './judge/cassette.js';
-import { settingsFromConfig } from './judge/config.js';
 import { createTribunalSession, type TribunalSession } from './judge/tribunal.js';
 import type { Verdict } from './judge/verdict.js';
 import { createReportAccumulator } from './report/build.js';
-import { prepareRun } from './runSetup.js';
+import { prepareRun, tribunalSettingsFor } from './runSetup.js';
 import type { Report } from './report/schema.js';
 import { escalateGrayZone } from './tiers/escalate.js';
 import type { InputFormat } from './trace/importer.js';
@@ -88,22 +85,8 @@ function tribunalFor(
   cwd: string,
   env?: Record<string, string | undefined>,
 ) {
-  const t = config.tribunal;
-  if (!t || t.judges.length === 0 || !config.tiers.escalate) return undefined;
-  const settings = settingsFromConfig(t);
-  // The cassette lives with the rest of the state unless the config names another place.
-  const given = settings.cassette;
-  const cassette =
-    given === false || given === undefined
-      ? given
-      : {
-          ...given,
-          path:
-            given.path === undefined || given.path === DEFAULT_CASSETTE_PATH
-              ? path.join(stateDir, 'cassette.jsonl')
-              : path.resolve(cwd, given.path),
-        };
-  return createTribunalSession({ ...settings, cassette, ...(env ? { env } : {}) });
+  if (!config.tribunal || config.tribunal.judges.length === 0 || !config.tiers.escalate) return undefined;
+  return createTribunalSession({ ...tribunalSettingsFor(config, stateDir, cwd), ...(env ? { env } : {}) });
 }
 
 /**

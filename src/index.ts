@@ -18,7 +18,7 @@ export {
   type LoadedTrace,
 } from './trace/schema.js';
 export { INPUT_FORMATS, type InputFormat, type Importer } from './trace/importer.js';
-export { SignalSchema, SeveritySchema, type Signal, type Severity } from './detect/signal.js';
+export { SignalSchema, SeveritySchema, severityRank, type Signal, type Severity } from './detect/signal.js';
 export { defineDetector, type Detector, type DetectorMeta, type DetectContext } from './detect/detector.js';
 export { detectors, findDetector } from './detect/registry.js';
 export { parseConfig, loadConfig, configSchema, type Config } from './config/config.js';
@@ -58,3 +58,23 @@ export {
   type TraceAnalyserOptions,
   type TraceAnalysis,
 } from './traceAnalyser.js';
+export { BUILT_IN_DETECTOR_IDS, type BuiltInDetectorId } from './detect/ids.js';
+export { traceSignalsFromDetectors } from './session/fromDetectorSignals.js';
+export { buildTestRunReport, type TestRunEntry, type TestRunOptions } from './report/testRunReport.js';
+export {
+  TestResultSchema,
+  TestRunSchema,
+  SessionScoreSchema,
+  TraceSummarySchema,
+  ReportSignalSchema,
+  type TestResult,
+  type TestRun,
+  type SessionScore,
+  type TraceSummary,
+  type ReportSignal,
+} from './report/schema.js';
+export { passHatK, passAtK } from './report/passK.js';
+export { formatInputError, type InputError } from './trace/inputError.js';
+export { prepareRun, tribunalSettingsFor, DEFAULT_STATE_DIR, type RunSetup, type RunSetupOptions } from './runSetup.js';
+export type { TribunalSettings, EvaluateOptions } from './judge/tribunal.js';
+export type { JudgeSpec } from './judge/providers.js';

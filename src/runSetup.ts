@@ -17,6 +17,9 @@ import { createDetectorRunner, type DetectorRunner } from './detect/runner.js';
 import { nearestModel } from './pricing/modelNames.js';
 import { createPricer, type PriceOverrides, type Pricer } from './pricing/pricer.js';
 import { UsageError } from './trace/paths.js';
+import { DEFAULT_CASSETTE_PATH } from './judge/cassette.js';
+import { settingsFromConfig } from './judge/config.js';
+import type { TribunalSettings } from './judge/tribunal.js';
 
 export const DEFAULT_STATE_DIR = '.tracejury';
 
@@ -85,4 +88,26 @@ export function prepareRun(options: RunSetupOptions): RunSetup {
     detectors: options.detectors,
   });
   return { config, prices, pricer, stateDir, store, runner };
+}
+
+/**
+ * The tribunal settings of a config (its `tribunal:` section), with the cassette kept with the rest
+ * of the state (`<stateDir>/cassette.jsonl`) unless the config names another place. `{}` when the
+ * config has no tribunal section.
+ */
+export function tribunalSettingsFor(config: Config, stateDir: string, cwd: string): TribunalSettings {
+  if (!config.tribunal) return {};
+  const settings = settingsFromConfig(config.tribunal);
+  const given = settings.cassette;
+  const cassette =
+    given === false || given === undefined
+      ? given
+      : {
+          ...given,
+          path:
+            given.path === undefined || given.path === DEFAULT_CASSETTE_PATH
+              ? path.join(stateDir, 'cassette.jsonl')
+              : path.resolve(cwd, given.path),
+        };
+  return { ...settings, ...(cassette !== undefined ? { cassette } : {}) };
 }

@@ -5,6 +5,7 @@
  * gray-zone signals stay `review` here, since escalation to judges is a run's job, not a matcher's.
  */
 import type { Config } from './config/config.js';
+import type { Pricer } from './pricing/pricer.js';
 import { reportSignal, summariseTrace } from './report/build.js';
 import type { ReportSignal, TraceSummary } from './report/schema.js';
 import { prepareRun, type RunSetupOptions } from './runSetup.js';
@@ -30,6 +31,8 @@ export interface TraceAnalysis {
 
 export interface TraceAnalyser {
   config: Config;
+  /** The run's pricer (config prices and default model): load files with it so costs agree. */
+  pricer: Pricer;
   /**
    * A trace object (validated here; an invalid one throws with its field) or a loaded trace.
    * Analysing the same object twice returns the first analysis: matchers share one run per trace.
@@ -59,8 +62,11 @@ export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAn
 
   return {
     config: setup.config,
+    pricer: setup.pricer,
     analyse(input) {
-      const cached = done.get(input);
+      // A loaded trace and its trace are one recording: cache by the trace object.
+      const key = isLoaded(input) ? input.trace : input;
+      const cached = done.get(key);
       if (cached) return cached;
       const loaded = toLoaded(input);
       const signals = setup.runner.run(loaded).map(reportSignal);
@@ -70,7 +76,7 @@ export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAn
           `detector ${failure.detector} failed on trace ${failure.traceId}: ${failure.message} (please report this)`,
         );
       const analysis = { trace: loaded.trace, summary: summariseTrace(loaded, signals), signals };
-      done.set(input, analysis);
+      done.set(key, analysis);
       return analysis;
     },
   };

@@ -1,2 +1,21 @@
-/** `tracejury/vitest`: the plugin, the helpers that bring traces into a test, and the matcher types. */
-export {};
+/**
+ * `tracejury/vitest`: the plugin, the helpers that bring traces into a test, and — by importing
+ * this module anywhere in a project, as its vitest.config.ts does — the matcher types.
+ */
+import './types.js';
+import { tracejury } from './plugin.js';
+
+export { tracejury };
+export default tracejury;
+export type { TracejuryPluginOptions } from './options.js';
+export type { TracejuryVitePlugin } from './plugin.js';
+export { describeTraces, loadTraces, type DescribeTracesOptions, type LoadTracesOptions } from './loadTraces.js';
+export type {
+  CustomDetectorIds,
+  DetectorId,
+  NoSignalsOptions,
+  SessionThresholds,
+  SignalMatcherOptions,
+  TracejuryMatchers,
+  TribunalMatcherOptions,
+} from './types.js';

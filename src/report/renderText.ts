@@ -78,7 +78,9 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   );
   // The gate first, with every trace that made it fail: what a CI user opens the log for.
   lines.push('', gateLine(report, c));
-  const failing = failingFindings(report);
+  if (report.testRun) lines.push(...testLines(report, c, options.limit ?? MAX_FAILING_LINES));
+  // In a test run the tests are the gate; findings fail it only through the matchers that assert on them.
+  const failing = report.testRun ? [] : failingFindings(report);
   const maxFailing = options.limit ?? options.maxFailing ?? MAX_FAILING_LINES;
   if (failing.length > 0) {
     const grouped = failing.length > 10;
@@ -202,10 +204,38 @@ const MAX_FAILING_LINES = 200;
 
 /** "Gate: passed (failOn: critical, high; 3 medium findings below it)" or "Gate: FAILED (failOn: …) — reasons". */
 function gateLine(report: Report, c: { red: (s: string) => string; green: (s: string) => string }): string {
+  // A Vitest run's gate is its tests (report/testRunReport.ts), not a severity threshold.
+  if (report.testRun)
+    return report.gate.passed
+      ? c.green('Gate: passed (every test passed)')
+      : c.red(`Gate: FAILED — ${report.gate.reasons.map(show).join('; ')}`);
   const threshold = gateThreshold(report);
   return report.gate.passed
     ? c.green(`Gate: passed (${threshold})${gateAllowance(report)}`)
     : c.red(`Gate: FAILED (${threshold}) — ${report.gate.reasons.map(show).join('; ')}`);
+}
+
+/** pass^k for k = 1..n as "0.90 · 0.81 · 0.73". */
+const kSeries = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' · ');
+
+/** A Vitest run: its tests, the failed ones by name with their first error, and pass^k / pass@k. */
+function testLines(report: Report, c: { red: (s: string) => string; dim: (s: string) => string }, limit: number): string[] {
+  const run = report.testRun!;
+  const lines = [
+    `Tests: ${run.passed} passed, ${run.failed} failed${run.skipped ? `, ${run.skipped} skipped` : ''} of ${run.tests}`,
+  ];
+  const failed = (report.tests ?? []).filter((t) => t.state === 'failed');
+  for (const t of failed.slice(0, limit))
+    lines.push(`  × ${show(t.name)}${t.errors?.[0] ? c.dim(` — ${show(t.errors[0])}`) : ''}`);
+  if (failed.length > limit) lines.push(c.dim(`  … and ${fmtInt(failed.length - limit)} more failed tests`));
+  for (const t of (report.tests ?? []).filter((t) => t.passRate?.met && t.passedAttempts < t.attempts).slice(0, limit))
+    lines.push(`  ✓ ${show(t.name)} ${c.dim(`— ${t.passedAttempts} of ${t.attempts} attempts passed (passRate ${t.passRate!.required})`)}`);
+  if (run.repeated > 0)
+    lines.push(
+      `Repeated tests: ${run.repeated}; pass^k ${kSeries(run.passHatK)}; pass@k ${kSeries(run.passAtK)}` +
+        c.dim(' (k = 1, 2, …: all / any of k attempts pass)'),
+    );
+  return lines;
 }
 
 /** One failing trace: its id, file and steps, and what the detector saw. */

@@ -11,12 +11,20 @@ import { InputErrorSchema, type InputError } from '../trace/inputError.js';
 export const REPORT_SCHEMA_VERSION = 1;
 /**
  * Additions that old readers can ignore. 1: every signal carries `status` (finding, review,
- * suppressed, shadow), over which every count in the report is taken.
+ * suppressed, shadow), over which every count in the report is taken. 2: reports of a Vitest run
+ * name the test of each trace, signal, verdict and session score (`test`), and list the tests
+ * (`tests`, `testRun`) with their attempts, pass^k and pass@k.
  */
-export const REPORT_SCHEMA_MINOR = 1;
+export const REPORT_SCHEMA_MINOR = 2;
+
+/** The full name of the Vitest test (file > suite > test) a trace, signal or verdict belongs to. */
+const TestNameSchema = z.string();
 
 /** A signal as a report carries it: its final status always set. */
-export const ReportSignalSchema = SignalSchema.extend({ status: SignalStatusSchema });
+export const ReportSignalSchema = SignalSchema.extend({
+  status: SignalStatusSchema,
+  test: TestNameSchema.optional(),
+});
 export type ReportSignal = z.infer<typeof ReportSignalSchema>;
 
 export { InputErrorSchema, type InputError };
@@ -47,6 +55,7 @@ export const TraceSummarySchema = z.object({
   outcome: z.object({ success: z.boolean(), score: z.number().optional(), source: z.string() }).optional(),
   /** Where agentId came from: the recording, `--agent` / `agent:` (option), or the file's path (file). */
   agentIdFrom: z.enum(['recorded', 'option', 'file']).optional(),
+  test: TestNameSchema.optional(),
 });
 export type TraceSummary = z.infer<typeof TraceSummarySchema>;
 
@@ -66,7 +75,56 @@ export const SessionScoreSchema = z.object({
   passed: z.boolean(),
   reason: z.string(),
   metadata: z.record(z.string(), z.unknown()),
+  test: TestNameSchema.optional(),
 });
+export type SessionScore = z.infer<typeof SessionScoreSchema>;
+
+export const ReportVerdictSchema = VerdictSchema.extend({ test: TestNameSchema.optional() });
+
+/** What a trajectory match found, in counts (the test's failure message has the details). */
+export const TrajectoryResultSchema = z.object({
+  traceId: z.string(),
+  mode: z.enum(['strict', 'unordered', 'subset', 'superset']),
+  pass: z.boolean(),
+  missing: z.number().int().nonnegative(),
+  extra: z.number().int().nonnegative(),
+  mismatched: z.number().int().nonnegative(),
+});
+
+/**
+ * One Vitest test. `passHatK[k-1]` is pass^k (the chance that k attempts drawn from its n all
+ * pass: C(c,k)/C(n,k) for c passing attempts) and `passAtK[k-1]` pass@k (that at least one does:
+ * 1 − C(n−c,k)/C(n,k)), as τ-bench defines them; present when the test ran more than once.
+ */
+export const TestResultSchema = z.object({
+  name: TestNameSchema,
+  file: z.string(),
+  state: z.enum(['passed', 'failed', 'skipped']),
+  attempts: z.number().int().nonnegative(),
+  passedAttempts: z.number().int().nonnegative(),
+  passHatK: z.array(z.number().min(0).max(1)).optional(),
+  passAtK: z.array(z.number().min(0).max(1)).optional(),
+  /** The plugin's passRate applied: the share of attempts that had to pass, and whether it was met. */
+  passRate: z.object({ required: z.number().min(0).max(1), met: z.boolean() }).optional(),
+  traces: z.array(z.string()),
+  trajectories: z.array(TrajectoryResultSchema).optional(),
+  /** The first line of each failure, redacted. */
+  errors: z.array(z.string()).optional(),
+});
+export type TestResult = z.infer<typeof TestResultSchema>;
+
+export const TestRunSchema = z.object({
+  tests: z.number().int().nonnegative(),
+  passed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  /** Tests that ran more than once (repeats or retries): what passHatK and passAtK average over. */
+  repeated: z.number().int().nonnegative(),
+  /** Mean over repeated tests with at least k attempts, index k-1. */
+  passHatK: z.array(z.number().min(0).max(1)),
+  passAtK: z.array(z.number().min(0).max(1)),
+});
+export type TestRun = z.infer<typeof TestRunSchema>;
 
 export const ReviewItemSchema = z.object({
   traceId: z.string(),
@@ -131,7 +189,7 @@ export const ReportSchema = z.object({
   traces: z.array(TraceSummarySchema),
   signals: z.array(ReportSignalSchema),
   waste: WasteSchema,
-  verdicts: z.array(VerdictSchema),
+  verdicts: z.array(ReportVerdictSchema),
   sessions: z.array(SessionScoreSchema),
   review: z.array(ReviewItemSchema),
   /**
@@ -158,5 +216,8 @@ export const ReportSchema = z.object({
   /** Recorded outcomes and the detectors' precision against them; absent when no trace has one. */
   outcomes: OutcomesSchema.optional(),
   notes: z.array(z.string()).default([]),
+  /** A Vitest run's tests (schema 1.2); absent in reports of `tracejury analyze`. */
+  tests: z.array(TestResultSchema).optional(),
+  testRun: TestRunSchema.optional(),
 });
 export type Report = z.infer<typeof ReportSchema>;

@@ -1,0 +1,136 @@
+/**
+ * Report v1 of a Vitest run: the traces the tests read or captured, with what the detectors found
+ * in them, the tribunal's verdicts and session scores, each named by its test, and the tests
+ * themselves with their attempts, pass^k and pass@k. Built from the plain JSON each test left in
+ * its `task.meta` (so a sharded run merged by `vitest --merge-reports` gives the same report).
+ *
+ * The gate of a test run is its tests: it fails when a test failed or input could not be read. A
+ * finding fails a Vitest run only through a matcher that asserts on it (`toHaveNoSignals`, …): an
+ * eval suite may hold recordings that are meant to show a failure.
+ */
+import type { Severity } from '../detect/signal.js';
+import type { Verdict } from '../judge/verdict.js';
+import { redact } from '../redact/redact.js';
+import { formatInputError, type InputError } from '../trace/inputError.js';
+import { emptyStats } from '../trace/load.js';
+import { createReportAccumulator } from './build.js';
+import { meanByK, passAtK, passHatK } from './passK.js';
+import type { z } from 'zod';
+import type {
+  Report,
+  ReportSignal,
+  SessionScore,
+  TestResult,
+  TraceSummary,
+  TrajectoryResultSchema,
+} from './schema.js';
+
+export interface TestRunEntry {
+  /** Full name: file > suite > test. */
+  name: string;
+  /** The test file, relative to the project root. */
+  file: string;
+  state: 'passed' | 'failed' | 'skipped';
+  /** Each attempt (repeats and retries), in order: did it pass? */
+  attempts: readonly boolean[];
+  passRate?: { required: number; met: boolean };
+  errors: readonly string[];
+  traces: readonly { summary: TraceSummary; signals: readonly ReportSignal[] }[];
+  trajectories: readonly z.infer<typeof TrajectoryResultSchema>[];
+  verdicts: readonly Verdict[];
+  sessions: readonly SessionScore[];
+  inputErrors: readonly InputError[];
+}
+
+export interface TestRunOptions {
+  failOn: readonly Severity[];
+  notes?: readonly string[];
+  now?: Date;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function buildTestRunReport(entries: readonly TestRunEntry[], options: TestRunOptions): Report {
+  const accumulator = createReportAccumulator();
+  const stats = emptyStats();
+  const files = new Set<string>();
+  const verdicts: Verdict[] = [];
+  const sessions: SessionScore[] = [];
+  const tests: TestResult[] = [];
+  for (const entry of entries) {
+    files.add(entry.file);
+    for (const e of entry.inputErrors) {
+      stats.errorCount++;
+      stats.errors.push(e);
+    }
+    for (const { summary, signals } of entry.traces) {
+      stats.traces++;
+      stats.records++;
+      stats.formats[summary.format] = (stats.formats[summary.format] ?? 0) + 1;
+      accumulator.addSummary(
+        { ...summary, test: entry.name },
+        signals.map((s) => ({ ...s, test: entry.name })),
+      );
+    }
+    for (const v of entry.verdicts) verdicts.push({ ...v, test: entry.name } as Verdict);
+    for (const s of entry.sessions) sessions.push({ ...s, test: entry.name });
+    const n = entry.attempts.length;
+    const c = entry.attempts.filter(Boolean).length;
+    tests.push({
+      name: entry.name,
+      file: entry.file,
+      state: entry.state,
+      attempts: n,
+      passedAttempts: c,
+      ...(n > 1 ? { passHatK: passHatK(n, c), passAtK: passAtK(n, c) } : {}),
+      ...(entry.passRate ? { passRate: entry.passRate } : {}),
+      traces: [...new Set(entry.traces.map((t) => t.summary.id))],
+      ...(entry.trajectories.length ? { trajectories: [...entry.trajectories] } : {}),
+      ...(entry.errors.length ? { errors: entry.errors.map((e) => redact(e)) } : {}),
+    });
+  }
+  stats.files = files.size;
+  stats.fileNames = [...files];
+
+  const report = accumulator.finish({
+    stats,
+    unknownModels: new Map(),
+    failOn: options.failOn,
+    verdicts,
+    notes: [...(options.notes ?? [])],
+    ...(options.now ? { now: options.now } : {}),
+  });
+
+  const failed = tests.filter((t) => t.state === 'failed');
+  const reasons: string[] = [];
+  if (failed.length > 0) {
+    const first = failed[0]!;
+    reasons.push(
+      `${plural(failed.length, 'test')} of ${tests.length} failed (first: ${first.name}${first.errors?.[0] ? `: ${first.errors[0]}` : ''})`,
+    );
+  }
+  if (stats.errorCount > 0) {
+    const e = stats.errors[0]!;
+    reasons.push(
+      `${plural(stats.errorCount, 'input error')}: input that could not be read (first: ${redact(formatInputError(e))})`,
+    );
+  }
+  const repeated = tests.filter((t) => t.passHatK);
+  return {
+    ...report,
+    sessions,
+    gate: { passed: reasons.length === 0, reasons, failOn: [...options.failOn] },
+    tests,
+    testRun: {
+      tests: tests.length,
+      passed: tests.filter((t) => t.state === 'passed').length,
+      failed: failed.length,
+      skipped: tests.filter((t) => t.state === 'skipped').length,
+      repeated: repeated.length,
+      passHatK: meanByK(repeated.map((t) => t.passHatK!)),
+      passAtK: meanByK(repeated.map((t) => t.passAtK!)),
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * `tracejury/vitest/matchers`: the matchers, for `expect.extend(matchers)` in a setup file of
+ * one's own. The plugin's setup file does exactly that; without the plugin, settings come from
+ * tracejury.yml in the working directory and no report is written.
+ */
+import './types.js';
+import { toHaveNoSignals, toHaveSignal, toHaveWasteBelow } from './matchers/signals.js';
+import { toMeetSessionThreshold } from './matchers/session.js';
+import { toPassTribunal } from './matchers/tribunal.js';
+
+export const matchers = {
+  toHaveSignal,
+  toHaveNoSignals,
+  toHaveWasteBelow,
+  toPassTribunal,
+  toMeetSessionThreshold,
+};
+
+export type {
+  CustomDetectorIds,
+  DetectorId,
+  NoSignalsOptions,
+  SessionThresholds,
+  SignalMatcherOptions,
+  TracejuryMatchers,
+  TribunalMatcherOptions,
+} from './types.js';

@@ -1,0 +1,89 @@
+/**
+ * toMeetSessionThreshold: the session metrics of session-metrics.md (agent_reliability,
+ * agent_consistency) over the received traces — a list of traces, a glob or a file of many — with
+ * each trace's signals worked out from what the detectors found in it and the verdicts this test
+ * got for it (session/fromDetectorSignals.ts).
+ */
+import {
+  agentConsistency,
+  agentReliability,
+  loadTraces,
+  traceSignalsFromDetectors,
+  type LoadedTrace,
+  type SessionMetricResult,
+  type SessionScore,
+} from 'tracejury';
+import { analyse, rememberSource, traceAnalyser, workerSettings } from '../context.js';
+import { currentTask, metaOf, recordAnalysis } from '../meta.js';
+import { receivedTraces } from '../received.js';
+import type { SessionThresholds } from '../types.js';
+
+interface MatcherThis {
+  isNot: boolean;
+}
+
+async function tracesOf(received: unknown): Promise<(LoadedTrace | Record<string, unknown>)[]> {
+  if (typeof received !== 'string' && !(Array.isArray(received) && received.every((r) => typeof r === 'string')))
+    return receivedTraces(received);
+  const { root } = workerSettings();
+  const { traces, stats } = await loadTraces(received as string | string[], { cwd: root, pricer: traceAnalyser().pricer });
+  if (stats.errorCount > 0) return receivedTraces(received); // the synchronous reader names the errors
+  for (const t of traces) rememberSource(t);
+  return traces;
+}
+
+function check(value: number | undefined, name: string): void {
+  if (value !== undefined && !(value >= 0 && value <= 1))
+    throw new TypeError(`toMeetSessionThreshold: ${name} must be between 0 and 1, got ${String(value)}`);
+}
+
+export async function toMeetSessionThreshold(
+  this: MatcherThis,
+  received: unknown,
+  thresholds: SessionThresholds = {},
+) {
+  check(thresholds.reliability, 'reliability');
+  check(thresholds.consistency, 'consistency');
+  const task = currentTask(this);
+  const traces = await tracesOf(received);
+  if (traces.length === 0) throw new Error('toMeetSessionThreshold: no traces to score');
+  const verdicts = task ? metaOf(task).verdicts : [];
+  const perTrace = traces.map((t) => {
+    const analysis = analyse(t);
+    recordAnalysis(task, analysis);
+    const verdict = verdicts.find((v) => v.traceId === analysis.trace.id);
+    return traceSignalsFromDetectors(analysis.trace.id, analysis.signals, verdict);
+  });
+  const both = thresholds.reliability === undefined && thresholds.consistency === undefined;
+  const results: { metric: SessionScore['metric']; threshold: number; result: SessionMetricResult }[] = [];
+  if (both || thresholds.reliability !== undefined) {
+    const threshold = thresholds.reliability ?? 0.5;
+    results.push({ metric: 'agent_reliability', threshold, result: agentReliability(perTrace, { threshold }) });
+  }
+  if (both || thresholds.consistency !== undefined) {
+    const threshold = thresholds.consistency ?? 0.5;
+    results.push({ metric: 'agent_consistency', threshold, result: agentConsistency(perTrace, { threshold }) });
+  }
+  const sessionIds = new Set(traces.map((t) => analyse(t).trace.sessionId));
+  const sessionId = sessionIds.size === 1 ? ([...sessionIds][0] ?? 'session') : 'session';
+  if (task)
+    for (const r of results)
+      metaOf(task).sessions.push({
+        sessionId,
+        metric: r.metric,
+        score: r.result.score,
+        passed: r.result.passed,
+        reason: r.result.reason,
+        metadata: r.result.metadata,
+      });
+  const failed = results.filter((r) => !r.result.passed);
+  const line = (r: (typeof results)[number]) =>
+    `  - ${r.metric} ${r.result.score.toFixed(2)} ${r.result.passed ? '≥' : '<'} ${r.threshold}: ${r.result.reason}`;
+  return {
+    pass: failed.length === 0,
+    message: () =>
+      this.isNot
+        ? `expected the session of ${traces.length} traces to miss its thresholds, but it met them:\n${results.map(line).join('\n')}`
+        : `expected the session of ${traces.length} traces to meet its thresholds:\n${results.map(line).join('\n')}`,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * What a test leaves for the reporter in `task.meta.tracejury`: plain JSON (Vitest sends meta from
+ * the worker to the main process, and the blob reporter keeps it for --merge-reports). The traces
+ * are kept as the report keeps them — summary and signals — never whole.
+ */
+import { getCurrentTest } from 'vitest/suite';
+import type { ReportSignal, SessionScore, TraceAnalysis, TraceSummary, Verdict } from 'tracejury';
+
+export interface TrajectoryRecord {
+  traceId: string;
+  mode: 'strict' | 'unordered' | 'subset' | 'superset';
+  pass: boolean;
+  missing: number;
+  extra: number;
+  mismatched: number;
+}
+
+export interface TestMeta {
+  traces: { summary: TraceSummary; signals: ReportSignal[] }[];
+  trajectories: TrajectoryRecord[];
+  verdicts: Verdict[];
+  sessions: SessionScore[];
+  /** Each attempt (repeats, retries) in order: did it pass? */
+  attempts: boolean[];
+  passRate?: { required: number; met: boolean };
+  inputErrors: { file: string; line?: number; field?: string; message: string }[];
+}
+
+export const META_KEY = 'tracejury';
+
+interface TaskLike {
+  type?: string;
+  meta: Record<string, unknown>;
+}
+
+/**
+ * The running test: the one bound to the `expect` that called the matcher (right for concurrent
+ * tests using the context's expect), else the runner's current test; none outside a test.
+ */
+export function currentTask(matcherThis?: unknown): TaskLike | undefined {
+  const bound = (matcherThis as { task?: TaskLike } | undefined)?.task;
+  if (bound?.meta) return bound;
+  return getCurrentTest() as TaskLike | undefined;
+}
+
+export function metaOf(task: TaskLike): TestMeta {
+  const existing = task.meta[META_KEY] as TestMeta | undefined;
+  if (existing) return existing;
+  const fresh: TestMeta = { traces: [], trajectories: [], verdicts: [], sessions: [], attempts: [], inputErrors: [] };
+  task.meta[META_KEY] = fresh;
+  return fresh;
+}
+
+/** A trace a matcher looked at, once per test however many matchers look at it. */
+export function recordAnalysis(task: TaskLike | undefined, analysis: TraceAnalysis): void {
+  if (!task) return;
+  const meta = metaOf(task);
+  if (meta.traces.some((t) => t.summary.id === analysis.summary.id && t.summary.file === analysis.summary.file))
+    return;
+  meta.traces.push({ summary: analysis.summary, signals: analysis.signals });
+}

@@ -1,0 +1,84 @@
+/**
+ * What a matcher was handed, as traces: a Trace (from loadTraces, describeTraces, captureTrace or
+ * built by hand), the path of a trace file, or raw records in any format tracejury reads (an OTLP
+ * document, spans, a Langfuse export, chat messages, …). Files are read synchronously — the
+ * signal matchers are synchronous, as expect's are — and kept while unchanged.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { formatInputError, readTraceText, readTraceValues, type LoadedTrace } from 'tracejury';
+import { rememberSource, traceAnalyser, workerSettings } from './context.js';
+
+const files = new Map<string, { mtimeMs: number; size: number; traces: LoadedTrace[] }>();
+
+function looksLikeTrace(value: unknown): boolean {
+  const v = value as { id?: unknown; steps?: unknown };
+  return typeof v === 'object' && v !== null && typeof v.id === 'string' && Array.isArray(v.steps);
+}
+
+function looksLikeLoaded(value: unknown): value is LoadedTrace {
+  const v = value as Partial<LoadedTrace>;
+  return typeof v === 'object' && v !== null && looksLikeTrace(v.trace) && typeof v.source === 'object';
+}
+
+function failOnErrors(what: string, result: ReturnType<typeof readTraceText>): LoadedTrace[] {
+  const { errors, errorCount } = result.stats;
+  if (errorCount > 0) {
+    const listed = errors.slice(0, 5).map((e) => `  ${formatInputError(e)}`);
+    const more = errorCount > listed.length ? [`  … and ${errorCount - listed.length} more`] : [];
+    throw new Error(`${what}: ${errorCount} input error${errorCount === 1 ? '' : 's'}:\n${[...listed, ...more].join('\n')}`);
+  }
+  for (const t of result.traces) rememberSource(t);
+  return result.traces;
+}
+
+function readFile(file: string): LoadedTrace[] {
+  const { root } = workerSettings();
+  const absolute = path.resolve(root, file);
+  let stat;
+  try {
+    stat = statSync(absolute);
+  } catch {
+    throw new Error(`${file}: no such trace file (resolved against ${root})`);
+  }
+  const cached = files.get(absolute);
+  if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.traces;
+  const name = path.relative(root, absolute).split(path.sep).join('/') || absolute;
+  const { pricer } = traceAnalyser();
+  const traces = failOnErrors(name, readTraceText(name, readFileSync(absolute, 'utf8'), { pricer, cwd: root }));
+  files.set(absolute, { mtimeMs: stat.mtimeMs, size: stat.size, traces });
+  return traces;
+}
+
+function readRecords(records: readonly unknown[]): LoadedTrace[] {
+  const { pricer } = traceAnalyser();
+  return failOnErrors('records', readTraceValues('<records>', records, { pricer }));
+}
+
+/** Every trace in what was received. */
+export function receivedTraces(received: unknown): (LoadedTrace | Record<string, unknown>)[] {
+  if (typeof received === 'string') return readFile(received);
+  if (looksLikeLoaded(received)) return [received];
+  if (looksLikeTrace(received)) return [received as Record<string, unknown>];
+  if (Array.isArray(received)) {
+    if (received.length > 0 && received.every((r) => looksLikeTrace(r) || looksLikeLoaded(r)))
+      return received as (LoadedTrace | Record<string, unknown>)[];
+    if (received.length > 0 && received.every((r) => typeof r === 'string')) return received.flatMap(readFile);
+    return readRecords(received);
+  }
+  if (typeof received === 'object' && received !== null) return readRecords([received]);
+  throw new TypeError(
+    `expected a trace, the path of a trace file or trace records; got ${received === null ? 'null' : typeof received}`,
+  );
+}
+
+/** The one trace a single-trace matcher needs; several (a file of many traces) is a mistake worth naming. */
+export function receivedTrace(received: unknown): LoadedTrace | Record<string, unknown> {
+  const traces = receivedTraces(received);
+  if (traces.length === 1) return traces[0]!;
+  const where = typeof received === 'string' ? received : 'the records';
+  if (traces.length === 0) throw new Error(`${where}: holds no trace`);
+  throw new Error(
+    `${where} holds ${traces.length} traces; this matcher checks one: use describeTraces(glob, (trace) => …) for one test per trace`,
+  );
+}

@@ -1,0 +1,24 @@
+/**
+ * The setup file the plugin adds to every test file: the matchers, the worker's settings from the
+ * plugin (provide/inject), each attempt recorded for pass^k, and the worker's judge cassette
+ * written out at the end.
+ */
+import { afterAll, beforeEach, expect, inject } from 'vitest';
+import { attemptEnded, attemptStart, type AttemptTask } from './attempts.js';
+import { configureWorker, flushTribunal, workerSettings } from './context.js';
+import { matchers } from './matchers.js';
+import { PROVIDE_KEY } from './options.js';
+
+configureWorker(inject(PROVIDE_KEY));
+expect.extend(matchers);
+
+beforeEach(({ task }) => {
+  const attempt = task as unknown as AttemptTask;
+  const start = attemptStart(attempt);
+  // A beforeEach cleanup runs after every afterEach hook of the attempt, so their errors count too.
+  return () => attemptEnded(attempt, start, workerSettings().passRate);
+});
+
+afterAll(async () => {
+  await flushTribunal();
+});
