@@ -58,3 +58,26 @@ export {
   type TraceAnalyserOptions,
   type TraceAnalysis,
 } from './traceAnalyser.js';
+export {
+  matchTrajectory,
+  type TrajectoryResult,
+  type MissingCall,
+  type ExtraCall,
+  type MismatchedCall,
+  type OutOfOrderCall,
+} from './trajectory/matchTrajectory.js';
+export { describeTrajectoryResult, type DescribeTrajectoryOptions } from './trajectory/describe.js';
+export {
+  ExpectedCallSchema,
+  ExpectedTrajectorySchema,
+  TrajectoryModeSchema,
+  type ExpectedCall,
+  type TrajectoryMode,
+} from './trajectory/expected.js';
+export {
+  type MatchTrajectoryOptions,
+  type ArgsOption,
+  type ArgsRule,
+  type ArgsComparator,
+  type TrajectoryIgnore,
+} from './trajectory/options.js';
