@@ -75,6 +75,35 @@ export {
 } from './report/schema.js';
 export { passHatK, passAtK } from './report/passK.js';
 export { formatInputError, type InputError } from './trace/inputError.js';
-export { prepareRun, tribunalSettingsFor, DEFAULT_STATE_DIR, type RunSetup, type RunSetupOptions } from './runSetup.js';
+export {
+  prepareRun,
+  tribunalSettingsFor,
+  DEFAULT_STATE_DIR,
+  type RunSetup,
+  type RunSetupOptions,
+} from './runSetup.js';
 export type { TribunalSettings, EvaluateOptions } from './judge/tribunal.js';
 export type { JudgeSpec } from './judge/providers.js';
+export {
+  matchTrajectory,
+  type TrajectoryResult,
+  type MissingCall,
+  type ExtraCall,
+  type MismatchedCall,
+  type OutOfOrderCall,
+} from './trajectory/matchTrajectory.js';
+export { describeTrajectoryResult, type DescribeTrajectoryOptions } from './trajectory/describe.js';
+export {
+  ExpectedCallSchema,
+  ExpectedTrajectorySchema,
+  TrajectoryModeSchema,
+  type ExpectedCall,
+  type TrajectoryMode,
+} from './trajectory/expected.js';
+export {
+  type MatchTrajectoryOptions,
+  type ArgsOption,
+  type ArgsRule,
+  type ArgsComparator,
+  type TrajectoryIgnore,
+} from './trajectory/options.js';
