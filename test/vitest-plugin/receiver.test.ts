@@ -255,6 +255,20 @@ describe('startTraceReceiver', () => {
     expect(r.traces()).toHaveLength(1);
   });
 
+  it('takes a span whose parent is in another process (OTLP flags) as the root of what it received', async () => {
+    const r = await receiver({ quietPeriodMs: 20 });
+    const local = span('00000000000000e1', '00000000000000e0', 'invoke_agent remote-child', {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'remote-child',
+    });
+    // Bits 8 and 9 of Span.flags: whether the parent is remote is known, and it is.
+    const res = await post(r, JSON.stringify(otlpJson([{ ...local, flags: 0x301 }])), {
+      'content-type': 'application/json',
+    });
+    expect(res.status).toBe(200);
+    expect((await r.waitForTrace(undefined, 5000)).agentId).toBe('remote-child');
+  });
+
   it('refuses a body over the size limit with 413, compressed or not, and keeps working', async () => {
     const r = await receiver({ maxRequestBytes: 2048 });
     const big = JSON.stringify(otlpJson([span('00000000000000b0', undefined, 'x'.repeat(4000), {})]));
