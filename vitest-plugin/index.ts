@@ -19,3 +19,9 @@ export type {
   TracejuryMatchers,
   TribunalMatcherOptions,
 } from './types.js';
+export {
+  startTraceReceiver,
+  closeAllReceivers,
+  type TraceReceiver,
+  type TraceReceiverOptions,
+} from './receiver.js';

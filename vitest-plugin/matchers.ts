@@ -6,12 +6,14 @@
 import './types.js';
 import { toHaveNoSignals, toHaveSignal, toHaveWasteBelow } from './matchers/signals.js';
 import { toMeetSessionThreshold } from './matchers/session.js';
+import { toMatchTrajectory } from './matchers/trajectory.js';
 import { toPassTribunal } from './matchers/tribunal.js';
 
 export const matchers = {
   toHaveSignal,
   toHaveNoSignals,
   toHaveWasteBelow,
+  toMatchTrajectory,
   toPassTribunal,
   toMeetSessionThreshold,
 };

@@ -13,6 +13,7 @@ export interface TrajectoryRecord {
   missing: number;
   extra: number;
   mismatched: number;
+  outOfOrder: number;
 }
 
 export interface TestMeta {

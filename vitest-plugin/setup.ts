@@ -8,6 +8,7 @@ import { attemptEnded, attemptStart, type AttemptTask } from './attempts.js';
 import { configureWorker, flushTribunal, workerSettings } from './context.js';
 import { matchers } from './matchers.js';
 import { PROVIDE_KEY } from './options.js';
+import { closeAllReceivers } from './receiverRegistry.js';
 
 configureWorker(inject(PROVIDE_KEY));
 expect.extend(matchers);
@@ -20,5 +21,5 @@ beforeEach(({ task }) => {
 });
 
 afterAll(async () => {
-  await flushTribunal();
+  await Promise.all([flushTribunal(), closeAllReceivers()]);
 });

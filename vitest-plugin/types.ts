@@ -5,7 +5,14 @@
  * how Chai plugins are typed: the matchers are declared there, and `expect(x).toHaveSignal(…)`,
  * `.not.…` and a misspelt matcher or argument are checked the same under Vitest 4 and 5.
  */
-import type { BuiltInDetectorId, EvaluateOptions, JudgeSpec, Severity } from 'tracejury';
+import type {
+  BuiltInDetectorId,
+  EvaluateOptions,
+  ExpectedCall,
+  JudgeSpec,
+  MatchTrajectoryOptions,
+  Severity,
+} from 'tracejury';
 import type { WorkerSettings } from './options.js';
 
 /**
@@ -51,6 +58,12 @@ export interface TracejuryMatchers {
   toHaveNoSignals(options?: NoSignalsOptions): void;
   /** The dollars the waste detectors charge this trace are below `usd`. */
   toHaveWasteBelow(usd: number): void;
+  /**
+   * The trace's tool calls against `expected` ({ name, args? }[]): `strict` (same calls, same
+   * order), `unordered` (same multiset), `subset` (every call was expected), `superset` (every
+   * expected call happened); args compared exactly (key order ignored), by a function per tool, or not.
+   */
+  toMatchTrajectory(expected: readonly ExpectedCall[], options: MatchTrajectoryOptions): void;
   /** The tribunal of judges passes the response (INDETERMINATE fails, with `.not` too). */
   toPassTribunal(options?: TribunalMatcherOptions): Promise<void>;
   /** Session scores over the traces reach the thresholds (default: both at 0.5). */

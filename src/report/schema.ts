@@ -89,6 +89,8 @@ export const TrajectoryResultSchema = z.object({
   missing: z.number().int().nonnegative(),
   extra: z.number().int().nonnegative(),
   mismatched: z.number().int().nonnegative(),
+  /** Strict mode: calls that happened, but not where the expected list has them. */
+  outOfOrder: z.number().int().nonnegative(),
 });
 
 /**

@@ -1,0 +1,47 @@
+/**
+ * toMatchTrajectory: the trace's tool calls against the expected ones, by the library's
+ * matchTrajectory (src/trajectory), so the CLI, the Action and this matcher agree. The failure
+ * message names the missing, extra, mismatched and out-of-order calls with a diff of their args.
+ */
+import {
+  describeTrajectoryResult,
+  matchTrajectory,
+  type ExpectedCall,
+  type MatchTrajectoryOptions,
+} from 'tracejury';
+import { analyse } from '../context.js';
+import { currentTask, metaOf, recordAnalysis } from '../meta.js';
+import { receivedTrace } from '../received.js';
+
+interface MatcherThis {
+  isNot: boolean;
+}
+
+export function toMatchTrajectory(
+  this: MatcherThis,
+  received: unknown,
+  expected: readonly ExpectedCall[],
+  options: MatchTrajectoryOptions,
+) {
+  const analysis = analyse(receivedTrace(received));
+  const task = currentTask(this);
+  recordAnalysis(task, analysis);
+  const result = matchTrajectory(analysis.trace, expected, options);
+  if (task)
+    metaOf(task).trajectories.push({
+      traceId: analysis.trace.id,
+      mode: options.mode,
+      pass: result.pass,
+      missing: result.missing.length,
+      extra: result.extra.length,
+      mismatched: result.mismatched.length,
+      outOfOrder: result.outOfOrder.length,
+    });
+  return {
+    pass: result.pass,
+    message: () =>
+      this.isNot
+        ? `expected trace ${analysis.trace.id} not to match the ${options.mode} trajectory of ${expected.length} calls, but it does`
+        : `expected trace ${analysis.trace.id} to match the ${options.mode} trajectory of ${expected.length} calls:\n${describeTrajectoryResult(result, { mode: options.mode })}`,
+  };
+}
