@@ -118,7 +118,7 @@ describe('matchers in a real Vitest run', () => {
     expect(failed.errors[0]).toMatch(/expected trace loop-1/);
     const otlp = report.tests.find((t: { name: string }) => t.name.endsWith('raw OTLP records are read too'));
     expect(otlp.trajectories).toEqual([
-      expect.objectContaining({ mode: 'superset', pass: true, missing: 0, extra: 3 }),
+      expect.objectContaining({ mode: 'superset', pass: true, missing: 0, extra: 2 }),
     ]);
   });
 });
