@@ -86,9 +86,11 @@ export function resetCapture(): void {
   active.clear();
 }
 
-/** How many captures are in progress (for tests of the harness). */
-export function activeCaptures(): number {
-  return active.size;
+/** Captures in progress and the spans they hold (started or ended): what the processor retains. */
+export function retained(): { captures: number; spans: number } {
+  let spans = 0;
+  for (const c of active) spans += c.ended.length + c.open;
+  return { captures: active.size, spans };
 }
 
 function captureOf(parentContext: Context): Capture | undefined {
