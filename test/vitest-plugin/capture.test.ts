@@ -37,6 +37,10 @@ describe('captureTrace reads spans made live', () => {
     const tools = trace.steps.filter((s): s is ToolStep => s.type === 'tool');
     expect(tools.map((t) => t.callId)).toEqual(['call_1', 'call_2', 'call_3', 'call_4', 'call_5']);
     expect(trace.metadata?.rootSpan).toBe('ai.generateText');
+    // The agent's question and answer, from the spans.
+    expect(trace.input).toBe('Where is my order A1, and what is the weather in Paris?');
+    expect(trace.output).toBe(FINAL);
+    expect(trace.availableTools).toEqual(['lookup_order', 'get_weather']);
     // The capture is released once read: nothing is retained between calls.
     expect(retained()).toEqual({ captures: 0, spans: 0 });
   });
