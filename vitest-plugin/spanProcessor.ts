@@ -7,7 +7,7 @@
 import { createContextKey, trace, type Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace';
 
-/** The context key a capture travels under; module-private, so no other code can forge one. */
+/** The context key a capture travels under (a unique symbol: no other code's key collides with it). */
 export const CAPTURE_KEY = createContextKey('tracejury.capture');
 
 /**

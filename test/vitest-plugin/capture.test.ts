@@ -3,7 +3,7 @@
  * and OpenInference spans, each held to the checks of the real-library file fixtures (expectRun).
  * No tracer provider is registered here, so captureTrace registers its own.
  */
-import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LlmStep, ToolStep } from '../../src/trace/schema.js';
 import {
@@ -102,6 +102,29 @@ describe('captureTrace keeps captures apart', () => {
     expect(shape(trace)).toEqual(EXPECTED_SHAPE);
     await runSupportAgent({ functionId: 'outside' });
     expect(retained()).toEqual({ captures: 0, spans: 0 });
+  });
+
+  it('a span whose context lost the capture is found by its parent span', async () => {
+    const tracer = trace.getTracer('detached');
+    const t = await captureTrace(() =>
+      tracer.startActiveSpan(
+        'invoke_agent detached',
+        { attributes: { 'gen_ai.operation.name': 'invoke_agent' } },
+        (root) => {
+          // As an instrumentation that rebuilds its parent context from a bare span context does.
+          const bare = trace.setSpanContext(ROOT_CONTEXT, root.spanContext());
+          tracer
+            .startSpan(
+              'execute_tool lookup',
+              { attributes: { 'gen_ai.operation.name': 'execute_tool' } },
+              bare,
+            )
+            .end();
+          root.end();
+        },
+      ),
+    );
+    expect(shape(t)).toEqual(['tool:lookup:ok']);
   });
 
   it('a nested capture takes the spans made inside it', async () => {
