@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { loadTraces } from '../../src/trace/load.js';
-import type { LoadedTrace, LlmStep, ToolStep } from '../../src/trace/schema.js';
+import type { LoadedTrace, LlmStep, ToolStep, Trace } from '../../src/trace/schema.js';
 
 export const fixture = (p: string) => fileURLToPath(new URL(`../fixtures/${p}`, import.meta.url));
 
@@ -23,8 +23,10 @@ export async function loadRun(path: string): Promise<LoadedTrace> {
 }
 
 /** The steps as `llm` / `tool:name:status`, in trace order. */
-export const shape = ({ trace }: LoadedTrace): string[] =>
-  trace.steps.map((s) => (s.type === 'tool' ? `tool:${s.name}:${s.status}` : s.type));
+export const shape = (loaded: LoadedTrace | Trace): string[] =>
+  ('trace' in loaded ? loaded.trace : loaded).steps.map((s) =>
+    s.type === 'tool' ? `tool:${s.name}:${s.status}` : s.type,
+  );
 
 export const EXPECTED_SHAPE = [
   'llm',
@@ -40,9 +42,10 @@ export const EXPECTED_SHAPE = [
   'llm',
 ];
 
-export function expectRun(loaded: LoadedTrace): void {
-  const { trace } = loaded;
-  expect(shape(loaded)).toEqual(EXPECTED_SHAPE);
+/** A trace loaded from a fixture, or one captured live (vitest-plugin captureTrace). */
+export function expectRun(loaded: LoadedTrace | Trace): void {
+  const trace = 'trace' in loaded ? loaded.trace : loaded;
+  expect(shape(trace)).toEqual(EXPECTED_SHAPE);
   const tools = trace.steps.filter((s): s is ToolStep => s.type === 'tool');
   expect(tools[0]).toMatchObject({
     args: { orderId: 'A1' },
