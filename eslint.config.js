@@ -131,4 +131,23 @@ export default tseslint.config(
     },
   },
   ...layerRules(),
+  {
+    // The plugin is a face of the package, like the CLI is to users: it reaches the library only
+    // through the package's public entry ("tracejury"), never into src/.
+    files: ['vitest-plugin/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/*', '**/src/**', '**/build/*', '**/build/**'],
+              message:
+                "vitest-plugin/ imports the library as 'tracejury' (its public API), not from src/ or build/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

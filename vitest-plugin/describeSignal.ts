@@ -30,7 +30,8 @@ function clip(text: string): string {
 }
 
 export function signalLine(s: ReportSignal): string {
-  const status = s.status === 'review' ? ', gray zone: for review' : s.status === 'finding' ? '' : `, ${s.status}`;
+  const status =
+    s.status === 'review' ? ', gray zone: for review' : s.status === 'finding' ? '' : `, ${s.status}`;
   const waste = s.wasteUsd ? `, wastes $${s.wasteUsd.toFixed(4)}` : '';
   return `${s.detector} (${s.severity}, confidence ${s.confidence.toFixed(2)}${status}${waste}) at ${stepsText(s.steps)}: ${clip(s.message)}`;
 }

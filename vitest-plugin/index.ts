@@ -9,7 +9,12 @@ export { tracejury };
 export default tracejury;
 export type { TracejuryPluginOptions } from './options.js';
 export type { TracejuryVitePlugin } from './plugin.js';
-export { describeTraces, loadTraces, type DescribeTracesOptions, type LoadTracesOptions } from './loadTraces.js';
+export {
+  describeTraces,
+  loadTraces,
+  type DescribeTracesOptions,
+  type LoadTracesOptions,
+} from './loadTraces.js';
 export type {
   CustomDetectorIds,
   DetectorId,
@@ -25,3 +30,11 @@ export {
   type TraceReceiver,
   type TraceReceiverOptions,
 } from './receiver.js';
+export {
+  captureTrace,
+  captureTraceWithResult,
+  resetCapture,
+  tracejuryProcessor,
+  type CaptureOptions,
+  type CaptureFailure,
+} from './capture.js';

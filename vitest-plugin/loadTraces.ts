@@ -7,7 +7,14 @@
  * get their tests.
  */
 import { describe, test } from 'vitest';
-import { formatInputError, loadTraces as loadTraceFiles, type InputFormat, type InputError, type LoadedTrace, type Trace } from 'tracejury';
+import {
+  formatInputError,
+  loadTraces as loadTraceFiles,
+  type InputFormat,
+  type InputError,
+  type LoadedTrace,
+  type Trace,
+} from 'tracejury';
 import { rememberSource, traceAnalyser, workerSettings } from './context.js';
 import { currentTask, metaOf } from './meta.js';
 
@@ -41,12 +48,16 @@ function describeGlob(globOrPath: string | string[]): string {
 }
 
 /** Every trace of the files under `globOrPath` (paths, directories or globs, relative to the project root). */
-export async function loadTraces(globOrPath: string | string[], options: LoadTracesOptions = {}): Promise<Trace[]> {
+export async function loadTraces(
+  globOrPath: string | string[],
+  options: LoadTracesOptions = {},
+): Promise<Trace[]> {
   const { traces, stats } = await load(globOrPath, options);
   if (stats.errorCount > 0) {
     const task = currentTask();
     if (task) metaOf(task).inputErrors.push(...stats.errors);
-    if (!options.allowInputErrors) throw new Error(inputErrorText(describeGlob(globOrPath), stats.errors, stats.errorCount));
+    if (!options.allowInputErrors)
+      throw new Error(inputErrorText(describeGlob(globOrPath), stats.errors, stats.errorCount));
   }
   return traces.map((t) => t.trace);
 }

@@ -47,7 +47,14 @@ export function currentTask(matcherThis?: unknown): TaskLike | undefined {
 export function metaOf(task: TaskLike): TestMeta {
   const existing = task.meta[META_KEY] as TestMeta | undefined;
   if (existing) return existing;
-  const fresh: TestMeta = { traces: [], trajectories: [], verdicts: [], sessions: [], attempts: [], inputErrors: [] };
+  const fresh: TestMeta = {
+    traces: [],
+    trajectories: [],
+    verdicts: [],
+    sessions: [],
+    attempts: [],
+    inputErrors: [],
+  };
   task.meta[META_KEY] = fresh;
   return fresh;
 }
@@ -56,7 +63,9 @@ export function metaOf(task: TaskLike): TestMeta {
 export function recordAnalysis(task: TaskLike | undefined, analysis: TraceAnalysis): void {
   if (!task) return;
   const meta = metaOf(task);
-  if (meta.traces.some((t) => t.summary.id === analysis.summary.id && t.summary.file === analysis.summary.file))
+  if (
+    meta.traces.some((t) => t.summary.id === analysis.summary.id && t.summary.file === analysis.summary.file)
+  )
     return;
   meta.traces.push({ summary: analysis.summary, signals: analysis.signals });
 }

@@ -9,11 +9,18 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_STATE_DIR, loadConfig } from 'tracejury';
-import { parsePluginOptions, PROVIDE_KEY, type TracejuryPluginOptions, type WorkerSettings } from './options.js';
+import {
+  parsePluginOptions,
+  PROVIDE_KEY,
+  type TracejuryPluginOptions,
+  type WorkerSettings,
+} from './options.js';
 import { TracejuryReporter } from './reporter.js';
 
 /** The setup file beside this module: setup.js when built, setup.ts when this runs from source. */
-const SETUP_FILE = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './setup.ts' : './setup.js', import.meta.url));
+const SETUP_FILE = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? './setup.ts' : './setup.js', import.meta.url),
+);
 
 export const DEFAULT_REPORT_PATH = path.join(DEFAULT_STATE_DIR, 'report.json');
 

@@ -26,7 +26,9 @@ function failOnErrors(what: string, result: ReturnType<typeof readTraceText>): L
   if (errorCount > 0) {
     const listed = errors.slice(0, 5).map((e) => `  ${formatInputError(e)}`);
     const more = errorCount > listed.length ? [`  … and ${errorCount - listed.length} more`] : [];
-    throw new Error(`${what}: ${errorCount} input error${errorCount === 1 ? '' : 's'}:\n${[...listed, ...more].join('\n')}`);
+    throw new Error(
+      `${what}: ${errorCount} input error${errorCount === 1 ? '' : 's'}:\n${[...listed, ...more].join('\n')}`,
+    );
   }
   for (const t of result.traces) rememberSource(t);
   return result.traces;
@@ -45,7 +47,10 @@ function readFile(file: string): LoadedTrace[] {
   if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.traces;
   const name = path.relative(root, absolute).split(path.sep).join('/') || absolute;
   const { pricer } = traceAnalyser();
-  const traces = failOnErrors(name, readTraceText(name, readFileSync(absolute, 'utf8'), { pricer, cwd: root }));
+  const traces = failOnErrors(
+    name,
+    readTraceText(name, readFileSync(absolute, 'utf8'), { pricer, cwd: root }),
+  );
   files.set(absolute, { mtimeMs: stat.mtimeMs, size: stat.size, traces });
   return traces;
 }
@@ -63,7 +68,8 @@ export function receivedTraces(received: unknown): (LoadedTrace | Record<string,
   if (Array.isArray(received)) {
     if (received.length > 0 && received.every((r) => looksLikeTrace(r) || looksLikeLoaded(r)))
       return received as (LoadedTrace | Record<string, unknown>)[];
-    if (received.length > 0 && received.every((r) => typeof r === 'string')) return received.flatMap(readFile);
+    if (received.length > 0 && received.every((r) => typeof r === 'string'))
+      return received.flatMap(readFile);
     return readRecords(received);
   }
   if (typeof received === 'object' && received !== null) return readRecords([received]);

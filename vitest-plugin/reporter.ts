@@ -20,7 +20,12 @@ export interface ReporterSettings {
 
 /** The first line of an error message: what a report and a PR comment show. */
 function firstLine(message: string | undefined): string {
-  return (message ?? '').split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  return (
+    (message ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 export function entriesOf(modules: readonly TestModule[], root: string): TestRunEntry[] {
@@ -68,7 +73,9 @@ export class TracejuryReporter implements Reporter {
   }
 
   onTestRunEnd(testModules: readonly TestModule[]): void {
-    const report = buildTestRunReport(entriesOf(testModules, this.settings.root), { failOn: this.settings.failOn });
+    const report = buildTestRunReport(entriesOf(testModules, this.settings.root), {
+      failOn: this.settings.failOn,
+    });
     const file = this.reportPath();
     if (file) {
       mkdirSync(path.dirname(file), { recursive: true });

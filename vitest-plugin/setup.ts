@@ -3,12 +3,13 @@
  * plugin (provide/inject), each attempt recorded for pass^k, and the worker's judge cassette
  * written out at the end.
  */
-import { afterAll, beforeEach, expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeEach, expect, inject } from 'vitest';
 import { attemptEnded, attemptStart, type AttemptTask } from './attempts.js';
 import { configureWorker, flushTribunal, workerSettings } from './context.js';
 import { matchers } from './matchers.js';
 import { PROVIDE_KEY } from './options.js';
 import { closeAllReceivers } from './receiverRegistry.js';
+import { resetCapture } from './capture.js';
 
 configureWorker(inject(PROVIDE_KEY));
 expect.extend(matchers);
@@ -19,6 +20,9 @@ beforeEach(({ task }) => {
   // A beforeEach cleanup runs after every afterEach hook of the attempt, so their errors count too.
   return () => attemptEnded(attempt, start, workerSettings().passRate);
 });
+
+// A capture a test left open (it threw mid-agent) must not keep collecting the next test's spans.
+afterEach(() => resetCapture());
 
 afterAll(async () => {
   await Promise.all([flushTribunal(), closeAllReceivers()]);

@@ -219,7 +219,11 @@ function gateLine(report: Report, c: { red: (s: string) => string; green: (s: st
 const kSeries = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' · ');
 
 /** A Vitest run: its tests, the failed ones by name with their first error, and pass^k / pass@k. */
-function testLines(report: Report, c: { red: (s: string) => string; dim: (s: string) => string }, limit: number): string[] {
+function testLines(
+  report: Report,
+  c: { red: (s: string) => string; dim: (s: string) => string },
+  limit: number,
+): string[] {
   const run = report.testRun!;
   const lines = [
     `Tests: ${run.passed} passed, ${run.failed} failed${run.skipped ? `, ${run.skipped} skipped` : ''} of ${run.tests}`,
@@ -228,8 +232,12 @@ function testLines(report: Report, c: { red: (s: string) => string; dim: (s: str
   for (const t of failed.slice(0, limit))
     lines.push(`  × ${show(t.name)}${t.errors?.[0] ? c.dim(` — ${show(t.errors[0])}`) : ''}`);
   if (failed.length > limit) lines.push(c.dim(`  … and ${fmtInt(failed.length - limit)} more failed tests`));
-  for (const t of (report.tests ?? []).filter((t) => t.passRate?.met && t.passedAttempts < t.attempts).slice(0, limit))
-    lines.push(`  ✓ ${show(t.name)} ${c.dim(`— ${t.passedAttempts} of ${t.attempts} attempts passed (passRate ${t.passRate!.required})`)}`);
+  for (const t of (report.tests ?? [])
+    .filter((t) => t.passRate?.met && t.passedAttempts < t.attempts)
+    .slice(0, limit))
+    lines.push(
+      `  ✓ ${show(t.name)} ${c.dim(`— ${t.passedAttempts} of ${t.attempts} attempts passed (passRate ${t.passRate!.required})`)}`,
+    );
   if (run.repeated > 0)
     lines.push(
       `Repeated tests: ${run.repeated}; pass^k ${kSeries(run.passHatK)}; pass@k ${kSeries(run.passAtK)}` +

@@ -19,7 +19,9 @@ const MODES: Record<'loop_detection' | 'tool_correctness' | 'coherence', readonl
   coherence: ['abandonment', 'empty-response', 'grounding', 'injection', 'state_corruption'],
 };
 
-type CountedSignal = Pick<Signal, 'detector' | 'confidence' | 'suppressedBy' | 'shadow'> & { status?: SignalStatus };
+type CountedSignal = Pick<Signal, 'detector' | 'confidence' | 'suppressedBy' | 'shadow'> & {
+  status?: SignalStatus;
+};
 
 export function traceSignalsFromDetectors(
   traceId: string,

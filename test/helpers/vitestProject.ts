@@ -5,7 +5,15 @@
  * this checkout, whose build/ must be current (`npm test` builds first).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,12 +76,15 @@ export function createProject(files: Record<string, string>): Project {
         child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
         const timer = setTimeout(() => {
           child.kill('SIGKILL');
-          reject(new Error(`vitest run in ${dir} did not end within ${options.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`));
+          reject(
+            new Error(
+              `vitest run in ${dir} did not end within ${options.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`,
+            ),
+          );
         }, options.timeoutMs ?? 60_000);
         child.on('error', reject);
         child.on('close', (code) => {
           clearTimeout(timer);
-          // eslint-disable-next-line no-control-regex
           const output = `${stdout}\n${stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
           resolve({ code, stdout, stderr, output });
         });
@@ -104,9 +115,27 @@ export function nativeTrace(id: string, loops: number): string {
     input: 'What is the weather in Paris?',
     output: 'It is sunny in Paris.',
     steps: [
-      { type: 'llm', model: 'gpt-4o', input: 'weather?', output: 'calling tool', usage: { inputTokens: 900, outputTokens: 40 } },
-      ...Array.from({ length: loops }, () => ({ type: 'tool', name: 'get_weather', args: { city: 'Paris' }, status: 'ok', result: 'sunny' })),
-      { type: 'llm', model: 'gpt-4o', input: 'answer', output: 'It is sunny in Paris.', usage: { inputTokens: 950, outputTokens: 20 } },
+      {
+        type: 'llm',
+        model: 'gpt-4o',
+        input: 'weather?',
+        output: 'calling tool',
+        usage: { inputTokens: 900, outputTokens: 40 },
+      },
+      ...Array.from({ length: loops }, () => ({
+        type: 'tool',
+        name: 'get_weather',
+        args: { city: 'Paris' },
+        status: 'ok',
+        result: 'sunny',
+      })),
+      {
+        type: 'llm',
+        model: 'gpt-4o',
+        input: 'answer',
+        output: 'It is sunny in Paris.',
+        usage: { inputTokens: 950, outputTokens: 20 },
+      },
     ],
   });
 }

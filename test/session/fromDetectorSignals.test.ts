@@ -12,7 +12,9 @@ describe('session signals from detector findings', () => {
   });
 
   it('a loop lowers loop_detection and confidence, not tool_correctness or coherence', () => {
-    const s = traceSignalsFromDetectors('t', [{ detector: 'TOOL_LOOP', confidence: 0.9, shadow: false }]).signals;
+    const s = traceSignalsFromDetectors('t', [
+      { detector: 'TOOL_LOOP', confidence: 0.9, shadow: false },
+    ]).signals;
     expect(s.loop_detection).toBeCloseTo(0.1);
     expect(s.confidence).toBeCloseTo(0.1);
     expect(s.tool_correctness).toBe(1);
@@ -28,10 +30,18 @@ describe('session signals from detector findings', () => {
   });
 
   it('a decided verdict sets confidence and coherence; an indeterminate one does not', () => {
-    const judged = traceSignalsFromDetectors('t', [], { score: 0.4, confidence: 0.5, indeterminate: false }).signals;
+    const judged = traceSignalsFromDetectors('t', [], {
+      score: 0.4,
+      confidence: 0.5,
+      indeterminate: false,
+    }).signals;
     expect(judged.coherence).toBe(0.4);
     expect(judged.confidence).toBeCloseTo(0.2);
-    const unsure = traceSignalsFromDetectors('t', [], { score: 0, confidence: 0, indeterminate: true }).signals;
+    const unsure = traceSignalsFromDetectors('t', [], {
+      score: 0,
+      confidence: 0,
+      indeterminate: true,
+    }).signals;
     expect(unsure.coherence).toBe(1);
   });
 });

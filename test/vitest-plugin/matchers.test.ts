@@ -5,7 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/realLibraryRun.js';
-import { configWith, createProject, nativeTrace, type Project, type RunResult } from '../helpers/vitestProject.js';
+import {
+  configWith,
+  createProject,
+  nativeTrace,
+  type Project,
+  type RunResult,
+} from '../helpers/vitestProject.js';
 
 const EVALS = `
 import { expect, test } from 'vitest';
@@ -86,7 +92,7 @@ describe('matchers in a real Vitest run', () => {
     expect(run.output).toMatch(/city: "Paris"/);
   });
 
-  it('keeps Vitest\'s default reporter and prints the tracejury summary after it', () => {
+  it("keeps Vitest's default reporter and prints the tracejury summary after it", () => {
     expect(run.output).toContain('Test Files');
     expect(run.output).toMatch(/Gate: FAILED — 4 tests of 7 failed/);
     expect(run.output).toContain('Report: .tracejury/report.json');
@@ -99,7 +105,9 @@ describe('matchers in a real Vitest run', () => {
     expect(report.testRun).toMatchObject({ tests: 7, passed: 3, failed: 4 });
     const names = report.tests.map((t: { name: string }) => t.name);
     expect(names).toContain('evals.test.ts > looping trace is caught');
-    const caught = report.tests.find((t: { name: string }) => t.name === 'evals.test.ts > looping trace is caught');
+    const caught = report.tests.find(
+      (t: { name: string }) => t.name === 'evals.test.ts > looping trace is caught',
+    );
     expect(caught).toMatchObject({ state: 'passed', attempts: 1, passedAttempts: 1, traces: ['loop-1'] });
     const loopSignals = report.signals.filter(
       (s: { detector: string; traceId: string }) => s.detector === 'TOOL_LOOP' && s.traceId === 'loop-1',
@@ -112,7 +120,11 @@ describe('matchers in a real Vitest run', () => {
       'evals.test.ts > trajectory with a wrong argument (fails on purpose)',
     ]);
     const trace = report.traces.find((t: { id: string; test: string }) => t.id === 'clean-1');
-    expect(trace).toMatchObject({ file: 'traces/clean.json', format: 'native', test: 'evals.test.ts > clean trace has no signals' });
+    expect(trace).toMatchObject({
+      file: 'traces/clean.json',
+      format: 'native',
+      test: 'evals.test.ts > clean trace has no signals',
+    });
     expect(report.gate.passed).toBe(false);
     const failed = report.tests.find((t: { name: string }) => t.name.endsWith('(fails on purpose)'));
     expect(failed.errors[0]).toMatch(/expected trace loop-1/);

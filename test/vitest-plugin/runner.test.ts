@@ -48,13 +48,19 @@ describeTraces('traces/*.jsonl', (trace) => { expect(trace).not.toHaveSignal('TO
     expect(run.output).toMatch(/input errors in traces\/\*\.jsonl/);
     expect(run.output).toContain('traces/a.jsonl:3: steps[0].name');
     const report = project.readReport();
-    const byName = Object.fromEntries(report.tests.map((t: { name: string; state: string }) => [t.name, t.state]));
+    const byName = Object.fromEntries(
+      report.tests.map((t: { name: string; state: string }) => [t.name, t.state]),
+    );
     expect(byName).toEqual({
       'evals.test.ts > traces: traces/*.jsonl > input errors in traces/*.jsonl': 'failed',
       'evals.test.ts > traces: traces/*.jsonl > run-a': 'passed',
       'evals.test.ts > traces: traces/*.jsonl > run-b': 'failed',
     });
-    expect(report.inputs.errors[0]).toMatchObject({ file: 'traces/a.jsonl', line: 3, field: 'steps[0].name' });
+    expect(report.inputs.errors[0]).toMatchObject({
+      file: 'traces/a.jsonl',
+      line: 3,
+      field: 'steps[0].name',
+    });
     expect(report.gate.reasons.join(' ')).toMatch(/1 input error/);
   }, 120_000);
 
@@ -90,7 +96,12 @@ test('steady agent', { repeats: 3 }, () => { expect('traces/clean.json').toHaveN
     const passing = await lenient.run();
     expect(passing.code).toBe(0);
     const flakyOk = lenient.readReport().tests.find((t: { name: string }) => t.name.endsWith('flaky agent'));
-    expect(flakyOk).toMatchObject({ state: 'passed', attempts: 4, passedAttempts: 3, passRate: { required: 0.75, met: true } });
+    expect(flakyOk).toMatchObject({
+      state: 'passed',
+      attempts: 4,
+      passedAttempts: 3,
+      passRate: { required: 0.75, met: true },
+    });
     expect(passing.output).toMatch(/flaky agent — 3 of 4 attempts passed \(passRate 0\.75\)/);
 
     const tooStrict = createProject({ 'vitest.config.ts': configWith('{ passRate: 0.9 }'), ...files });
@@ -107,16 +118,31 @@ test('steady agent', { repeats: 3 }, () => { expect('traces/clean.json').toHaveN
       'a.test.ts': `import { expect, test } from 'vitest';\ntest('a', () => { expect('traces/clean.json').toHaveNoSignals(); });\n`,
       'b.test.ts': `import { expect, test } from 'vitest';\ntest('b', () => { expect('traces/looping.json').toHaveSignal('TOOL_LOOP'); });\n`,
     });
-    const one = await project.run(['--shard=1/2', '--reporter=blob', '--outputFile=.vitest-reports/blob-1.json']);
-    const two = await project.run(['--shard=2/2', '--reporter=blob', '--outputFile=.vitest-reports/blob-2.json']);
+    const one = await project.run([
+      '--shard=1/2',
+      '--reporter=blob',
+      '--outputFile=.vitest-reports/blob-1.json',
+    ]);
+    const two = await project.run([
+      '--shard=2/2',
+      '--reporter=blob',
+      '--outputFile=.vitest-reports/blob-2.json',
+    ]);
     expect([one.code, two.code]).toEqual([0, 0]);
     const shardReports = [1, 2].map((i) => project.readReport(`.tracejury/report.shard-${i}-of-2.json`));
     expect(shardReports.map((r) => r.tests.length)).toEqual([1, 1]);
     const merged = await project.run(['--merge-reports']);
     expect(merged.code).toBe(0);
     const report = project.readReport();
-    expect(report.tests.map((t: { name: string }) => t.name).sort()).toEqual(['a.test.ts > a', 'b.test.ts > b']);
-    expect(report.signals.some((s: { detector: string; test: string }) => s.detector === 'TOOL_LOOP' && s.test === 'b.test.ts > b')).toBe(true);
+    expect(report.tests.map((t: { name: string }) => t.name).sort()).toEqual([
+      'a.test.ts > a',
+      'b.test.ts > b',
+    ]);
+    expect(
+      report.signals.some(
+        (s: { detector: string; test: string }) => s.detector === 'TOOL_LOOP' && s.test === 'b.test.ts > b',
+      ),
+    ).toBe(true);
   }, 180_000);
 
   it('a misspelt plugin option or a bad tracejury.yml fails at startup, naming the key and line', async () => {

@@ -23,10 +23,16 @@ interface MatcherThis {
 }
 
 async function tracesOf(received: unknown): Promise<(LoadedTrace | Record<string, unknown>)[]> {
-  if (typeof received !== 'string' && !(Array.isArray(received) && received.every((r) => typeof r === 'string')))
+  if (
+    typeof received !== 'string' &&
+    !(Array.isArray(received) && received.every((r) => typeof r === 'string'))
+  )
     return receivedTraces(received);
   const { root } = workerSettings();
-  const { traces, stats } = await loadTraces(received as string | string[], { cwd: root, pricer: traceAnalyser().pricer });
+  const { traces, stats } = await loadTraces(received as string | string[], {
+    cwd: root,
+    pricer: traceAnalyser().pricer,
+  });
   if (stats.errorCount > 0) return receivedTraces(received); // the synchronous reader names the errors
   for (const t of traces) rememberSource(t);
   return traces;
@@ -58,11 +64,19 @@ export async function toMeetSessionThreshold(
   const results: { metric: SessionScore['metric']; threshold: number; result: SessionMetricResult }[] = [];
   if (both || thresholds.reliability !== undefined) {
     const threshold = thresholds.reliability ?? 0.5;
-    results.push({ metric: 'agent_reliability', threshold, result: agentReliability(perTrace, { threshold }) });
+    results.push({
+      metric: 'agent_reliability',
+      threshold,
+      result: agentReliability(perTrace, { threshold }),
+    });
   }
   if (both || thresholds.consistency !== undefined) {
     const threshold = thresholds.consistency ?? 0.5;
-    results.push({ metric: 'agent_consistency', threshold, result: agentConsistency(perTrace, { threshold }) });
+    results.push({
+      metric: 'agent_consistency',
+      threshold,
+      result: agentConsistency(perTrace, { threshold }),
+    });
   }
   const sessionIds = new Set(traces.map((t) => analyse(t).trace.sessionId));
   const sessionId = sessionIds.size === 1 ? ([...sessionIds][0] ?? 'session') : 'session';

@@ -36,7 +36,8 @@ export function toHaveSignal(
   const minConfidence = options.minConfidence ?? 0;
   const ofDetector = signals.filter((s) => s.detector === detector && counted(s));
   const matching = ofDetector.filter(
-    (s) => s.confidence >= minConfidence && (options.severity === undefined || s.severity === options.severity),
+    (s) =>
+      s.confidence >= minConfidence && (options.severity === undefined || s.severity === options.severity),
   );
   const wanted = [
     detector,
@@ -64,7 +65,8 @@ export function toHaveNoSignals(this: MatcherThis, received: unknown, options: N
   const { trace, signals } = analysed(this, received);
   const min = severityRank(options.minSeverity ?? 'low');
   const found = signals.filter((s) => counted(s) && severityRank(s.severity as Severity) >= min);
-  const scope = options.minSeverity && options.minSeverity !== 'low' ? ` at or above ${options.minSeverity}` : '';
+  const scope =
+    options.minSeverity && options.minSeverity !== 'low' ? ` at or above ${options.minSeverity}` : '';
   return {
     pass: found.length === 0,
     message: () =>

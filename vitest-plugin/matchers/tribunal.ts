@@ -20,11 +20,16 @@ const MAX_REASONING = 160;
 function looksLikeTraceInput(received: unknown): boolean {
   if (typeof received === 'string') return false;
   const r = received as { steps?: unknown; trace?: unknown; resourceSpans?: unknown };
-  return typeof r === 'object' && r !== null && (Array.isArray(r.steps) || 'trace' in r || 'resourceSpans' in r);
+  return (
+    typeof r === 'object' && r !== null && (Array.isArray(r.steps) || 'trace' in r || 'resourceSpans' in r)
+  );
 }
 
 /** What the judges read: the response, and what they should know about how it came about. */
-function judged(received: unknown, self: unknown): { response: unknown; context?: unknown; traceId?: string } {
+function judged(
+  received: unknown,
+  self: unknown,
+): { response: unknown; context?: unknown; traceId?: string } {
   if (!looksLikeTraceInput(received)) return { response: received };
   const [one] = receivedTraces(received);
   const analysis = analyse(one!);
@@ -41,7 +46,9 @@ function judged(received: unknown, self: unknown): { response: unknown; context?
 }
 
 function clip(text: string | undefined): string {
-  const one = redact(text ?? '').replace(/\s+/g, ' ').trim();
+  const one = redact(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return one.length > MAX_REASONING ? `${one.slice(0, MAX_REASONING)}…` : one;
 }
 
@@ -58,7 +65,11 @@ export function describeVerdict(v: Verdict, threshold: number): string {
   return [head, ...judges].join('\n');
 }
 
-export async function toPassTribunal(this: MatcherThis, received: unknown, options: TribunalMatcherOptions = {}) {
+export async function toPassTribunal(
+  this: MatcherThis,
+  received: unknown,
+  options: TribunalMatcherOptions = {},
+) {
   const task = currentTask(this);
   const what = judged(received, this);
   const config = traceAnalyser().config.tribunal;
