@@ -93,11 +93,14 @@ export async function toMeetSessionThreshold(
   const failed = results.filter((r) => !r.result.passed);
   const line = (r: (typeof results)[number]) =>
     `  - ${r.metric} ${r.result.score.toFixed(2)} ${r.result.passed ? '≥' : '<'} ${r.threshold}: ${r.result.reason}`;
+  // The first line carries the scores: it is what the report and the PR comment show of a failure.
+  const headline = (rs: typeof results) =>
+    rs.map((r) => `${r.metric} ${r.result.score.toFixed(2)} ${r.result.passed ? '≥' : '<'} ${r.threshold}`).join(', ');
   return {
     pass: failed.length === 0,
     message: () =>
       this.isNot
-        ? `expected the session of ${traces.length} traces to miss its thresholds, but it met them:\n${results.map(line).join('\n')}`
-        : `expected the session of ${traces.length} traces to meet its thresholds:\n${results.map(line).join('\n')}`,
+        ? `expected the session of ${traces.length} traces to miss its thresholds, but it met them: ${headline(results)}\n${results.map(line).join('\n')}`
+        : `expected the session of ${traces.length} traces to meet its thresholds: ${headline(failed)}\n${results.map(line).join('\n')}`,
   };
 }
