@@ -8,7 +8,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { anthropicReply, byModel, openaiReply, startFakeServer, type FakeServer } from '../judge/fakeServers.js';
+import {
+  anthropicReply,
+  byModel,
+  openaiReply,
+  startFakeServer,
+  type FakeServer,
+} from '../judge/fakeServers.js';
 import { configWith, createProject, nativeTrace } from '../helpers/vitestProject.js';
 
 const EVALS = `
@@ -65,15 +71,21 @@ describe('tribunal and session matchers in a real Vitest run', () => {
 
   it('records verdicts once, replays them with no key and no server, and fails what it cannot judge', async () => {
     const bad = (text: string) => text.includes('I cannot help');
-    const judge = (model: string, reply: typeof openaiReply | typeof anthropicReply) => (req: { body: unknown }) => {
-      const refused = bad(JSON.stringify(req.body));
-      return reply(
-        refused
-          ? { score: 0.2, confidence: 0.9, passed: false, reasoning: 'refuses a question it could answer' }
-          : { score: 0.9, confidence: 0.9, passed: true, reasoning: 'answers the weather question directly' },
-        model,
-      );
-    };
+    const judge =
+      (model: string, reply: typeof openaiReply | typeof anthropicReply) => (req: { body: unknown }) => {
+        const refused = bad(JSON.stringify(req.body));
+        return reply(
+          refused
+            ? { score: 0.2, confidence: 0.9, passed: false, reasoning: 'refuses a question it could answer' }
+            : {
+                score: 0.9,
+                confidence: 0.9,
+                passed: true,
+                reasoning: 'answers the weather question directly',
+              },
+          model,
+        );
+      };
     server = await startFakeServer((req, nth) =>
       byModel({
         'gpt-4o': () => judge('gpt-4o', openaiReply)(req),
@@ -89,7 +101,9 @@ describe('tribunal and session matchers in a real Vitest run', () => {
       'traces/looping.json': nativeTrace('loop-1', 6),
       'evals.test.ts': EVALS,
     });
-    const recorded = await project.run([], { env: { OPENAI_API_KEY: 'test-key', ANTHROPIC_API_KEY: 'test-key' } });
+    const recorded = await project.run([], {
+      env: { OPENAI_API_KEY: 'test-key', ANTHROPIC_API_KEY: 'test-key' },
+    });
     expect(recorded.output).toMatch(/Tests\s+2 failed \| 3 passed/);
     expect(server.requests.length).toBeGreaterThanOrEqual(9); // 3 judges × 3 distinct responses
     expect(existsSync(path.join(project.dir, '.tracejury/cassette.jsonl'))).toBe(true);
@@ -104,10 +118,16 @@ describe('tribunal and session matchers in a real Vitest run', () => {
     const replayed = await project.run([], { env });
     expect(replayed.output).toMatch(/Tests\s+2 failed \| 3 passed/);
     const report = project.readReport();
-    const judged = report.verdicts.filter((v: { test: string }) => v.test === 'evals.test.ts > the answer is judged helpful');
+    const judged = report.verdicts.filter(
+      (v: { test: string }) => v.test === 'evals.test.ts > the answer is judged helpful',
+    );
     expect(judged).toHaveLength(1);
     expect(judged[0]).toMatchObject({ passed: true, indeterminate: false, traceId: 'clean-1' });
-    expect(judged[0].judges.map((j: { model: string }) => j.model).sort()).toEqual(['claude-sonnet-4-6', 'gpt-4.1', 'gpt-4o']);
+    expect(judged[0].judges.map((j: { model: string }) => j.model).sort()).toEqual([
+      'claude-sonnet-4-6',
+      'gpt-4.1',
+      'gpt-4o',
+    ]);
     expect(report.sessions.map((s: { metric: string }) => s.metric)).toEqual(
       expect.arrayContaining(['agent_reliability', 'agent_consistency']),
     );
@@ -117,6 +137,8 @@ describe('tribunal and session matchers in a real Vitest run', () => {
     expect(unseen.output).toMatch(/Tests\s+2 failed/);
     expect(unseen.output).toMatch(/INDETERMINATE/);
     expect(unseen.output).toMatch(/no cassette entry/);
-    expect(readFileSync(path.join(project.dir, '.tracejury/report.json'), 'utf8')).toContain('"indeterminate": true');
+    expect(readFileSync(path.join(project.dir, '.tracejury/report.json'), 'utf8')).toContain(
+      '"indeterminate": true',
+    );
   }, 240_000);
 });

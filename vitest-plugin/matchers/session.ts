@@ -95,7 +95,9 @@ export async function toMeetSessionThreshold(
     `  - ${r.metric} ${r.result.score.toFixed(2)} ${r.result.passed ? '≥' : '<'} ${r.threshold}: ${r.result.reason}`;
   // The first line carries the scores: it is what the report and the PR comment show of a failure.
   const headline = (rs: typeof results) =>
-    rs.map((r) => `${r.metric} ${r.result.score.toFixed(2)} ${r.result.passed ? '≥' : '<'} ${r.threshold}`).join(', ');
+    rs
+      .map((r) => `${r.metric} ${r.result.score.toFixed(2)} ${r.result.passed ? '≥' : '<'} ${r.threshold}`)
+      .join(', ');
   return {
     pass: failed.length === 0,
     message: () =>
