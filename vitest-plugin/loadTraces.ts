@@ -16,7 +16,8 @@ import {
   type Trace,
 } from 'tracejury';
 import { rememberSource, traceAnalyser, workerSettings } from './context.js';
-import { currentTask, metaOf } from './meta.js';
+import { currentTask } from './currentTask.js';
+import { metaOf } from './meta.js';
 
 export interface LoadTracesOptions {
   /** Read every file as this format instead of detecting it. */

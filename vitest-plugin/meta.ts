@@ -3,7 +3,6 @@
  * the worker to the main process, and the blob reporter keeps it for --merge-reports). The traces
  * are kept as the report keeps them — summary and signals — never whole.
  */
-import { getCurrentTest } from 'vitest/suite';
 import type { ReportSignal, SessionScore, TraceAnalysis, TraceSummary, Verdict } from 'tracejury';
 
 export interface TrajectoryRecord {
@@ -29,19 +28,10 @@ export interface TestMeta {
 
 export const META_KEY = 'tracejury';
 
-interface TaskLike {
+/** The part of a Vitest task this reads and writes (the same in Vitest 4 and 5). */
+export interface TaskLike {
   type?: string;
   meta: Record<string, unknown>;
-}
-
-/**
- * The running test: the one bound to the `expect` that called the matcher (right for concurrent
- * tests using the context's expect), else the runner's current test; none outside a test.
- */
-export function currentTask(matcherThis?: unknown): TaskLike | undefined {
-  const bound = (matcherThis as { task?: TaskLike } | undefined)?.task;
-  if (bound?.meta) return bound;
-  return getCurrentTest() as TaskLike | undefined;
 }
 
 export function metaOf(task: TaskLike): TestMeta {

@@ -14,7 +14,8 @@ import {
   type SessionScore,
 } from 'tracejury';
 import { analyse, rememberSource, traceAnalyser, workerSettings } from '../context.js';
-import { currentTask, metaOf, recordAnalysis } from '../meta.js';
+import { currentTask } from '../currentTask.js';
+import { metaOf, recordAnalysis } from '../meta.js';
 import { receivedTraces } from '../received.js';
 import type { SessionThresholds } from '../types.js';
 

@@ -8,7 +8,8 @@
 import { severityRank, type ReportSignal, type Severity } from 'tracejury';
 import { analyse } from '../context.js';
 import { signalsBlock } from '../describeSignal.js';
-import { currentTask, recordAnalysis } from '../meta.js';
+import { currentTask } from '../currentTask.js';
+import { recordAnalysis } from '../meta.js';
 import { receivedTrace } from '../received.js';
 import type { DetectorId, SignalMatcherOptions, NoSignalsOptions } from '../types.js';
 

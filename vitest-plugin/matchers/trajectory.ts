@@ -10,7 +10,8 @@ import {
   type MatchTrajectoryOptions,
 } from 'tracejury';
 import { analyse } from '../context.js';
-import { currentTask, metaOf, recordAnalysis } from '../meta.js';
+import { currentTask } from '../currentTask.js';
+import { metaOf, recordAnalysis } from '../meta.js';
 import { receivedTrace } from '../received.js';
 
 interface MatcherThis {

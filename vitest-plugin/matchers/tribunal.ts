@@ -7,7 +7,8 @@
  */
 import { redact, type Verdict } from 'tracejury';
 import { analyse, tribunalSession, traceAnalyser } from '../context.js';
-import { currentTask, metaOf, recordAnalysis } from '../meta.js';
+import { currentTask } from '../currentTask.js';
+import { metaOf, recordAnalysis } from '../meta.js';
 import { receivedTraces } from '../received.js';
 import type { TribunalMatcherOptions } from '../types.js';
 
