@@ -71,7 +71,7 @@ describe('matchers in a real Vitest run', () => {
   }, 90_000);
 
   it('fails the run for the tests that fail, and only those', () => {
-    expect(run.code).toBe(1);
+    expect(run.code, run.output).toBe(1);
     expect(run.output).toMatch(/Tests\s+4 failed \| 3 passed/);
   });
 

@@ -22,12 +22,12 @@ describe('the plugin in a Vitest run', () => {
       'evals.test.ts': SIMPLE_EVAL,
     });
     const verbose = await project.run();
-    expect(verbose.code).toBe(0);
+    expect(verbose.code, verbose.output).toBe(0);
     expect(verbose.output).toMatch(/✓ evals\.test\.ts > clean/); // the verbose reporter's line
     expect(project.readReport().testRun).toMatchObject({ tests: 1, passed: 1 });
 
     const json = await project.run(['--reporter=json', '--outputFile=vitest.json']);
-    expect(json.code).toBe(0);
+    expect(json.code, json.output).toBe(0);
     expect(JSON.parse(readFileSync(path.join(project.dir, 'vitest.json'), 'utf8')).numPassedTests).toBe(1);
     expect(project.readReport().tests[0].name).toBe('evals.test.ts > clean');
   }, 120_000);
@@ -43,7 +43,7 @@ describeTraces('traces/*.jsonl', (trace) => { expect(trace).not.toHaveSignal('TO
 `,
     });
     const run = await project.run();
-    expect(run.code).toBe(1);
+    expect(run.code, run.output).toBe(1);
     expect(run.output).toMatch(/traces: traces\/\*\.jsonl > run-b/);
     expect(run.output).toMatch(/input errors in traces\/\*\.jsonl/);
     expect(run.output).toContain('traces/a.jsonl:3: steps[0].name');
@@ -81,7 +81,7 @@ test('steady agent', { repeats: 3 }, () => { expect('traces/clean.json').toHaveN
     };
     const strict = createProject({ 'vitest.config.ts': configWith(), ...files });
     const failing = await strict.run();
-    expect(failing.code).toBe(1);
+    expect(failing.code, failing.output).toBe(1);
     const flaky = strict.readReport().tests.find((t: { name: string }) => t.name.endsWith('flaky agent'));
     expect(flaky).toMatchObject({ state: 'failed', attempts: 4, passedAttempts: 3 });
     expect(flaky.passHatK[0]).toBeCloseTo(0.75);
@@ -94,7 +94,7 @@ test('steady agent', { repeats: 3 }, () => { expect('traces/clean.json').toHaveN
 
     const lenient = createProject({ 'vitest.config.ts': configWith('{ passRate: 0.75 }'), ...files });
     const passing = await lenient.run();
-    expect(passing.code).toBe(0);
+    expect(passing.code, passing.output).toBe(0);
     const flakyOk = lenient.readReport().tests.find((t: { name: string }) => t.name.endsWith('flaky agent'));
     expect(flakyOk).toMatchObject({
       state: 'passed',
@@ -106,7 +106,7 @@ test('steady agent', { repeats: 3 }, () => { expect('traces/clean.json').toHaveN
 
     const tooStrict = createProject({ 'vitest.config.ts': configWith('{ passRate: 0.9 }'), ...files });
     const missed = await tooStrict.run();
-    expect(missed.code).toBe(1);
+    expect(missed.code, missed.output).toBe(1);
     expect(missed.output).toContain('tracejury: 3 of 4 attempts passed; passRate 0.9 needs 4');
   }, 180_000);
 
@@ -128,11 +128,11 @@ test('steady agent', { repeats: 3 }, () => { expect('traces/clean.json').toHaveN
       '--reporter=blob',
       '--outputFile=.vitest-reports/blob-2.json',
     ]);
-    expect([one.code, two.code]).toEqual([0, 0]);
+    expect([one.code, two.code], one.output + two.output).toEqual([0, 0]);
     const shardReports = [1, 2].map((i) => project.readReport(`.tracejury/report.shard-${i}-of-2.json`));
     expect(shardReports.map((r) => r.tests.length)).toEqual([1, 1]);
-    const merged = await project.run(['--merge-reports']);
-    expect(merged.code).toBe(0);
+    const merged = await project.run(['--merge-reports=.vitest-reports']);
+    expect(merged.code, merged.output).toBe(0);
     const report = project.readReport();
     expect(report.tests.map((t: { name: string }) => t.name).sort()).toEqual([
       'a.test.ts > a',
@@ -151,7 +151,7 @@ test('steady agent', { repeats: 3 }, () => { expect('traces/clean.json').toHaveN
       'evals.test.ts': SIMPLE_EVAL,
     });
     const bad = await typo.run();
-    expect(bad.code).not.toBe(0);
+    expect(bad.code, bad.output).not.toBe(0);
     expect(bad.output).toMatch(/tracejury\(\): option "passrate"/);
 
     const config = createProject({
@@ -160,7 +160,7 @@ test('steady agent', { repeats: 3 }, () => { expect('traces/clean.json').toHaveN
       'evals.test.ts': SIMPLE_EVAL,
     });
     const broken = await config.run();
-    expect(broken.code).not.toBe(0);
+    expect(broken.code, broken.output).not.toBe(0);
     expect(broken.output).toMatch(/tracejury\.yml:3/);
     expect(broken.output).toMatch(/threshhold/);
   }, 120_000);
