@@ -110,6 +110,65 @@ test('steady agent', { repeats: 3 }, () => { expect('traces/clean.json').toHaveN
     expect(missed.output).toContain('tracejury: 3 of 4 attempts passed; passRate 0.9 needs 4');
   }, 180_000);
 
+  it('retries are attempts too; concurrent tests keep their own traces; summary: false prints none', async () => {
+    const project = createProject({
+      'vitest.config.ts': configWith('{ summary: false }'),
+      'traces/clean.json': nativeTrace('clean-1', 1),
+      'traces/looping.json': nativeTrace('loop-1', 6),
+      'evals.test.ts': `
+import { test } from 'vitest';
+let tries = 0;
+test('passes on its second try', { retry: 2 }, ({ expect }) => {
+  tries++;
+  expect(tries === 1 ? 'traces/looping.json' : 'traces/clean.json').toHaveNoSignals();
+});
+test.concurrent('concurrent a', async ({ expect }) => {
+  await new Promise((r) => setTimeout(r, 30));
+  expect('traces/clean.json').toHaveNoSignals();
+});
+test.concurrent('concurrent b', async ({ expect }) => {
+  expect('traces/looping.json').toHaveSignal('TOOL_LOOP');
+  await new Promise((r) => setTimeout(r, 60));
+});
+`,
+    });
+    const run = await project.run();
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).not.toContain('Gate:');
+    const tests = Object.fromEntries(
+      project.readReport().tests.map((t: { name: string }) => [t.name.replace('evals.test.ts > ', ''), t]),
+    );
+    expect(tests['passes on its second try']).toMatchObject({
+      state: 'passed',
+      attempts: 2,
+      passedAttempts: 1,
+    });
+    expect(tests['concurrent a'].traces).toEqual(['clean-1']);
+    expect(tests['concurrent b'].traces).toEqual(['loop-1']);
+  }, 120_000);
+
+  it('tracejury/vitest/matchers wires the matchers by hand, without the plugin (and without a report)', async () => {
+    const project = createProject({
+      'vitest.config.ts': `import { defineConfig } from 'vitest/config';
+export default defineConfig({ test: { setupFiles: ['./setup.ts'] } });
+`,
+      'setup.ts': `import { expect } from 'vitest';
+import { matchers } from 'tracejury/vitest/matchers';
+expect.extend(matchers);
+`,
+      'traces/looping.json': nativeTrace('loop-1', 6),
+      'evals.test.ts': `import { expect, test } from 'vitest';
+test('loop', () => { expect('traces/looping.json').toHaveSignal('TOOL_LOOP'); });
+test('no loop (fails on purpose)', () => { expect('traces/looping.json').not.toHaveSignal('TOOL_LOOP'); });
+`,
+    });
+    const run = await project.run();
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toMatch(/Tests\s+1 failed \| 1 passed/);
+    expect(run.output).toContain('expected trace loop-1 not to have a TOOL_LOOP signal');
+    expect(() => project.readReport()).toThrow(/no report/);
+  }, 120_000);
+
   it('a sharded run merged with --merge-reports gives one report of every test', async () => {
     const project = createProject({
       'vitest.config.ts': configWith(),
