@@ -91,7 +91,7 @@ describe('examples/vitest', () => {
   });
 
   it('passes with no API key, and touches no network', () => {
-    expect(run.output).toMatch(/Tests\s+15 passed \(15\)/);
+    expect(run.output).toMatch(/Tests\s+16 passed \(16\)/);
     expect(run.code, run.output).toBe(0);
     expect(trapped).toEqual([]);
     expect(run.output).toMatch(/Gate: passed \(every test passed\)/);
@@ -100,7 +100,7 @@ describe('examples/vitest', () => {
   it('writes the report under the example root, every test named, the gate passed', () => {
     expect(report, `no report at ${STATE_DIR}`).toBeDefined();
     expect(report.schemaMinor).toBe(2);
-    expect(report.testRun).toMatchObject({ tests: 15, passed: 15, failed: 0, repeated: 1 });
+    expect(report.testRun).toMatchObject({ tests: 16, passed: 16, failed: 0, repeated: 1 });
     expect(report.gate.passed).toBe(true);
     expect(report.inputs.errorCount).toBe(0);
   });
@@ -128,6 +128,14 @@ describe('examples/vitest', () => {
     expect(byName('a session of five runs is reliable and consistent').traces).toHaveLength(5);
   });
 
+  it('startTraceReceiver: the agent run as a process of its own is traced over OTLP', () => {
+    const other = byName('the agent in its own process, traced over OTLP');
+    expect(other).toMatchObject({ state: 'passed' });
+    expect(other.traces).toHaveLength(1);
+    const trace = report.traces.find((t: { id: string }) => t.id === other.traces[0]);
+    expect(trace).toMatchObject({ agentId: 'order-support' });
+  });
+
   it('repeats: 2 runs the test three times, each attempt recorded with pass^k and pass@k', () => {
     const repeated = byName('answers where a shipped order is, with no wasted calls');
     expect(repeated).toMatchObject({ state: 'passed', attempts: 3, passedAttempts: 3 });
@@ -137,7 +145,7 @@ describe('examples/vitest', () => {
 
   it('toMatchTrajectory: the strict trajectories, one with failed calls ignored', () => {
     const trajectories = (report.tests as TestEntry[]).flatMap((t) => t.trajectories ?? []);
-    expect(trajectories.length).toBe(5); // 3 attempts of the repeated test, 2 others
+    expect(trajectories.length).toBe(6); // 3 attempts of the repeated test, 3 others
     expect(trajectories.every((t) => t.mode === 'strict' && t.pass)).toBe(true);
   });
 
