@@ -279,7 +279,7 @@ const llmSteps = (run) => run.steps.filter((s) => s.kind === 'llm');
 
 // ── native ─────────────────────────────────────────────────────────────────────────────────────
 
-function nativeLines(run) {
+export function nativeLines(run) {
   const steps = run.steps.map((s) => {
     const timing = { startedAt: iso(s.start), durationMs: s.end - s.start };
     if (s.kind === 'llm')

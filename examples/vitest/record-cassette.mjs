@@ -1,0 +1,139 @@
+// Records cassette.jsonl, the judges' answers that toPassTribunal replays in CI with no API key.
+//
+//   node examples/vitest/record-cassette.mjs        (after `npm run build`)
+//
+// In your own project you record against the real providers once, and again whenever a prompt,
+// rubric, judge or the agent's answer changes, then commit the cassette:
+//
+//   OPENAI_API_KEY=… ANTHROPIC_API_KEY=… TRACEJURY_CASSETTE=record npx vitest run
+//
+// This repository has no provider keys and its build machines no network, so this script stands a
+// judge server up on 127.0.0.1 that speaks the OpenAI Chat Completions and Anthropic Messages wire
+// formats, points the official SDKs at it (OPENAI_BASE_URL / ANTHROPIC_BASE_URL, which both SDKs
+// read) and runs the suite in record mode. The entries are real recordings of that path — the
+// requests tracejury built, sent through the SDKs, answered over HTTP — only the judges are stand-ins.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compactCassette } from 'tracejury';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cassette = path.join(here, 'cassette.jsonl');
+const vitestBin = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
+  'vitest.mjs',
+);
+
+/** What each stand-in judge thinks of the answer: three slightly different, agreeing opinions. */
+const OPINIONS = {
+  'gpt-4o-mini': {
+    score: 0.92,
+    confidence: 0.88,
+    passed: true,
+    reasoning:
+      'The answer says where the parcel is and gives the carrier’s expected delivery day, both taken from the tool results.',
+  },
+  'claude-haiku-4-5': {
+    score: 0.9,
+    confidence: 0.85,
+    passed: true,
+    reasoning:
+      'Location and ETA match the track_shipment result; no date beyond what the carrier gave is promised.',
+  },
+  'gpt-4.1-mini': {
+    score: 0.88,
+    confidence: 0.86,
+    passed: true,
+    reasoning:
+      'Accurate and grounded in the lookup and tracking results; two sentences as the agent was told.',
+  },
+};
+const USAGE = { input: 820, output: 64 };
+
+function openaiAnswer(model, verdict) {
+  return {
+    id: `chatcmpl-${model}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: JSON.stringify(verdict), refusal: null },
+        finish_reason: 'stop',
+      },
+    ],
+    usage: {
+      prompt_tokens: USAGE.input,
+      completion_tokens: USAGE.output,
+      total_tokens: USAGE.input + USAGE.output,
+    },
+  };
+}
+
+function anthropicAnswer(model, verdict, toolName) {
+  return {
+    id: `msg_${model}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    // tracejury forces a tool call on Anthropic judges: the verdict is the tool's input.
+    content: [{ type: 'tool_use', id: 'toolu_record', name: toolName, input: verdict }],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: USAGE.input, output_tokens: USAGE.output },
+  };
+}
+
+const requests = [];
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk) => (body += chunk));
+  req.on('end', () => {
+    const request = JSON.parse(body || '{}');
+    const verdict = OPINIONS[request.model];
+    requests.push(`${req.method} ${req.url} ${request.model}`);
+    const reply = (status, json) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(json));
+    };
+    if (!verdict) return reply(404, { error: { message: `no stand-in judge for model ${request.model}` } });
+    if (req.url.endsWith('/chat/completions')) return reply(200, openaiAnswer(request.model, verdict));
+    if (req.url.endsWith('/v1/messages'))
+      return reply(
+        200,
+        anthropicAnswer(request.model, verdict, request.tool_choice?.name ?? 'submit_verdict'),
+      );
+    reply(404, { error: { message: `unexpected path ${req.url}` } });
+  });
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${server.address().port}`;
+
+// Record mode appends: start from an empty cassette so it holds only this recording.
+rmSync(cassette, { force: true });
+const code = await new Promise((resolve, reject) => {
+  const child = spawn(process.execPath, [vitestBin, 'run'], {
+    cwd: here,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      TRACEJURY_CASSETTE: 'record',
+      OPENAI_BASE_URL: `${url}/v1`,
+      ANTHROPIC_BASE_URL: url,
+      OPENAI_API_KEY: 'sk-stand-in-judge',
+      ANTHROPIC_API_KEY: 'sk-ant-stand-in-judge',
+    },
+  });
+  child.on('error', reject);
+  child.on('close', resolve);
+});
+server.close();
+await compactCassette(cassette);
+
+console.log(`\n${requests.length} judge requests recorded to ${path.relative(process.cwd(), cassette)}:`);
+for (const r of requests) console.log(`  ${r}`);
+process.exit(code === 0 && requests.length > 0 ? 0 : 1);
