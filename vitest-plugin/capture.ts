@@ -9,6 +9,7 @@
  */
 import { context } from '@opentelemetry/api';
 import { readTraceValues, type Trace } from 'tracejury';
+import { rememberSource, traceAnalyser } from './context.js';
 import { ensureCaptureTracing } from './globalTracing.js';
 import { CAPTURE_KEY, closeCapture, openCapture, type Capture } from './spanProcessor.js';
 import { spansToOtlp } from './spansToOtlp.js';
@@ -52,7 +53,12 @@ function readCapture(capture: Capture, options: CaptureOptions): Trace {
   }
   // One trace per capture: spans of several root traces started in one call share the first's id.
   const doc = spansToOtlp(capture.ended, capture.traceId ? { traceId: capture.traceId } : {});
-  const { traces, stats } = readTraceValues(name, [doc], { agent: options.agentId ?? name });
+  // Priced with the run's prices (tracejury.yml), and remembered as read from `name` in its format.
+  const { traces, stats } = readTraceValues(name, [doc], {
+    agent: options.agentId ?? name,
+    pricer: traceAnalyser().pricer,
+  });
+
   if (stats.errors.length > 0 || traces.length !== 1) {
     const problems = stats.errors.map((e) => `${e.field ? `${e.field}: ` : ''}${e.message}`);
     throw new Error(
@@ -60,15 +66,21 @@ function readCapture(capture: Capture, options: CaptureOptions): Trace {
         `trace${problems.length > 0 ? `: ${problems.join('; ')}` : ` (${traces.length} traces)`}`,
     );
   }
-  const trace = traces[0]!.trace;
+  const loaded = traces[0]!;
+  const trace = loaded.trace;
   const unended = capture.open;
-  if (options.agentId === undefined && unended === 0) return trace;
-  return {
+  if (options.agentId === undefined && unended === 0) {
+    rememberSource(loaded);
+    return trace;
+  }
+  const amended: Trace = {
     ...trace,
     ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
     // Spans still open after settleMs are not in the trace; say so rather than lose steps silently.
     ...(unended > 0 ? { metadata: { ...trace.metadata, unendedSpans: unended } } : {}),
   };
+  rememberSource({ ...loaded, trace: amended });
+  return amended;
 }
 
 function spanNames(capture: Capture): string {

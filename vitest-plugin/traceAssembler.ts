@@ -19,6 +19,7 @@
  * reading stays visible until the new one is ready.
  */
 import { readTraceValues, type InputFormat, type Trace } from 'tracejury';
+import { rememberSource, traceAnalyser } from './context.js';
 
 export interface TraceAssemblerOptions {
   /** How long a trace with its root must go without a new span to be complete. */
@@ -204,7 +205,10 @@ export class TraceAssembler {
     const { traces } = readTraceValues('<otlp-receiver>', [document], {
       ...(this.options.inputFormat ? { inputFormat: this.options.inputFormat } : {}),
       ...(this.options.agent ? { agent: this.options.agent } : {}),
+      pricer: traceAnalyser().pricer,
     });
+    // Matchers report where a trace came from (file, format) through its remembered source.
+    for (const t of traces) rememberSource(t);
     group.complete = traces.map((t) => t.trace);
   }
 }

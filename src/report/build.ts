@@ -353,7 +353,8 @@ function repeatedTraceIds(
   const repeated = new Set<string>();
   let example: { id: string; file: string } | undefined;
   for (const t of traces) {
-    const key = `${t.file}\u0000${t.id}`;
+    // In a Vitest report one recording read by several tests is one trace per test, not a repeat.
+    const key = `${t.file}\u0000${t.id}\u0000${t.test ?? ''}`;
     if (!seen.has(key)) seen.add(key);
     else if (!repeated.has(key)) {
       repeated.add(key);

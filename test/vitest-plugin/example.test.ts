@@ -125,6 +125,9 @@ describe('examples/vitest', () => {
       (s: { detector: string; test: string }) => s.detector === 'TOOL_LOOP' && s.test.endsWith(looping.name),
     );
     expect(loop).toMatchObject({ traceId: looping.traces[0], status: 'finding' });
+    // Read from the captured spans, priced with the run's prices, and reported as such.
+    const captured = report.traces.find((t: { id: string }) => t.id === looping.traces[0]);
+    expect(captured).toMatchObject({ file: 'captureTrace', format: 'otel' });
     expect(byName('a session of five runs is reliable and consistent').traces).toHaveLength(5);
   });
 
@@ -133,7 +136,7 @@ describe('examples/vitest', () => {
     expect(other).toMatchObject({ state: 'passed' });
     expect(other.traces).toHaveLength(1);
     const trace = report.traces.find((t: { id: string }) => t.id === other.traces[0]);
-    expect(trace).toMatchObject({ agentId: 'order-support' });
+    expect(trace).toMatchObject({ agentId: 'order-support', file: '<otlp-receiver>', format: 'otel' });
   });
 
   it('repeats: 2 runs the test three times, each attempt recorded with pass^k and pass@k', () => {
