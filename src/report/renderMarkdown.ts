@@ -143,7 +143,10 @@ export function renderMarkdown(
         `| ${r.passed ? '✅' : '❌'} | ${safe(r.sessionId, 80)}${r.test ? ` (${safe(r.test, 80)})` : ''} | ${fmtInt(r.traces)} | ${cell('reliability', r.reliability)} | ${cell('consistency', r.consistency)} |`,
       );
     if (sessions.length > maxSessions)
-      out.push('', `_… and ${fmtInt(sessions.length - maxSessions)} more sessions (--format json or --limit)_`);
+      out.push(
+        '',
+        `_… and ${fmtInt(sessions.length - maxSessions)} more sessions (--format json or --limit)_`,
+      );
   }
   if (report.review.length > 0) {
     out.push('', `<details><summary>For review (${report.review.length})</summary>`, '');

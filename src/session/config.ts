@@ -20,10 +20,7 @@ export const DEFAULT_SESSIONS = {
 } as const;
 
 const weight = (signal: string, def: number) =>
-  z
-    .number()
-    .nonnegative()
-    .describe(`Weight of the ${signal} risk (default ${def})`);
+  z.number().nonnegative().describe(`Weight of the ${signal} risk (default ${def})`);
 
 export const SessionsSectionSchema = z
   .object({

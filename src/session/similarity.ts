@@ -24,7 +24,11 @@ const STOP_WORDS = new Set(
 
 /** Lower-cased words and numbers of a text (letters of any script), without function words. */
 export function contentTokens(text: string): string[] {
-  const words = text.slice(0, MAX_TEXT_CHARS).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    text
+      .slice(0, MAX_TEXT_CHARS)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.filter((w) => !STOP_WORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w)));
 }
 

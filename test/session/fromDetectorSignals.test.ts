@@ -21,6 +21,14 @@ describe('session signals from detector findings', () => {
     expect(s.coherence).toBe(1);
   });
 
+  it('findings about spend alone (cost, budget) leave confidence as it is', () => {
+    const s = traceSignalsFromDetectors('t', [
+      { detector: 'OVERKILL_MODEL', confidence: 0.9, shadow: false },
+      { detector: 'COST_BUDGET', confidence: 0.9, shadow: false },
+    ]).signals;
+    expect(s).toEqual({ confidence: 1, loop_detection: 1, tool_correctness: 1, coherence: 1 });
+  });
+
   it('shadow and suppressed signals count for nothing', () => {
     const s = traceSignalsFromDetectors('t', [
       { detector: 'TOOL_LOOP', confidence: 0.9, shadow: true },
