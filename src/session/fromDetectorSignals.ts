@@ -4,8 +4,9 @@
  * found and what was measured of the trace (traceFacts.ts) when nobody supplies them. Pure: the
  * same inputs give the same signals in any thread.
  *
- * From the detectors, each signal is 1 minus the highest confidence among the trace's counted
- * signals (findings and gray-zone cases; never shadow or suppressed ones) of the failure modes it
+ * From the detectors, each signal is 1 minus the highest confidence among the trace's findings
+ * (status `finding`: gray-zone cases left for review, shadow and suppressed signals count for
+ * nothing, as they count for nothing toward the gate, which session scores can fail) of the failure modes it
  * stands for; `confidence` takes every counted signal except those about spend alone (failure modes
  * `cost` and `budget`: a needless fallback wastes money, it does not make the run less trustworthy),
  * so a trace with no finding scores 1 on all four. What was measured of the trace can only lower
@@ -78,8 +79,7 @@ export function traceSignalsFromDetectors(
   facts: MeasuredFacts = {},
 ): TraceSignals {
   const counted = signals.filter((s) => {
-    const status = statusOf(s);
-    return status === 'finding' || status === 'review';
+    return statusOf(s) === 'finding';
   });
   const worst = (keep: (mode: string) => boolean) => {
     let max = 0;

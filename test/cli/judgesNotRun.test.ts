@@ -28,8 +28,7 @@ async function run(required: boolean) {
   writeFileSync(path.join(d, 'runs.jsonl'), grayLoop);
   writeFileSync(
     path.join(d, 'tracejury.yml'),
-    // The gray-zone loop lowers its session's scores: only the judges' part of the gate is under test.
-    `sessions:\n  failGate: false\ntribunal:\n  judges:\n    - { provider: openai, model: gpt-4o }\n  cassette: { path: cassette.jsonl, mode: auto }\n${required ? '  required: true\n' : ''}`,
+    `tribunal:\n  judges:\n    - { provider: openai, model: gpt-4o }\n  cassette: { path: cassette.jsonl, mode: auto }\n${required ? '  required: true\n' : ''}`,
   );
   const { code, stdout, stderr } = await cli(['analyze', 'runs.jsonl', '--format', 'json'], d);
   return { code, stderr, report: ReportSchema.parse(JSON.parse(stdout)) };
