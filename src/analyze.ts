@@ -1,6 +1,7 @@
 /**
  * analyze(): the main job. Loads traces (streaming), runs the detectors with per-agent config
- * and baselines, and accumulates a Report v1. The CLI, the Vitest reporter and the Action call
+ * and baselines, scores sessions (session/sessions.ts: each trace is reduced to four numbers as it
+ * passes) and accumulates a Report v1. The CLI, the Vitest reporter and the Action call
  * this; it does no printing.
  */
 import { agentKey, baselineNotes, type BaselineFile } from './baseline/store.js';
@@ -21,6 +22,7 @@ import { effectiveJobs } from './run/jobs.js';
 import { analyseInThisThread } from './run/local.js';
 import type { AnalysedRun } from './run/protocol.js';
 import { analyseInWorkers } from './run/workers.js';
+import { createSessionAccumulator } from './session/sessions.js';
 import {
   emptyStats,
   invalidTraceError,
@@ -182,6 +184,7 @@ export async function analyze(
   const agent = options.agent ?? config.agent;
   const noDowngrade = new Set(config.tiers.noDowngrade);
   const verdicts: Verdict[] = [];
+  const sessions = createSessionAccumulator();
   const agentsSeen = new Set<string>();
 
   const keepGrayZoneTraces = tribunal !== undefined;
@@ -227,6 +230,7 @@ export async function analyze(
   for await (const batch of run.results) {
     for (const result of batch) {
       let signals = result.signals;
+      let traceVerdicts: readonly Verdict[] = [];
       const escalatable = result.trace ?? result.loaded?.trace;
       if (tribunal && escalatable && signals.some(isGrayZone)) {
         const escalated = await escalateGrayZone(escalatable, signals, {
@@ -237,8 +241,17 @@ export async function analyze(
         // A judge that clears a signal below the gray zone resolves it: the verdict stays, the signal goes.
         signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
         for (const v of escalated.verdicts) verdicts.push(v);
+        traceVerdicts = escalated.verdicts;
       }
       report.addSummary({ ...result.summary, signals: countedSignals(signals) }, signals, result.unreadSpans);
+      sessions.add({
+        traceId: result.summary.id,
+        agentId: result.summary.agentId,
+        ...(result.summary.sessionId !== undefined ? { sessionId: result.summary.sessionId } : {}),
+        signals,
+        facts: result.sessionSignals,
+        verdicts: traceVerdicts,
+      });
       if (options.onTrace && result.loaded) options.onTrace(result.loaded, signals);
       agentsSeen.add(agentKey(result.summary.agentId, result.summary.agentVersion));
     }
@@ -285,5 +298,7 @@ export async function analyze(
     ...judgesThatNeverRan(verdicts),
     tribunalRequired: config.tribunal?.required ?? false,
     detectorFailures: failures,
+    sessions: sessions.finish(config.sessions),
+    failOnSessions: config.sessions.failGate,
   });
 }

@@ -1,6 +1,7 @@
 /**
  * The run's configuration, tracejury.yml (also read as detectors.yml). Each stage owns its section's
- * schema (detect/: agent sections; judge/: tribunal; tiers/; baseline/; pricing/: prices); this
+ * schema (detect/: agent sections; judge/: tribunal; tiers/; baseline/; pricing/: prices; session/:
+ * sessions); this
  * module composes them into the file's schema, reads the file and reports mistakes. It sits beside
  * analyze.ts, above the stages, so that no stage imports another for its settings.
  *
@@ -26,6 +27,7 @@ import { nearestModel } from '../pricing/modelNames.js';
 import { AUTO_CHEAP_ALTERNATIVE } from '../pricing/modelTier.js';
 import { createPricer, PriceOverridesSchema } from '../pricing/pricer.js';
 import { DEFAULT_FAIL_ON, FailOnSchema, gatePolicy, type FailOnInput } from '../report/gateConfig.js';
+import { sessionSettings, SessionsSectionSchema, type SessionSettings } from '../session/config.js';
 import { DEFAULT_NO_DOWNGRADE, tiersSectionSchema } from '../tiers/config.js';
 import { UsageError } from '../trace/paths.js';
 import { nearest } from '../util/nearest.js';
@@ -41,6 +43,7 @@ export const RESERVED_KEYS = [
   'tribunal',
   'tiers',
   'baselines',
+  'sessions',
   'agent',
 ] as const;
 
@@ -55,6 +58,7 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
       tribunal: TribunalConfigSchema.optional().describe('Judges and rubrics for tier 4'),
       tiers: tiersSectionSchema(detectorIdSchema(list)).optional(),
       baselines: BaselinesSectionSchema.optional(),
+      sessions: SessionsSectionSchema.optional(),
       agent: z
         .string()
         .min(1)
@@ -78,6 +82,8 @@ export interface Config {
   tribunal?: TribunalConfig;
   tiers: { escalate: boolean; noDowngrade: string[] };
   baselines: { minRuns: number; window: number };
+  /** `sessions:`: thresholds and weights of the session scores, and whether they gate. */
+  sessions: SessionSettings;
   /** `agent:`: the agent of traces that name none (`--agent` overrides it). */
   agent?: string;
   /** Raw sections as written, for inheritance. */
@@ -93,6 +99,7 @@ export function defaultConfig(): Config {
     prices: {},
     tiers: { escalate: true, noDowngrade: DEFAULT_NO_DOWNGRADE },
     baselines: { ...DEFAULT_BASELINES },
+    sessions: sessionSettings(),
     sections: {},
     warnings: [],
   };
@@ -290,6 +297,7 @@ function configFromValue(
       minRuns: baselines.minRuns ?? DEFAULT_BASELINES.minRuns,
       window: baselines.window ?? DEFAULT_BASELINES.window,
     },
+    sessions: sessionSettings(data.sessions as z.infer<typeof SessionsSectionSchema> | undefined),
     ...(typeof data.agent === 'string' ? { agent: data.agent } : {}),
     sections,
     warnings,

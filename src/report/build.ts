@@ -17,12 +17,13 @@ import type { LoadStats } from '../trace/load.js';
 import { measureTrace } from '../trace/measure.js';
 import type { LoadedTrace, Trace } from '../trace/schema.js';
 import { isUnnamedModel } from '../pricing/pricer.js';
-import { plural } from '../util/thousands.js';
+import { fmtInt, plural } from '../util/thousands.js';
 import { VERSION } from '../version.js';
 import { evaluateGate, type GateDetectorFailure } from './gate.js';
 import { redact, redactDeep } from '../redact/redact.js';
 import { wasteTotals } from './wasteTotals.js';
 import { isFinding } from './finding.js';
+import { sessionRows, sessionScoreText } from './summarise.js';
 import {
   MIN_OUTCOMES_FOR_PRECISION,
   REPORT_SCHEMA_MINOR,
@@ -31,6 +32,7 @@ import {
   type Outcomes,
   type Report,
   type ReportSignal,
+  type SessionScore,
   type TraceSummary,
 } from './schema.js';
 
@@ -59,6 +61,10 @@ export interface FinishInput {
   tribunalRequired?: boolean;
   /** Detectors that threw (the runner's `failures`): they fail the gate. */
   detectorFailures?: readonly GateDetectorFailure[];
+  /** Session scores (session/sessions.ts), in the order their sessions were first seen. */
+  sessions?: readonly SessionScore[];
+  /** sessions.failGate: a session below its threshold fails the gate. */
+  failOnSessions?: boolean;
   now?: Date;
 }
 
@@ -136,6 +142,8 @@ export function createReportAccumulator(): ReportAccumulator {
       notes = [],
       judgeStats,
       detectorFailures = [],
+      sessions = [],
+      failOnSessions = false,
       now = new Date(),
     }) {
       const waste = wasteTotals(signals);
@@ -214,6 +222,13 @@ export function createReportAccumulator(): ReportAccumulator {
           );
         }
       }
+      if (failOnSessions) {
+        const reason = sessionGateReason(sessions);
+        if (reason) {
+          gate.passed = false;
+          gate.reasons.push(reason);
+        }
+      }
       if (allowInputErrors && stats.errorCount > 0) {
         gate.allowedInputErrors = stats.errorCount;
         allNotes.push(
@@ -239,7 +254,7 @@ export function createReportAccumulator(): ReportAccumulator {
         signals,
         waste,
         verdicts: verdicts.map((v) => redactDeep(v)),
-        sessions: [],
+        sessions: sessions.map((s) => ({ ...s, reason: redact(s.reason) })),
         review,
         cost: {
           judgeUsd: judgeStats?.judgeUsd ?? verdicts.reduce((a, v) => a + v.costUsd, 0),
@@ -259,6 +274,31 @@ export function createReportAccumulator(): ReportAccumulator {
       };
     },
   };
+}
+
+/** Failing sessions the gate reason names; the rest are counted. */
+const MAX_SESSIONS_NAMED = 3;
+
+/**
+ * "2 sessions below their threshold (sessions.failGate): s-43 agent_reliability 0.10 < 0.50,
+ * agent_consistency 0.12 < 0.50; …", worst first; undefined when every session passed.
+ */
+function sessionGateReason(sessions: readonly SessionScore[]): string | undefined {
+  const failed = sessionRows({ sessions: [...sessions] }).filter((r) => !r.passed);
+  if (failed.length === 0) return undefined;
+  const named = failed.slice(0, MAX_SESSIONS_NAMED).map((r) => {
+    const scores = [
+      r.reliability && !r.reliability.passed ? sessionScoreText('agent_reliability', r.reliability) : '',
+      r.consistency && !r.consistency.passed ? sessionScoreText('agent_consistency', r.consistency) : '',
+    ].filter(Boolean);
+    return `session ${redact(r.sessionId)} ${scores.join(', ')}`;
+  });
+  const more = failed.length - named.length;
+  return (
+    `${plural(failed.length, 'session')} below ${failed.length === 1 ? 'its' : 'their'} threshold (sessions.failGate): ` +
+    named.join('; ') +
+    (more > 0 ? `; and ${fmtInt(more)} more` : '')
+  );
 }
 
 /** At most this many span names are tallied for the report's note; the rest count under "other". */

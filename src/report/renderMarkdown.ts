@@ -14,6 +14,8 @@ import {
   groupSignals,
   outcomeLine,
   precisionRows,
+  sessionRows,
+  sessionScoreText,
   severityMix,
   stepsText,
 } from './summarise.js';
@@ -122,6 +124,29 @@ export function renderMarkdown(
     );
     for (const r of precision)
       out.push(`| \`${r.detector}\` | ${fmtInt(r.onFailed)} | ${fmtInt(r.onSucceeded)} | ${r.precision} |`);
+  }
+  const sessions = sessionRows(report);
+  if (sessions.length > 0) {
+    const failed = sessions.filter((r) => !r.passed).length;
+    const maxSessions = options.listLimit ?? 10;
+    out.push(
+      '',
+      `**Sessions** (${fmtInt(sessions.length)}${failed > 0 ? `, ${fmtInt(failed)} below threshold` : ''}; worst first)`,
+      '',
+      '| | session | traces | reliability | consistency |',
+      '|---|---|---:|---|---|',
+    );
+    const cell = (metric: string, v: Parameters<typeof sessionScoreText>[1] | undefined) =>
+      v ? sessionScoreText(metric, v).slice(metric.length + 1) : '–';
+    for (const r of sessions.slice(0, maxSessions))
+      out.push(
+        `| ${r.passed ? '✅' : '❌'} | ${safe(r.sessionId, 80)}${r.test ? ` (${safe(r.test, 80)})` : ''} | ${fmtInt(r.traces)} | ${cell('reliability', r.reliability)} | ${cell('consistency', r.consistency)} |`,
+      );
+    if (sessions.length > maxSessions)
+      out.push(
+        '',
+        `_… and ${fmtInt(sessions.length - maxSessions)} more sessions (--format json or --limit)_`,
+      );
   }
   if (report.review.length > 0) {
     out.push('', `<details><summary>For review (${report.review.length})</summary>`, '');

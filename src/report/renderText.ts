@@ -11,6 +11,8 @@ import {
   groupSignals,
   outcomeLine,
   precisionRows,
+  sessionRows,
+  sessionScoreText,
   severityMix,
   stepsText,
 } from './summarise.js';
@@ -192,6 +194,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
       );
     }
   }
+  lines.push(...sessionLines(report, c, options.limit ?? MAX_SESSION_LINES));
   for (const n of report.notes) lines.push(c.yellow(`Note: ${show(n)}`));
   lines.push('');
   if (report.outcomes) lines.push(outcomeLine(report.outcomes));
@@ -213,6 +216,38 @@ function gateLine(report: Report, c: { red: (s: string) => string; green: (s: st
   return report.gate.passed
     ? c.green(`Gate: passed (${threshold})${gateAllowance(report)}`)
     : c.red(`Gate: FAILED (${threshold}) — ${report.gate.reasons.map(show).join('; ')}`);
+}
+
+/** Sessions listed (worst first) before the list is cut. */
+const MAX_SESSION_LINES = 5;
+
+/** "Sessions: 4 (1 below threshold)" and the worst sessions, one line each with score vs threshold. */
+function sessionLines(
+  report: Report,
+  c: { b: (s: string) => string; red: (s: string) => string; dim: (s: string) => string },
+  limit: number,
+): string[] {
+  const rows = sessionRows(report);
+  if (rows.length === 0) return [];
+  const failed = rows.filter((r) => !r.passed).length;
+  const lines = [
+    '',
+    c.b(`Sessions: ${fmtInt(rows.length)}`) +
+      (failed > 0 ? c.red(` (${fmtInt(failed)} below threshold)`) : c.dim(' (all at or above threshold)')),
+  ];
+  for (const r of rows.slice(0, limit)) {
+    const scores = [
+      r.reliability ? sessionScoreText('reliability', r.reliability) : '',
+      r.consistency ? sessionScoreText('consistency', r.consistency) : '',
+    ].filter(Boolean);
+    lines.push(
+      `  ${r.passed ? '✓' : '×'} ${show(r.sessionId).padEnd(24)} ${scores.join(', ')}` +
+        c.dim(`  (${plural(r.traces, 'trace')}${r.test ? `; ${show(r.test)}` : ''})`),
+    );
+  }
+  if (rows.length > limit)
+    lines.push(c.dim(`  … and ${fmtInt(rows.length - limit)} more (see --format json or --limit)`));
+  return lines;
 }
 
 /** pass^k for k = 1..n as "0.90 · 0.81 · 0.73". */

@@ -168,3 +168,61 @@ export function gateThreshold(report: Pick<Report, 'signals' | 'gate'>): string 
   const n = [...below.values()].reduce((a, x) => a + x, 0);
   return `failOn: ${failOn.join(', ')}${parts.length ? `; ${parts.join(', ')} finding${n === 1 ? '' : 's'} below it` : ''}`;
 }
+
+/** One score of a session as the renderers and the gate show it. */
+export interface SessionMetricView {
+  score: number;
+  /** From the score's metadata (analyze() records it); the default 0.5 otherwise. */
+  threshold: number;
+  passed: boolean;
+}
+
+/** A session's two scores on one row, for the renderers and the gate reason. */
+export interface SessionRow {
+  sessionId: string;
+  /** The Vitest test the scores came from, in a test run's report. */
+  test?: string;
+  traces: number;
+  reliability?: SessionMetricView;
+  consistency?: SessionMetricView;
+  passed: boolean;
+  /** The lowest score − threshold of the row: the most negative is the worst session. */
+  margin: number;
+}
+
+/** The report's sessions as one row each, worst first (lowest score below or nearest its threshold). */
+export function sessionRows(report: Pick<Report, 'sessions'>): SessionRow[] {
+  const rows = new Map<string, SessionRow & { order: number }>();
+  for (const s of report.sessions) {
+    const test = s.test;
+    const key = `${s.sessionId}\u0000${test ?? ''}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = {
+        sessionId: s.sessionId,
+        ...(test !== undefined ? { test } : {}),
+        traces: 0,
+        passed: true,
+        margin: Infinity,
+        order: rows.size,
+      };
+      rows.set(key, row);
+    }
+    const threshold = typeof s.metadata.threshold === 'number' ? s.metadata.threshold : 0.5;
+    const total = s.metadata.total_traces_in_session;
+    if (typeof total === 'number') row.traces = Math.max(row.traces, total);
+    const view = { score: s.score, threshold, passed: s.passed };
+    if (s.metric === 'agent_reliability') row.reliability = view;
+    else row.consistency = view;
+    row.passed &&= s.passed;
+    row.margin = Math.min(row.margin, s.score - threshold);
+  }
+  return [...rows.values()]
+    .sort((a, b) => Number(a.passed) - Number(b.passed) || a.margin - b.margin || a.order - b.order)
+    .map(({ order: _order, ...row }) => row);
+}
+
+/** "agent_reliability 0.10 < 0.50" (or ≥ when it passed). */
+export function sessionScoreText(metric: string, v: SessionMetricView): string {
+  return `${metric} ${v.score.toFixed(2)} ${v.passed ? '≥' : '<'} ${v.threshold.toFixed(2)}`;
+}

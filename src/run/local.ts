@@ -7,6 +7,7 @@ import type { DetectorRunner } from '../detect/runner.js';
 import { isGrayZone } from '../detect/grayZone.js';
 import type { Pricer } from '../pricing/pricer.js';
 import { summariseTrace, unreadSpansOf } from '../report/build.js';
+import { sessionFactsOf } from '../session/traceFacts.js';
 import { priceTrace, streamTraceBatches, type LoadOptions, type LoadStats } from '../trace/load.js';
 import type { LoadedTrace } from '../trace/schema.js';
 import type { AnalysedRun } from './protocol.js';
@@ -49,6 +50,7 @@ export function analyseInThisThread(input: LocalRunInput): AnalysedRun {
           order: loaded.source.order ?? { file: 0, emit: n++, first: 0, seq: 0 },
           summary: summariseTrace(loaded, signals),
           signals,
+          sessionSignals: sessionFactsOf(loaded.trace),
           unreadSpans: unreadSpansOf(loaded.trace),
           ...(input.keepTraces ? { loaded } : {}),
           ...(input.keepGrayZoneTraces && signals.some(isGrayZone) ? { trace: loaded.trace } : {}),

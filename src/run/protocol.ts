@@ -1,13 +1,14 @@
 /**
  * Messages between analyze() and its worker threads (`--jobs N`). Each worker reads every input
  * file but imports and analyses only its shard of the traces (see trace/shard.ts), and sends back
- * what the report needs of each trace: its summary, its signals, and the trace itself only when a
+ * what the report needs of each trace: its summary, its signals, its session facts, and the trace itself only when a
  * gray-zone signal may be escalated to judges on the main thread.
  */
 import type { BaselineFile } from '../baseline/store.js';
 import type { DetectorFailure } from '../detect/runner.js';
 import type { Signal } from '../detect/signal.js';
 import type { TraceSummary } from '../report/schema.js';
+import type { SessionFacts } from '../session/traceFacts.js';
 import type { InputFormat } from '../trace/importer.js';
 import type { LoadStats } from '../trace/load.js';
 import type { DetectorSections } from '../detect/config.js';
@@ -33,6 +34,11 @@ export interface TraceResult {
   order: TraceOrder;
   summary: TraceSummary;
   signals: Signal[];
+  /**
+   * What the session metrics need of the trace (a few numbers and a 32-number fingerprint), taken
+   * here so that the trace itself need not be kept or sent.
+   */
+  sessionSignals: SessionFacts;
   /** Spans of the trace no importer read, by span name (report/build.ts unreadSpansOf). */
   unreadSpans?: Record<string, number>;
   /** The trace, for escalation; only sent when one of its signals is in the gray zone. */

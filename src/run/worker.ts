@@ -10,6 +10,7 @@ import { isGrayZone } from '../detect/grayZone.js';
 import { createDetectorRunner } from '../detect/runner.js';
 import { createPricer } from '../pricing/pricer.js';
 import { summariseTrace, unreadSpansOf } from '../report/build.js';
+import { sessionFactsOf } from '../session/traceFacts.js';
 import { streamTraceBatches } from '../trace/load.js';
 import type { CreditMessage, TraceResult, WorkerInput, WorkerMessage } from './protocol.js';
 
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
         order: loaded.source.order!,
         summary: summariseTrace(loaded, signals),
         signals,
+        sessionSignals: sessionFactsOf(loaded.trace),
         unreadSpans: unreadSpansOf(loaded.trace),
         ...(escalate ? { trace: loaded.trace } : {}),
       };

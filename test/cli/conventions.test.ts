@@ -65,6 +65,8 @@ describe('tracejury CLI conventions', () => {
     const d = mkdtempSync(path.join(tmpdir(), 'tj-failon-'));
     const high = run(['analyze', examples, '--format', 'json', '--state-dir', d]);
     expect(high.code).toBe(1);
+    // Session scores gate too (sessions.failGate); here only the severities are under test.
+    writeFileSync(path.join(d, 'tracejury.yml'), 'sessions:\n  failGate: false\n');
     const critical = run([
       'analyze',
       examples,
@@ -72,6 +74,8 @@ describe('tracejury CLI conventions', () => {
       'json',
       '--fail-on',
       'critical',
+      '--config',
+      path.join(d, 'tracejury.yml'),
       '--state-dir',
       d,
     ]);

@@ -15,7 +15,8 @@ import { ReportSchema } from '../../src/report/schema.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const examples = path.join(root, 'examples/traces');
-const config = { default: { empty_llm_response: { shadow: true } } };
+// Session scores gate too (sessions.failGate); here the gate is the findings' alone.
+const config = { default: { empty_llm_response: { shadow: true } }, sessions: { failGate: false } };
 
 describe('signal status', () => {
   it('is decided by suppression, shadow mode and confidence, in that order', () => {

@@ -113,7 +113,10 @@ function nativeTraces(random: () => number, n = 200): string {
       JSON.stringify({
         id: `native-${i}`,
         agentId: i % 2 ? 'support' : 'search',
+        // Sessions spread over the file (and so over the workers), and traces of no session.
+        ...(i % 5 ? { sessionId: `session-${i % 7}` } : {}),
         status: 'ok',
+        input: `Where is order ${i % 4}?`,
         output: 'done',
         steps,
       }),
@@ -141,6 +144,9 @@ describe('--jobs', () => {
     expect(report.inputs.traces).toBeGreaterThan(250);
     expect(report.inputs.errorCount).toBe(2);
     expect(report.signals.length).toBeGreaterThan(20);
+    // Session scores are part of the report, and must not depend on the threads either.
+    const sessions = (one.report as { sessions: { sessionId: string }[] }).sessions;
+    expect(new Set(sessions.map((s) => s.sessionId)).size).toBeGreaterThan(7);
     for (const jobs of ['2', '3']) {
       for (const splitLines of [false, true]) {
         const many = analyzeJson(['.', '--jobs', jobs], dir, splitLines);

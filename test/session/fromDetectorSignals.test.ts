@@ -21,8 +21,17 @@ describe('session signals from detector findings', () => {
     expect(s.coherence).toBe(1);
   });
 
-  it('shadow and suppressed signals count for nothing', () => {
+  it('findings about spend alone (cost, budget) leave confidence as it is', () => {
     const s = traceSignalsFromDetectors('t', [
+      { detector: 'OVERKILL_MODEL', confidence: 0.9, shadow: false },
+      { detector: 'COST_BUDGET', confidence: 0.9, shadow: false },
+    ]).signals;
+    expect(s).toEqual({ confidence: 1, loop_detection: 1, tool_correctness: 1, coherence: 1 });
+  });
+
+  it('shadow, suppressed and gray-zone signals count for nothing (as toward the gate)', () => {
+    const s = traceSignalsFromDetectors('t', [
+      { detector: 'TOOL_LOOP', confidence: 0.55, shadow: false },
       { detector: 'TOOL_LOOP', confidence: 0.9, shadow: true },
       { detector: 'CASCADING_TOOL_FAILURE', confidence: 0.9, shadow: false, suppressedBy: 'RETRY_LOOP' },
     ]).signals;

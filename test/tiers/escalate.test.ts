@@ -66,7 +66,13 @@ describe('gray-zone escalation to the tribunal', () => {
     ]);
     expect(report.gate).toEqual({
       passed: false,
-      reasons: ['TOOL_LOOP: 1 high signal'],
+      reasons: [
+        'TOOL_LOOP: 1 high signal',
+        // The verdict sets the session's confidence: score 0.1 × confidence 0.9.
+        expect.stringMatching(
+          /^1 session below its threshold \(sessions\.failGate\): session .* agent_reliability 0\.09 < 0\.50/,
+        ),
+      ],
       failOn: ['critical', 'high'],
     });
     expect(report.review).toEqual([]);

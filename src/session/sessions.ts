@@ -1,0 +1,214 @@
+/**
+ * Session scores for a run: traces stream in (in the run's canonical order, so `--jobs N` gives
+ * the same scores as `--jobs 1`), each is reduced to its four per-trace signals and dropped, and
+ * `finish` scores each session with agent_reliability and agent_consistency.
+ *
+ * Grouping:
+ * - traces that name a `sessionId` are grouped by it (whatever their agent: a session is one
+ *   conversation, even when several agents took part);
+ * - in a run where no trace names one, each agentId is one session (reported under the agentId,
+ *   `grouped_by: "agentId"` in its metadata);
+ * - a trace without a sessionId among traces that have one joins its agent's session when that
+ *   agent has exactly one; an agent with none or several keeps such traces in a session of their
+ *   own, reported under the agentId (`… (no sessionId)` should a recorded session have that name).
+ *
+ * Repeats across traces: a trace whose tool calls and output are near-identical to one of the
+ * previous PREVIOUS_RUNS traces of its session is a loop across traces (fromDetectorSignals.ts
+ * loopFromRepeat). Only recorded sessions are compared this way: runs that name no session are
+ * independent runs of an agent, and the same task run k times is expected to look the same.
+ *
+ * Memory: per trace, its ids and four numbers; per recorded session, the fingerprints (32
+ * numbers each) of its last PREVIOUS_RUNS traces, for the MAX_TRACKED_SESSIONS sessions seen
+ * most recently. A session not seen for that long starts its comparison afresh.
+ */
+import { agentConsistency } from './agentConsistency.js';
+import { agentReliability } from './agentReliability.js';
+import type { SessionSettings } from './config.js';
+import { traceSignalsFromDetectors } from './fromDetectorSignals.js';
+import type { SessionMetricResult, TraceSignals } from './signals.js';
+import { sketchJaccard } from './similarity.js';
+import type { SessionFacts } from './traceFacts.js';
+
+/** Previous traces of a session a trace is compared with. */
+export const PREVIOUS_RUNS = 3;
+/** Recorded sessions whose recent fingerprints are kept. */
+export const MAX_TRACKED_SESSIONS = 10_000;
+/** Fingerprint entries a trace needs before it is compared: a one-word answer says nothing. */
+export const MIN_FINGERPRINT = 3;
+/** Per-trace entries a session's metadata lists (its worst traces); the rest are counted. */
+export const MAX_PER_TRACE_LISTED = 20;
+/** Flagged trace ids a session's metadata lists; the rest are counted. */
+export const MAX_FLAGGED_LISTED = 50;
+
+export type SessionMetricName = 'agent_reliability' | 'agent_consistency';
+
+/** One score of one session, as Report v1's `sessions[]` holds it. */
+export interface SessionScoreEntry extends SessionMetricResult {
+  sessionId: string;
+  metric: SessionMetricName;
+}
+
+type VerdictLike = { traceId: string; score: number; confidence: number; indeterminate: boolean };
+
+export interface SessionTraceInput {
+  traceId: string;
+  agentId: string;
+  sessionId?: string;
+  /** The trace's final signals (after escalation). */
+  signals: Parameters<typeof traceSignalsFromDetectors>[1];
+  /** What was measured of the trace at detection time (traceFacts.ts). */
+  facts?: SessionFacts;
+  /** Verdicts on the trace: the decided one with the lowest score sets confidence and coherence. */
+  verdicts?: readonly VerdictLike[];
+}
+
+export interface SessionAccumulator {
+  /** Adds a trace; returns its per-trace signals. */
+  add(input: SessionTraceInput): TraceSignals;
+  finish(settings: SessionSettings): SessionScoreEntry[];
+}
+
+interface Group {
+  traces: TraceSignals[];
+  agents: Set<string>;
+  /** Traces without a sessionId that joined this recorded session. */
+  joined: number;
+}
+
+export function createSessionAccumulator(options: { maxTracked?: number } = {}): SessionAccumulator {
+  const maxTracked = options.maxTracked ?? MAX_TRACKED_SESSIONS;
+  const recorded = new Map<string, Group>();
+  const unsessioned = new Map<string, TraceSignals[]>();
+  /** The one recorded session of each agent, or null when it has several. */
+  const sessionOfAgent = new Map<string, string | null>();
+  /** Recent fingerprints per recorded session, least recently seen first. */
+  const recent = new Map<string, number[][]>();
+
+  function repeatSimilarity(sessionId: string, fingerprint: readonly number[]): number | undefined {
+    if (fingerprint.length < MIN_FINGERPRINT) return undefined;
+    const previous = recent.get(sessionId) ?? [];
+    let max: number | undefined;
+    for (const p of previous) max = Math.max(max ?? 0, sketchJaccard(p, fingerprint));
+    previous.push([...fingerprint]);
+    if (previous.length > PREVIOUS_RUNS) previous.shift();
+    recent.delete(sessionId);
+    recent.set(sessionId, previous);
+    if (recent.size > maxTracked) recent.delete(recent.keys().next().value!);
+    return max;
+  }
+
+  return {
+    add({ traceId, agentId, sessionId, signals, facts, verdicts = [] }) {
+      let verdict: VerdictLike | undefined;
+      for (const v of verdicts)
+        if (v.traceId === traceId && !v.indeterminate && (!verdict || v.score < verdict.score)) verdict = v;
+      const repeat =
+        sessionId !== undefined && facts ? repeatSimilarity(sessionId, facts.fingerprint) : undefined;
+      const traceSignals = traceSignalsFromDetectors(traceId, signals, verdict, {
+        ...(facts
+          ? {
+              toolSteps: facts.toolSteps,
+              failedToolSteps: facts.failedToolSteps,
+              ...(facts.ioSimilarity !== undefined ? { ioSimilarity: facts.ioSimilarity } : {}),
+            }
+          : {}),
+        ...(repeat !== undefined ? { repeatSimilarity: repeat } : {}),
+      });
+      if (sessionId === undefined) {
+        let list = unsessioned.get(agentId);
+        if (!list) unsessioned.set(agentId, (list = []));
+        list.push(traceSignals);
+      } else {
+        let group = recorded.get(sessionId);
+        if (!group) recorded.set(sessionId, (group = { traces: [], agents: new Set(), joined: 0 }));
+        group.traces.push(traceSignals);
+        group.agents.add(agentId);
+        const known = sessionOfAgent.get(agentId);
+        if (known === undefined) sessionOfAgent.set(agentId, sessionId);
+        else if (known !== null && known !== sessionId) sessionOfAgent.set(agentId, null);
+      }
+      return traceSignals;
+    },
+
+    finish(settings) {
+      const groups: { sessionId: string; groupedBy: 'sessionId' | 'agentId'; group: Group }[] = [];
+      for (const [sessionId, group] of recorded) groups.push({ sessionId, groupedBy: 'sessionId', group });
+      for (const [agentId, traces] of unsessioned) {
+        const only = sessionOfAgent.get(agentId);
+        if (only !== undefined && only !== null) {
+          const group = recorded.get(only)!;
+          for (const t of traces) group.traces.push(t);
+          group.joined += traces.length;
+          continue;
+        }
+        const sessionId = recorded.has(agentId) ? `${agentId} (no sessionId)` : agentId;
+        groups.push({
+          sessionId,
+          groupedBy: 'agentId',
+          group: { traces, agents: new Set([agentId]), joined: 0 },
+        });
+      }
+      const out: SessionScoreEntry[] = [];
+      for (const { sessionId, groupedBy, group } of groups) {
+        const context = {
+          grouped_by: groupedBy,
+          agent_ids: [...group.agents].sort().slice(0, 10),
+          ...(group.joined > 0 ? { traces_without_session_id: group.joined } : {}),
+        };
+        const metrics: [SessionMetricName, SessionMetricResult, number][] = [
+          [
+            'agent_reliability',
+            agentReliability(group.traces, {
+              threshold: settings.reliabilityThreshold,
+              weights: settings.weights,
+            }),
+            settings.reliabilityThreshold,
+          ],
+          [
+            'agent_consistency',
+            agentConsistency(group.traces, {
+              threshold: settings.consistencyThreshold,
+              weights: settings.weights,
+            }),
+            settings.consistencyThreshold,
+          ],
+        ];
+        for (const [metric, result, threshold] of metrics)
+          out.push({
+            sessionId,
+            metric,
+            ...result,
+            metadata: { ...bounded(result.metadata), threshold, ...context },
+          });
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The metadata with its per-trace lists bounded for the report: the MAX_PER_TRACE_LISTED worst
+ * traces (by step_risk or weighted_uncertainty, worst first) and MAX_FLAGGED_LISTED flagged ids,
+ * with counts of the rest. A session of a million traces stays a few kilobytes.
+ */
+function bounded(metadata: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...metadata };
+  const perTrace = metadata.per_trace_signals as Record<string, Record<string, number>> | undefined;
+  if (perTrace) {
+    const risk = (e: Record<string, number>) => e.step_risk ?? e.weighted_uncertainty ?? 0;
+    const entries = Object.entries(perTrace);
+    const kept = entries
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => risk(b.e[1]) - risk(a.e[1]) || a.i - b.i)
+      .slice(0, MAX_PER_TRACE_LISTED)
+      .map((x) => x.e);
+    out.per_trace_signals = Object.fromEntries(kept);
+    if (entries.length > kept.length) out.per_trace_signals_omitted = entries.length - kept.length;
+  }
+  const flagged = metadata.flagged_traces as string[] | undefined;
+  if (flagged && flagged.length > MAX_FLAGGED_LISTED) {
+    out.flagged_traces = flagged.slice(0, MAX_FLAGGED_LISTED);
+    out.flagged_traces_omitted = flagged.length - MAX_FLAGGED_LISTED;
+  }
+  return out;
+}
