@@ -1,6 +1,7 @@
 /**
  * The run's configuration, tracejury.yml (also read as detectors.yml). Each stage owns its section's
- * schema (detect/: agent sections; judge/: tribunal; tiers/; baseline/; pricing/: prices); this
+ * schema (detect/: agent sections; judge/: tribunal; tiers/; baseline/; pricing/: prices; diff/:
+ * regression); this
  * module composes them into the file's schema, reads the file and reports mistakes. It sits beside
  * analyze.ts, above the stages, so that no stage imports another for its settings.
  *
@@ -18,6 +19,13 @@ import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { BaselinesSectionSchema, DEFAULT_BASELINES } from '../baseline/config.js';
 import { agentSectionSchema, detectorIdSchema } from '../detect/config.js';
+import {
+  DEFAULT_REGRESSION,
+  RegressionSectionSchema,
+  regressionPolicy,
+  type RegressionPolicy,
+  type RegressionSection,
+} from '../diff/config.js';
 import type { Detector } from '../detect/detector.js';
 import { detectors as builtInDetectors } from '../detect/registry.js';
 import type { Severity } from '../detect/signal.js';
@@ -42,6 +50,7 @@ export const RESERVED_KEYS = [
   'tiers',
   'baselines',
   'agent',
+  'regression',
 ] as const;
 
 /** The whole file's schema (used for validation messages and the published JSON Schema). */
@@ -55,6 +64,7 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
       tribunal: TribunalConfigSchema.optional().describe('Judges and rubrics for tier 4'),
       tiers: tiersSectionSchema(detectorIdSchema(list)).optional(),
       baselines: BaselinesSectionSchema.optional(),
+      regression: RegressionSectionSchema.optional(),
       agent: z
         .string()
         .min(1)
@@ -78,6 +88,8 @@ export interface Config {
   tribunal?: TribunalConfig;
   tiers: { escalate: boolean; noDowngrade: string[] };
   baselines: { minRuns: number; window: number };
+  /** `regression:`: what fails `tracejury diff` (defaults filled in). */
+  regression: RegressionPolicy;
   /** `agent:`: the agent of traces that name none (`--agent` overrides it). */
   agent?: string;
   /** Raw sections as written, for inheritance. */
@@ -93,6 +105,7 @@ export function defaultConfig(): Config {
     prices: {},
     tiers: { escalate: true, noDowngrade: DEFAULT_NO_DOWNGRADE },
     baselines: { ...DEFAULT_BASELINES },
+    regression: { ...DEFAULT_REGRESSION },
     sections: {},
     warnings: [],
   };
@@ -290,6 +303,7 @@ function configFromValue(
       minRuns: baselines.minRuns ?? DEFAULT_BASELINES.minRuns,
       window: baselines.window ?? DEFAULT_BASELINES.window,
     },
+    regression: regressionPolicy(data.regression as RegressionSection | undefined),
     ...(typeof data.agent === 'string' ? { agent: data.agent } : {}),
     sections,
     warnings,
