@@ -118,3 +118,13 @@ describe('the regression gate', () => {
     expect(small.gate.passed).toBe(true);
   });
 });
+
+describe('noise on large runs', () => {
+  it('draws resample means from their normal limit above 20,000 traces, with the same labels', () => {
+    const base = syntheticRun(5, 25_000, 0.2);
+    expect(diffReports(base, syntheticRun(6, 25_000, 0.2)).noise.wastePerTrace.label).toBe('within noise');
+    const up = diffReports(base, syntheticRun(6, 25_000, 0.2, { retryLoopShare: 0.05 }));
+    expect(up.noise.wastePerTrace.label).toBe('up');
+    expect(up.noise.findingsPerTrace.RETRY_LOOP!.label).toBe('up');
+  });
+});

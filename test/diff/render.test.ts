@@ -41,7 +41,7 @@ describe('renderDiffMarkdown', () => {
     expect(md).toContain('- waste per trace up ');
     expect(md).toContain('| `RETRY_LOOP` | 0 → ');
     expect(md).toMatch(
-      /```mermaid\nxychart-beta\n.*\n  x-axis \["FALLBACK_STORM", "RETRY_LOOP"\]|```mermaid\nxychart-beta\n.*\n  x-axis \["RETRY_LOOP", "FALLBACK_STORM"\]/,
+      /```mermaid\nxychart-beta\n.*\n {2}x-axis \["(RETRY_LOOP|FALLBACK_STORM)", "(RETRY_LOOP|FALLBACK_STORM)"\]/,
     );
     expect(md.match(/^ {2}bar \[/gm)).toHaveLength(2);
     expect(md).toContain('#### New findings (');
