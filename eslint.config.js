@@ -89,7 +89,22 @@ export const LAYERS = {
   'src/tiers': ['report', 'session', 'config', 'cli', 'action', 'diff', 'run'],
   'src/session': ['report', 'config', 'cli', 'action', 'diff', 'run'],
   'src/report': ['config', 'cli', 'action', 'diff', 'run'],
-  'src/diff': ['config', 'cli', 'action', 'run'],
+  // diff/ compares two finished reports: it reads report/ (and detect/'s signal types), util/ and
+  // redact/, never the stages that produce a report nor the run's configuration.
+  'src/diff': [
+    'trace',
+    'judge',
+    'tiers',
+    'session',
+    'baseline',
+    'pricing',
+    'embed',
+    'trajectory',
+    'config',
+    'cli',
+    'action',
+    'run',
+  ],
   'src/config': ['cli', 'action', 'run'],
 };
 

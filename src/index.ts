@@ -107,3 +107,13 @@ export {
   type ArgsComparator,
   type TrajectoryIgnore,
 } from './trajectory/options.js';
+export { diffReports, type DiffOptions } from './diff/diffReports.js';
+export { ReportDiffSchema, type ReportDiff } from './diff/schema.js';
+export { renderDiffMarkdown, type DiffMarkdownOptions } from './diff/renderMarkdown.js';
+export { renderDiffText, type DiffTextOptions } from './diff/renderText.js';
+export {
+  RegressionSectionSchema,
+  DEFAULT_REGRESSION,
+  type RegressionSection,
+  type RegressionPolicy,
+} from './diff/config.js';

@@ -5,6 +5,7 @@
 import {
   accessSync,
   closeSync,
+  readFileSync,
   constants,
   existsSync,
   mkdirSync,
@@ -30,6 +31,10 @@ import {
   type BaselineFile,
 } from '../baseline/store.js';
 import { configSchema, loadConfig } from '../config/config.js';
+import { diffReports } from '../diff/diffReports.js';
+import { renderDiffMarkdown } from '../diff/renderMarkdown.js';
+import { renderDiffText } from '../diff/renderText.js';
+import type { ReportDiff } from '../diff/schema.js';
 import { reportJsonChunks } from '../report/jsonChunks.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
 import { SEVERITIES, type Severity } from '../detect/signal.js';
@@ -73,6 +78,7 @@ const HELP = `tracejury ${VERSION} — evals for LLM agents in CI
 Usage:
   tracejury analyze <paths or globs…> [options]   detectors, waste and the gate over recorded traces
   tracejury baseline update|show|reset …          per-agent P75 baselines from good runs
+  tracejury diff <base.json> <head.json> [options] compare two reports; fail on a regression
   tracejury schema trace|config|report            print a JSON Schema (for editors and validators)
   tracejury --version | --help
 
@@ -112,6 +118,33 @@ Options:
 Exit status: 0 the gate passed, 1 it failed (a finding at failOn's severities, a detector that
 crashed, or input that could not be read — listed on stderr as file:line: field: what is wrong),
 2 usage error, bad config or no usable input. A closed stdout (| head) ends the run quietly.
+
+${GLOSSARY}
+`;
+
+const DIFF_HELP = `tracejury diff <base-report.json> <head-report.json> [options]
+
+Compares two Report v1 files (analyze --format json, or the Vitest reporter's): totals and waste
+with their changes, findings new in head, resolved and persisting, session scores, the judges'
+pass rate, and whether each change per trace is real or noise (a seeded 95 % bootstrap interval;
+no interval with fewer than 10 traces a side). Then applies the regression: gate of the config.
+
+Options:
+  --config FILE          tracejury.yml with a regression: section (default: found in the working
+                         directory; without one: new high or critical findings fail, waste per
+                         trace up more than 20 % beyond noise fails, a pass-rate drop over 0.1
+                         beyond noise fails)
+  --format F             text | json | markdown (default: text, or from --out's extension)
+  --out FILE             write the diff to FILE (.json → JSON, .md → markdown, unless --format);
+                         stdout gets a one-line summary
+  --limit N              items each list of the text and markdown diff shows
+
+Findings are matched by test + detector (Vitest reports), else by file + trace id + detector (+ the
+tool or model the evidence names). A renamed trace or one moved to another file reads as resolved
+plus new.
+
+Exit status: 0 the regression gate passed, 1 it failed, 2 usage error, bad config, or a report
+that cannot be read or is not a Report v1 (the message names the file and the field).
 
 ${GLOSSARY}
 `;
@@ -547,8 +580,89 @@ function schemaCommand(args: string[], io: CliIO): number {
   return EXIT.ok;
 }
 
+/**
+ * A report file for diff, validated: a file that cannot be read, is not JSON or is not a Report v1
+ * is a usage error naming the file (and the first field that failed validation).
+ */
+function readReport(file: string, cwd: string): Report {
+  let text: string;
+  try {
+    text = readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (err) {
+    if (!isFsError(err)) throw err;
+    throw new UsageError(`${file}: cannot read the report: ${fsErrorReason(err)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(
+      `${file}: not valid JSON (${(err as Error).message}); expected a Report v1 (analyze --format json)`,
+    );
+  }
+  const parsed = ReportSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.map(String).join('.') || '(top level)';
+    const more = parsed.error.issues.length - 1;
+    throw new UsageError(
+      `${file}: not a Report v1: ${field}: ${issue.message}${more > 0 ? ` (and ${plural(more, 'more problem')})` : ''}`,
+    );
+  }
+  return parsed.data;
+}
+
+function diffOneLine(diff: ReportDiff, out: string): string {
+  return (
+    `tracejury diff: waste ${formatUsd(diff.totals.wasteUsd.base)} → ${formatUsd(diff.totals.wasteUsd.head)}, ` +
+    `${plural(diff.signals.new.length, 'new finding')}, ${fmtInt(diff.signals.resolved.length)} resolved, ` +
+    `regression gate ${diff.gate.passed ? 'passed' : 'FAILED'} → ${out}\n`
+  );
+}
+
+function diffCommand(args: string[], io: CliIO): number {
+  const { values, positionals } = parseCommandArgs('diff', args, {
+    config: { type: 'string' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+    limit: { type: 'string' },
+  });
+  if (positionals.length !== 2)
+    throw new UsageError(
+      `diff needs two reports, base then head (got ${positionals.length}): tracejury diff <base-report.json> <head-report.json>`,
+    );
+  const format =
+    values.format === undefined && values.out ? formatOfFile(values.out) : formatOf(values.format);
+  const limit = limitOf(values.limit);
+  const outFile = values.out === undefined ? undefined : path.resolve(io.cwd, values.out);
+  if (outFile) checkWritable(outFile, values.out!);
+  const config = loadConfig(values.config ? path.resolve(io.cwd, values.config) : undefined, io.cwd);
+  for (const w of config.warnings) io.stderr.write(`tracejury: warning: ${w}\n`);
+  const base = readReport(positionals[0]!, io.cwd);
+  const head = readReport(positionals[1]!, io.cwd);
+  const diff = diffReports(base, head, { regression: config.regression });
+  const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out;
+  const text =
+    format === 'json'
+      ? JSON.stringify(diff, null, 2) + '\n'
+      : format === 'markdown'
+        ? renderDiffMarkdown(diff, limit !== undefined ? { listLimit: limit } : {})
+        : renderDiffText(diff, { color, ...(limit !== undefined ? { limit } : {}) });
+  if (outFile) {
+    try {
+      writePieces(outFile, [text]);
+    } catch (err) {
+      if (!isFsError(err)) throw err;
+      throw new UsageError(`--out ${values.out}: cannot write the diff: ${fsErrorReason(err)}`);
+    }
+    io.stdout.write(diffOneLine(diff, values.out!));
+  } else io.stdout.write(text);
+  return diff.gate.passed ? EXIT.ok : EXIT.gateFailed;
+}
+
 const COMMAND_HELP: Record<string, string> = {
   analyze: ANALYZE_HELP,
+  diff: DIFF_HELP,
   baseline: `${BASELINE_HELP}\n${GLOSSARY}\n`,
   schema: SCHEMA_HELP,
 };
@@ -565,6 +679,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return await analyzeCommand(rest, io);
       case 'baseline':
         return await baselineCommand(rest, io);
+      case 'diff':
+        return diffCommand(rest, io);
       case 'schema':
         return schemaCommand(rest, io);
       case '--version':

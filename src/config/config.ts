@@ -1,7 +1,7 @@
 /**
  * The run's configuration, tracejury.yml (also read as detectors.yml). Each stage owns its section's
  * schema (detect/: agent sections; judge/: tribunal; tiers/; baseline/; pricing/: prices; session/:
- * sessions); this
+ * sessions; diff/: regression); this
  * module composes them into the file's schema, reads the file and reports mistakes. It sits beside
  * analyze.ts, above the stages, so that no stage imports another for its settings.
  *
@@ -19,6 +19,13 @@ import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { BaselinesSectionSchema, DEFAULT_BASELINES } from '../baseline/config.js';
 import { agentSectionSchema, detectorIdSchema } from '../detect/config.js';
+import {
+  DEFAULT_REGRESSION,
+  RegressionSectionSchema,
+  regressionPolicy,
+  type RegressionPolicy,
+  type RegressionSection,
+} from '../diff/config.js';
 import type { Detector } from '../detect/detector.js';
 import { detectors as builtInDetectors } from '../detect/registry.js';
 import type { Severity } from '../detect/signal.js';
@@ -45,6 +52,7 @@ export const RESERVED_KEYS = [
   'baselines',
   'sessions',
   'agent',
+  'regression',
 ] as const;
 
 /** The whole file's schema (used for validation messages and the published JSON Schema). */
@@ -59,6 +67,7 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
       tiers: tiersSectionSchema(detectorIdSchema(list)).optional(),
       baselines: BaselinesSectionSchema.optional(),
       sessions: SessionsSectionSchema.optional(),
+      regression: RegressionSectionSchema.optional(),
       agent: z
         .string()
         .min(1)
@@ -84,6 +93,8 @@ export interface Config {
   baselines: { minRuns: number; window: number };
   /** `sessions:`: thresholds and weights of the session scores, and whether they gate. */
   sessions: SessionSettings;
+  /** `regression:`: what fails `tracejury diff` (defaults filled in). */
+  regression: RegressionPolicy;
   /** `agent:`: the agent of traces that name none (`--agent` overrides it). */
   agent?: string;
   /** Raw sections as written, for inheritance. */
@@ -100,6 +111,7 @@ export function defaultConfig(): Config {
     tiers: { escalate: true, noDowngrade: DEFAULT_NO_DOWNGRADE },
     baselines: { ...DEFAULT_BASELINES },
     sessions: sessionSettings(),
+    regression: { ...DEFAULT_REGRESSION },
     sections: {},
     warnings: [],
   };
@@ -298,6 +310,7 @@ function configFromValue(
       window: baselines.window ?? DEFAULT_BASELINES.window,
     },
     sessions: sessionSettings(data.sessions as z.infer<typeof SessionsSectionSchema> | undefined),
+    regression: regressionPolicy(data.regression as RegressionSection | undefined),
     ...(typeof data.agent === 'string' ? { agent: data.agent } : {}),
     sections,
     warnings,

@@ -12,3 +12,15 @@ export function escapeMarkdown(text: string, maxLength = 300): string {
     .replace(/([\\`*_{}[\]()#+\-.!|~])/g, '\\$1')
     .replace(/@/g, '&#64;');
 }
+
+/** Identifier characters only: what may go inside a code span, where escapes do not apply. */
+const CODE_SAFE = /^[A-Za-z0-9_.:-]{1,80}$/;
+
+/**
+ * An identifier (a detector id, a metric) as a code span when it is made of identifier characters;
+ * anything else is escaped as text instead, since a backtick in it would end the span early and
+ * the rest would be read as markdown (a code span shows backslash escapes literally).
+ */
+export function inlineCode(text: string): string {
+  return CODE_SAFE.test(text) ? `\`${text}\`` : escapeMarkdown(text, 80);
+}

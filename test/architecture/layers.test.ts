@@ -26,6 +26,10 @@ describe('layering rule', () => {
     ['src/judge/judgeCall.ts', '../report/schema.js', 'report'],
     ['src/report/build.ts', '../cli/main.js', 'cli'],
     ['src/detect/runner.ts', '../config/config.js', 'config'],
+    ['src/diff/diffReports.ts', '../config/config.js', 'config'],
+    ['src/diff/diffReports.ts', '../cli/main.js', 'cli'],
+    ['src/diff/noise.ts', '../judge/tribunal.js', 'judge'],
+    ['src/diff/match.ts', '../trace/load.js', 'trace'],
   ];
   it.each(faults)('%s importing %s is an error', async (file, importPath, forbidden) => {
     const errors = await layeringErrors(file, `import { x } from '${importPath}';\nexport const y = x;\n`);

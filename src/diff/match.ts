@@ -1,0 +1,101 @@
+/**
+ * Which findings are new in head, which were resolved (in base, gone from head), and which
+ * persist. A finding is keyed by
+ * - `test + detector` when it belongs to a Vitest test (its trace ids change from run to run);
+ * - otherwise `file + traceId + detector`, plus the tool or model its evidence names
+ *   (`evidence.tool`, `.model`, `.firstModel`, `.cheapModel`), so a retry loop on another model
+ *   of the same trace is a different finding.
+ * Findings with one key pair up in order (by first step), so a detector that fires twice in a
+ * trace in base and three times in head gives two persisting and one new.
+ *
+ * What cannot be matched: a trace whose id changed (renamed, or ids generated per run outside a
+ * test) or that moved to another file shows as its findings resolved and the same findings new;
+ * so does a test that was renamed. Only findings (status `finding`) are matched: a signal that
+ * moved into the gray zone or into shadow mode reads as resolved.
+ */
+import { z } from 'zod';
+import { SeveritySchema } from '../detect/signal.js';
+import type { ReportSignal } from '../report/schema.js';
+
+export const DiffSignalSchema = z.object({
+  detector: z.string(),
+  severity: SeveritySchema,
+  traceId: z.string(),
+  file: z.string().optional(),
+  test: z.string().optional(),
+  /** The tool or model the signal's evidence names, part of its key. */
+  subject: z.string().optional(),
+  steps: z.array(z.number().int().positive()),
+  message: z.string(),
+  wasteUsd: z.number().nonnegative().optional(),
+});
+export type DiffSignal = z.infer<typeof DiffSignalSchema>;
+
+export interface SignalMatch {
+  new: DiffSignal[];
+  resolved: DiffSignal[];
+  persisting: number;
+}
+
+const SUBJECT_KEYS = ['tool', 'model', 'firstModel', 'cheapModel'] as const;
+
+/** The tool or model a signal is about, when its evidence names one. */
+export function subjectOf(s: Pick<ReportSignal, 'evidence'>): string | undefined {
+  for (const k of SUBJECT_KEYS) {
+    const v = s.evidence?.[k];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return undefined;
+}
+
+export function matchKey(s: ReportSignal): string {
+  if (s.test !== undefined) return ['test', s.test, s.detector].join('\u0000');
+  return ['trace', s.file ?? '', s.traceId, s.detector, subjectOf(s) ?? ''].join('\u0000');
+}
+
+function compact(s: ReportSignal): DiffSignal {
+  const subject = subjectOf(s);
+  return {
+    detector: s.detector,
+    severity: s.severity,
+    traceId: s.traceId,
+    ...(s.file !== undefined ? { file: s.file } : {}),
+    ...(s.test !== undefined ? { test: s.test } : {}),
+    ...(subject !== undefined ? { subject } : {}),
+    steps: s.steps,
+    message: s.message,
+    ...(s.wasteUsd !== undefined ? { wasteUsd: s.wasteUsd } : {}),
+  };
+}
+
+const firstStep = (s: ReportSignal) => s.steps[0] ?? 0;
+
+function groupFindings(signals: readonly ReportSignal[]): Map<string, ReportSignal[]> {
+  const groups = new Map<string, ReportSignal[]>();
+  for (const s of signals) {
+    if (s.status !== 'finding') continue;
+    const k = matchKey(s);
+    const g = groups.get(k);
+    if (g) g.push(s);
+    else groups.set(k, [s]);
+  }
+  // A stable order inside a group, so the pairing (and which one is "new") is the same each run.
+  for (const g of groups.values()) g.sort((a, b) => firstStep(a) - firstStep(b));
+  return groups;
+}
+
+export function matchSignals(base: readonly ReportSignal[], head: readonly ReportSignal[]): SignalMatch {
+  const b = groupFindings(base);
+  const h = groupFindings(head);
+  const out: SignalMatch = { new: [], resolved: [], persisting: 0 };
+  for (const [k, hs] of h) {
+    const bs = b.get(k) ?? [];
+    out.persisting += Math.min(bs.length, hs.length);
+    for (const s of hs.slice(bs.length)) out.new.push(compact(s));
+  }
+  for (const [k, bs] of b) {
+    const hs = h.get(k) ?? [];
+    for (const s of bs.slice(hs.length)) out.resolved.push(compact(s));
+  }
+  return out;
+}
