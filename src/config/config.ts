@@ -27,6 +27,7 @@ import { AUTO_CHEAP_ALTERNATIVE } from '../pricing/modelTier.js';
 import { createPricer, PriceOverridesSchema } from '../pricing/pricer.js';
 import { DEFAULT_FAIL_ON, FailOnSchema, gatePolicy, type FailOnInput } from '../report/gateConfig.js';
 import { DEFAULT_NO_DOWNGRADE, tiersSectionSchema } from '../tiers/config.js';
+import { ReviewSectionSchema, type ReviewSection } from '../report/reviewWebhook.js';
 import { UsageError } from '../trace/paths.js';
 import { nearest } from '../util/nearest.js';
 import { ONE_SHOT } from '../util/oneShot.js';
@@ -42,6 +43,7 @@ export const RESERVED_KEYS = [
   'tiers',
   'baselines',
   'agent',
+  'review',
 ] as const;
 
 /** The whole file's schema (used for validation messages and the published JSON Schema). */
@@ -55,6 +57,7 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
       tribunal: TribunalConfigSchema.optional().describe('Judges and rubrics for tier 4'),
       tiers: tiersSectionSchema(detectorIdSchema(list)).optional(),
       baselines: BaselinesSectionSchema.optional(),
+      review: ReviewSectionSchema.optional(),
       agent: z
         .string()
         .min(1)
@@ -76,7 +79,9 @@ export interface Config {
   failOnOutcome: boolean;
   prices: z.infer<typeof PriceOverridesSchema>;
   tribunal?: TribunalConfig;
-  tiers: { escalate: boolean; noDowngrade: string[] };
+  tiers: { escalate: boolean; noDowngrade: string[]; budgetUsd?: number };
+  /** `review:`: where the review list goes after a run (tier 5). */
+  review?: ReviewSection;
   baselines: { minRuns: number; window: number };
   /** `agent:`: the agent of traces that name none (`--agent` overrides it). */
   agent?: string;
@@ -285,7 +290,11 @@ function configFromValue(
       escalate: (data.tiers as { escalate?: boolean } | undefined)?.escalate ?? true,
       noDowngrade:
         (data.tiers as { noDowngrade?: string[] } | undefined)?.noDowngrade ?? DEFAULT_NO_DOWNGRADE,
+      ...(typeof (data.tiers as { budgetUsd?: number } | undefined)?.budgetUsd === 'number'
+        ? { budgetUsd: (data.tiers as { budgetUsd: number }).budgetUsd }
+        : {}),
     },
+    ...(data.review ? { review: data.review as ReviewSection } : {}),
     baselines: {
       minRuns: baselines.minRuns ?? DEFAULT_BASELINES.minRuns,
       window: baselines.window ?? DEFAULT_BASELINES.window,
