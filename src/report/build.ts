@@ -257,7 +257,11 @@ export function createReportAccumulator(): ReportAccumulator {
  * The cost tracker: judge spend per tier (tiers 1–3 are local and free, tier 4 is the judges),
  * per provider and model, and the run's detection spend per trace.
  */
-function costOf(judgeStats: TribunalStats | undefined, verdicts: readonly Verdict[], traces: number): Report['cost'] {
+function costOf(
+  judgeStats: TribunalStats | undefined,
+  verdicts: readonly Verdict[],
+  traces: number,
+): Report['cost'] {
   const judgeUsd = judgeStats?.judgeUsd ?? verdicts.reduce((a, v) => a + v.costUsd, 0);
   const cost: Report['cost'] = {
     judgeUsd,
