@@ -9,12 +9,15 @@ import type { Config } from './config/config.js';
 import type { Detector } from './detect/detector.js';
 import type { Severity, Signal } from './detect/signal.js';
 import { findDetector } from './detect/registry.js';
-import { createTribunalSession, type TribunalSession } from './judge/tribunal.js';
+import { assertJudgesAllowed, createTribunalSession, type TribunalSession } from './judge/tribunal.js';
+import { postReview, webhookNote } from './report/reviewWebhook.js';
+import { redact } from './redact/redact.js';
 import type { Verdict } from './judge/verdict.js';
 import { createReportAccumulator } from './report/build.js';
 import { prepareRun, tribunalSettingsFor } from './runSetup.js';
 import type { Report } from './report/schema.js';
-import { escalateGrayZone } from './tiers/escalate.js';
+import { budgetReason, escalateGrayZone } from './tiers/escalate.js';
+import { judgesFor, routedJudges } from './tiers/routing.js';
 import type { InputFormat } from './trace/importer.js';
 import { GRAY_ZONE_LOWER, isGrayZone } from './detect/grayZone.js';
 import { countedSignals } from './report/build.js';
@@ -78,6 +81,10 @@ export interface AnalyzeOptions {
   escalate?: boolean;
   /** Called with each trace and its final signals, as they are added to the report. */
   onTrace?: (loaded: LoadedTrace, signals: readonly Signal[]) => void;
+  /** POST the review list to config's `review.webhook` after the run (default true; `baseline update` says false). */
+  notify?: boolean;
+  /** The fetch the review webhook uses (default globalThis.fetch). */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** The tribunal session for a run, when judges are configured and escalation is on. */
@@ -87,7 +94,11 @@ function tribunalFor(
   cwd: string,
   env?: Record<string, string | undefined>,
 ) {
-  if (!config.tribunal || config.tribunal.judges.length === 0 || !config.tiers.escalate) return undefined;
+  if (!config.tribunal || !config.tiers.escalate) return undefined;
+  const routed = routedJudges(config.tribunal);
+  if (config.tribunal.judges.length === 0 && routed.length === 0) return undefined;
+  // Route judges are checked before the run, as `judges` are, not at their first case.
+  assertJudgesAllowed(routed, config.tribunal.allowedModels);
   return createTribunalSession({ ...tribunalSettingsFor(config, stateDir, cwd), ...(env ? { env } : {}) });
 }
 
@@ -186,6 +197,9 @@ export async function analyze(
   const verdicts: Verdict[] = [];
   const sessions = createSessionAccumulator();
   const agentsSeen = new Set<string>();
+  const routing = config.tribunal ?? {};
+  const budgetUsd = config.tiers.budgetUsd;
+  let overBudget = 0;
 
   const keepGrayZoneTraces = tribunal !== undefined;
   const jobs =
@@ -237,7 +251,10 @@ export async function analyze(
           session: tribunal,
           noDowngrade,
           describe: (id) => findDetector(id)?.meta,
+          route: (failureMode) => judgesFor(failureMode, routing),
+          ...(budgetUsd !== undefined ? { budgetUsd } : {}),
         });
+        overBudget += escalated.overBudget;
         // A judge that clears a signal below the gray zone resolves it: the verdict stays, the signal goes.
         signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
         for (const v of escalated.verdicts) verdicts.push(v);
@@ -286,7 +303,13 @@ export async function analyze(
         `${judgeStats.circuitOpenVerdicts} later case(s) got stages 0–1 only and are listed for review`,
     );
   }
-  return report.finish({
+  if (overBudget > 0 && budgetUsd !== undefined) {
+    notes.push(
+      `${budgetReason(budgetUsd)} (tiers.budgetUsd; judges spent $${(judgeStats?.judgeUsd ?? 0).toFixed(4)}): ` +
+        `${overBudget} later gray-zone case${overBudget === 1 ? ' was' : 's were'} not escalated and ${overBudget === 1 ? 'is' : 'are'} listed for review`,
+    );
+  }
+  const built = report.finish({
     stats,
     unknownModels,
     failOn: options.failOn ?? config.failOn,
@@ -301,4 +324,10 @@ export async function analyze(
     sessions: sessions.finish(config.sessions),
     failOnSessions: config.sessions.failGate,
   });
+  const webhook = config.review?.webhook;
+  if (webhook && options.notify !== false && built.review.length > 0) {
+    const result = await postReview(built, webhook, { fetch: options.fetch ?? globalThis.fetch });
+    if (!result.delivered) built.notes.push(redact(webhookNote(built, webhook, result)));
+  }
+  return built;
 }

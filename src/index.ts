@@ -46,6 +46,15 @@ export {
   type TribunalStats,
 } from './judge/index.js';
 export { escalateGrayZone } from './tiers/escalate.js';
+export { DEFAULT_ROUTE_BY_FAILURE_MODE, judgesFor, routeOf, type JudgeRoute } from './tiers/routing.js';
+export {
+  postReview,
+  reviewPayload,
+  type ReviewPayload,
+  type ReviewWebhook,
+  type WebhookDeps,
+  type WebhookResult,
+} from './report/reviewWebhook.js';
 export {
   readTraceText,
   readTraceValues,

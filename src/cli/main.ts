@@ -449,6 +449,7 @@ async function baselineUpdate(args: string[], io: CliIO): Promise<number> {
     cwd: io.cwd,
     ...(values.agent !== undefined ? { agent: agentOf(values.agent) } : {}),
     escalate: false,
+    notify: false,
     onTrace: ({ trace }, signals) => {
       const reason = whyNotLearned(trace, signals);
       if (reason) {

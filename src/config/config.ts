@@ -36,6 +36,7 @@ import { createPricer, PriceOverridesSchema } from '../pricing/pricer.js';
 import { DEFAULT_FAIL_ON, FailOnSchema, gatePolicy, type FailOnInput } from '../report/gateConfig.js';
 import { sessionSettings, SessionsSectionSchema, type SessionSettings } from '../session/config.js';
 import { DEFAULT_NO_DOWNGRADE, tiersSectionSchema } from '../tiers/config.js';
+import { ReviewSectionSchema, type ReviewSection } from '../report/reviewWebhook.js';
 import { UsageError } from '../trace/paths.js';
 import { nearest } from '../util/nearest.js';
 import { ONE_SHOT } from '../util/oneShot.js';
@@ -53,6 +54,7 @@ export const RESERVED_KEYS = [
   'sessions',
   'agent',
   'regression',
+  'review',
 ] as const;
 
 /** The whole file's schema (used for validation messages and the published JSON Schema). */
@@ -68,6 +70,7 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
       baselines: BaselinesSectionSchema.optional(),
       sessions: SessionsSectionSchema.optional(),
       regression: RegressionSectionSchema.optional(),
+      review: ReviewSectionSchema.optional(),
       agent: z
         .string()
         .min(1)
@@ -89,7 +92,9 @@ export interface Config {
   failOnOutcome: boolean;
   prices: z.infer<typeof PriceOverridesSchema>;
   tribunal?: TribunalConfig;
-  tiers: { escalate: boolean; noDowngrade: string[] };
+  tiers: { escalate: boolean; noDowngrade: string[]; budgetUsd?: number };
+  /** `review:`: where the review list goes after a run (tier 5). */
+  review?: ReviewSection;
   baselines: { minRuns: number; window: number };
   /** `sessions:`: thresholds and weights of the session scores, and whether they gate. */
   sessions: SessionSettings;
@@ -304,7 +309,11 @@ function configFromValue(
       escalate: (data.tiers as { escalate?: boolean } | undefined)?.escalate ?? true,
       noDowngrade:
         (data.tiers as { noDowngrade?: string[] } | undefined)?.noDowngrade ?? DEFAULT_NO_DOWNGRADE,
+      ...(typeof (data.tiers as { budgetUsd?: number } | undefined)?.budgetUsd === 'number'
+        ? { budgetUsd: (data.tiers as { budgetUsd: number }).budgetUsd }
+        : {}),
     },
+    ...(data.review ? { review: data.review as ReviewSection } : {}),
     baselines: {
       minRuns: baselines.minRuns ?? DEFAULT_BASELINES.minRuns,
       window: baselines.window ?? DEFAULT_BASELINES.window,

@@ -14,6 +14,10 @@
  *   budgetMs: 25000
  *   cassette: { path: .tracejury/cassette.jsonl, mode: auto }
  *   allowedModels: ["gpt-4o*", "claude-*", "llama3.1"]
+ *   routes:                      # optional judge sets per stakes (tiers/routing.ts); `judges` otherwise
+ *     low: { judges: [{ provider: openai, model: gpt-4o-mini }] }
+ *     high: { judges: [{ provider: anthropic, model: claude-opus-4-1 }, { provider: openai, model: gpt-4.1 }] }
+ *   failureModes: { latency: default }   # overrides of the failure mode → route table
  * ```
  */
 import { z } from 'zod';
@@ -34,6 +38,14 @@ export const CassetteConfigSchema = z
     path: z.string().min(1).default(DEFAULT_CASSETTE_PATH),
     mode: z.enum(CASSETTE_MODES).default('auto'),
   })
+  .strict();
+
+/** The judge sets a gray-zone signal can be routed to, by stakes (detection-tiers.md, Tier 4). */
+export const JUDGE_ROUTES = ['low', 'default', 'high'] as const;
+export type JudgeRoute = (typeof JUDGE_ROUTES)[number];
+
+export const JudgeSetSchema = z
+  .object({ judges: z.array(JudgeSpecSchema.strict()).min(1).describe('The judges of this route') })
   .strict();
 
 export const TribunalConfigSchema = z
@@ -57,6 +69,20 @@ export const TribunalConfigSchema = z
       .optional()
       .describe('Per-model-pattern capability overrides.'),
     concurrency: z.number().int().positive().default(8),
+    routes: z
+      .object({ low: JudgeSetSchema, default: JudgeSetSchema, high: JudgeSetSchema })
+      .partial()
+      .strict()
+      .optional()
+      .describe(
+        'Judge sets for escalated signals by stakes; a route not configured uses `judges`. Which failure mode takes which route: `failureModes`.',
+      ),
+    failureModes: z
+      .record(z.string(), z.enum(JUDGE_ROUTES))
+      .optional()
+      .describe(
+        "Detector failure mode (a detector's meta.failureMode) → route (low, default, high), over the built-in table",
+      ),
     required: z
       .boolean()
       .default(false)

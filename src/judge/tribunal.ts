@@ -127,6 +127,14 @@ export class JudgeNotAllowedError extends Error {
 const sharedMemory = new LruCache<CachedAnswer>(1000);
 let sharedPricer: Pricer | undefined;
 
+/** Throws JudgeNotAllowedError for the first judge outside the allow-list (default: the built-in one). */
+export function assertJudgesAllowed(
+  judges: readonly JudgeSpec[],
+  allowed: readonly string[] = DEFAULT_ALLOWED_MODELS,
+): void {
+  assertAllowed(judges, allowed);
+}
+
 function assertAllowed(judges: readonly JudgeSpec[], allowed: readonly string[]): void {
   for (const j of judges)
     if (!isModelAllowed(j.model, allowed)) throw new JudgeNotAllowedError(j.model, allowed);

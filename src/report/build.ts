@@ -152,6 +152,8 @@ export function createReportAccumulator(): ReportAccumulator {
         detector: s.detector,
         file: s.file,
         ...(s.shadow ? { shadow: true } : {}),
+        confidence: s.confidence,
+        ...(s.evidence ? { evidence: s.evidence } : {}),
         // Its parts are redacted already; joined, they can make a new `name: value` shape.
         reason: redact(
           typeof s.evidence?.escalation === 'string'
@@ -256,17 +258,7 @@ export function createReportAccumulator(): ReportAccumulator {
         verdicts: verdicts.map((v) => redactDeep(v)),
         sessions: sessions.map((s) => ({ ...s, reason: redact(s.reason) })),
         review,
-        cost: {
-          judgeUsd: judgeStats?.judgeUsd ?? verdicts.reduce((a, v) => a + v.costUsd, 0),
-          byTier: (judgeStats ? { '4': judgeStats.judgeUsd } : {}) as Record<string, number>,
-          ...(judgeStats
-            ? {
-                byModel: Object.fromEntries(
-                  Object.entries(judgeStats.costByModel).map(([k, m]) => [k, { calls: m.calls, usd: m.usd }]),
-                ),
-              }
-            : {}),
-        },
+        cost: costOf(judgeStats, verdicts, traces.length),
         gate,
         ...(judgesNotRun ? { judgesNotRun: { ...judgesNotRun, reason: redact(judgesNotRun.reason) } } : {}),
         ...(outcomes.recorded > 0 ? { outcomes: outcomes.finish() } : {}),
@@ -299,6 +291,39 @@ function sessionGateReason(sessions: readonly SessionScore[]): string | undefine
     named.join('; ') +
     (more > 0 ? `; and ${fmtInt(more)} more` : '')
   );
+}
+
+/**
+ * The cost tracker: judge spend per tier (tiers 1–3 are local and free, tier 4 is the judges),
+ * per provider and model, and the run's detection spend per trace.
+ */
+function costOf(
+  judgeStats: TribunalStats | undefined,
+  verdicts: readonly Verdict[],
+  traces: number,
+): Report['cost'] {
+  const judgeUsd = judgeStats?.judgeUsd ?? verdicts.reduce((a, v) => a + v.costUsd, 0);
+  const cost: Report['cost'] = {
+    judgeUsd,
+    byTier: judgeStats ? { '4': judgeStats.judgeUsd } : {},
+    perTraceUsd: traces > 0 ? judgeUsd / traces : 0,
+  };
+  if (!judgeStats) return cost;
+  const models = Object.entries(judgeStats.costByModel).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  cost.byModel = Object.fromEntries(
+    models.map(([k, m]) => [
+      k,
+      { calls: m.calls, usd: m.usd, provider: m.provider, model: m.model, cachedCalls: m.cachedCalls },
+    ]),
+  );
+  const byProvider: Record<string, { calls: number; usd: number }> = {};
+  for (const [, m] of models) {
+    const p = (byProvider[m.provider] ??= { calls: 0, usd: 0 });
+    p.calls += m.calls;
+    p.usd += m.usd;
+  }
+  cost.byProvider = byProvider;
+  return cost;
 }
 
 /** At most this many span names are tallied for the report's note; the rest count under "other". */

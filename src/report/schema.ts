@@ -135,6 +135,10 @@ export const ReviewItemSchema = z.object({
   file: z.string().optional(),
   /** The case comes from a detector in shadow mode: worth a look, never a gate failure. */
   shadow: z.boolean().optional(),
+  /** The detector's confidence, still in the gray zone. */
+  confidence: z.number().min(0).max(1).optional(),
+  /** What each tier gathered (the detector's evidence, the escalation's outcome and route), redacted. */
+  evidence: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** Minimum traces with an outcome before per-detector precision is computed (fewer say little). */
@@ -202,10 +206,25 @@ export const ReportSchema = z.object({
   cost: z.object({
     judgeUsd: z.number().nonnegative(),
     byTier: z.record(z.string(), z.number().nonnegative()),
-    /** Judge spend keyed `provider:model`. */
+    /** Judge spend keyed `provider:model` (provider and model also as fields since 1.2). */
     byModel: z
+      .record(
+        z.string(),
+        z.object({
+          calls: z.number().int(),
+          usd: z.number().nonnegative(),
+          provider: z.string().optional(),
+          model: z.string().optional(),
+          cachedCalls: z.number().int().nonnegative().optional(),
+        }),
+      )
+      .optional(),
+    /** Judge spend per provider. */
+    byProvider: z
       .record(z.string(), z.object({ calls: z.number().int(), usd: z.number().nonnegative() }))
       .optional(),
+    /** Detection spend (every tier) divided by the traces analysed; 0 with no traces. */
+    perTraceUsd: z.number().nonnegative().optional(),
   }),
   gate: z.object({
     passed: z.boolean(),

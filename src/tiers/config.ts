@@ -14,6 +14,12 @@ export function tiersSectionSchema(detectorId: z.ZodType<string>) {
       noDowngrade: z
         .array(detectorId)
         .describe('Detector ids whose confidence a judge may raise but never lower'),
+      budgetUsd: z
+        .number()
+        .positive()
+        .describe(
+          'Run budget for judges in USD: once spent, no more gray-zone signals are escalated; they go to review',
+        ),
     })
     .partial()
     .strict();
