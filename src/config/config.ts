@@ -1,6 +1,6 @@
 /**
  * The run's configuration, tracejury.yml (also read as detectors.yml). Each stage owns its section's
- * schema (detect/: agent sections; judge/: tribunal; tiers/; baseline/; pricing/: prices); this
+ * schema (detect/: agent sections; judge/: tribunal; tiers/; embed/: embeddings; baseline/; pricing/: prices); this
  * module composes them into the file's schema, reads the file and reports mistakes. It sits beside
  * analyze.ts, above the stages, so that no stage imports another for its settings.
  *
@@ -18,6 +18,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { BaselinesSectionSchema, DEFAULT_BASELINES } from '../baseline/config.js';
 import { agentSectionSchema, detectorIdSchema } from '../detect/config.js';
+import { EmbeddingsConfigSchema, type EmbeddingsConfig } from '../embed/config.js';
 import type { Detector } from '../detect/detector.js';
 import { detectors as builtInDetectors } from '../detect/registry.js';
 import type { Severity } from '../detect/signal.js';
@@ -40,6 +41,7 @@ export const RESERVED_KEYS = [
   'prices',
   'tribunal',
   'tiers',
+  'embeddings',
   'baselines',
   'agent',
 ] as const;
@@ -54,6 +56,9 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
       prices: PriceOverridesSchema.optional().describe('Per-model prices for models the price table lacks'),
       tribunal: TribunalConfigSchema.optional().describe('Judges and rubrics for tier 4'),
       tiers: tiersSectionSchema(detectorIdSchema(list)).optional(),
+      embeddings: EmbeddingsConfigSchema.optional().describe(
+        'The OpenAI-compatible embeddings endpoint for tier 3 (without it: the offline lexical embedder)',
+      ),
       baselines: BaselinesSectionSchema.optional(),
       agent: z
         .string()
@@ -77,6 +82,8 @@ export interface Config {
   prices: z.infer<typeof PriceOverridesSchema>;
   tribunal?: TribunalConfig;
   tiers: { escalate: boolean; noDowngrade: string[] };
+  /** `embeddings:`: the endpoint tier 3 embeds with; absent for the offline lexical embedder. */
+  embeddings?: EmbeddingsConfig;
   baselines: { minRuns: number; window: number };
   /** `agent:`: the agent of traces that name none (`--agent` overrides it). */
   agent?: string;
@@ -286,6 +293,7 @@ function configFromValue(
       noDowngrade:
         (data.tiers as { noDowngrade?: string[] } | undefined)?.noDowngrade ?? DEFAULT_NO_DOWNGRADE,
     },
+    ...(data.embeddings ? { embeddings: data.embeddings as EmbeddingsConfig } : {}),
     baselines: {
       minRuns: baselines.minRuns ?? DEFAULT_BASELINES.minRuns,
       window: baselines.window ?? DEFAULT_BASELINES.window,

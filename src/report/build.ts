@@ -53,6 +53,8 @@ export interface FinishInput {
   verdicts?: Verdict[];
   notes?: string[];
   judgeStats?: TribunalStats;
+  /** What tier 3 (embeddings) cost, in USD, when it ran (0 for the offline embedder). */
+  tier3Usd?: number;
   /** Escalated cases no judge could judge (no API key, no cassette entry), and the first reason. */
   judgesNotRun?: { cases: number; reason: string };
   /** tribunal.required: such cases fail the gate. */
@@ -135,6 +137,7 @@ export function createReportAccumulator(): ReportAccumulator {
       verdicts = [],
       notes = [],
       judgeStats,
+      tier3Usd,
       detectorFailures = [],
       now = new Date(),
     }) {
@@ -243,7 +246,10 @@ export function createReportAccumulator(): ReportAccumulator {
         review,
         cost: {
           judgeUsd: judgeStats?.judgeUsd ?? verdicts.reduce((a, v) => a + v.costUsd, 0),
-          byTier: (judgeStats ? { '4': judgeStats.judgeUsd } : {}) as Record<string, number>,
+          byTier: {
+            ...(tier3Usd !== undefined ? { '3': tier3Usd } : {}),
+            ...(judgeStats ? { '4': judgeStats.judgeUsd } : {}),
+          } as Record<string, number>,
           ...(judgeStats
             ? {
                 byModel: Object.fromEntries(
