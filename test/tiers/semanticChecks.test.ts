@@ -21,7 +21,9 @@ describe('semantic loop', () => {
     expect(semanticLoop([base, v], { threshold: c + 1e-9, distinct: 0.1 })).toMatchObject({ adjustment: 0 });
   });
   it('one distinct pair breaks the loop', () => {
-    expect(semanticLoop([base, base, at(Math.PI / 2)], { threshold: 0.9, distinct: 0.5 }).adjustment).toBe(0);
+    expect(semanticLoop([base, base, at(Math.PI / 2)], { threshold: 0.9, distinct: 0.5 })!.adjustment).toBe(
+      0,
+    );
   });
   it('speaks against the loop when every cosine is below distinct', () => {
     expect(semanticLoop([base, v], { threshold: 0.99, distinct: c + 1e-9 })).toMatchObject({
