@@ -86,6 +86,22 @@ export const LAYERS = {
     'embed',
     'run',
   ],
+  // Tier 3's embedders: util/, redact/ and trace/ (types only, see below) and nothing else.
+  'src/embed': [
+    'detect',
+    'judge',
+    'report',
+    'tiers',
+    'session',
+    'baseline',
+    'config',
+    'cli',
+    'action',
+    'pricing',
+    'diff',
+    'trajectory',
+    'run',
+  ],
   'src/tiers': ['report', 'session', 'config', 'cli', 'action', 'diff', 'run'],
   'src/session': ['report', 'config', 'cli', 'action', 'diff', 'run'],
   'src/report': ['config', 'cli', 'action', 'diff', 'run'],
@@ -146,6 +162,25 @@ export default tseslint.config(
     },
   },
   ...layerRules(),
+  {
+    // embed/ sees traces only as types: it embeds text, it never loads or parses.
+    files: ['src/embed/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/trace/*', '**/trace/**'],
+              allowTypeImports: true,
+              message:
+                'src/embed/ may import trace/ types only (import type …): see eslint.config.js LAYERS.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // The plugin is a face of the package, like the CLI is to users: it reaches the library only
     // through the package's public entry ("tracejury"), never into src/.

@@ -18,6 +18,12 @@ import { prepareRun, tribunalSettingsFor } from './runSetup.js';
 import type { Report } from './report/schema.js';
 import { budgetReason, escalateGrayZone } from './tiers/escalate.js';
 import { judgesFor, routedJudges } from './tiers/routing.js';
+import { escalateWithEmbeddings } from './tiers/embeddings.js';
+import { createEmbeddingCache, withCache } from './embed/cache.js';
+import type { Embedder } from './embed/embedder.js';
+import { createLexicalEmbedder } from './embed/lexicalEmbedder.js';
+import { createOpenAIEmbedder } from './embed/openaiEmbedder.js';
+import type { Pricer } from './pricing/pricer.js';
 import type { InputFormat } from './trace/importer.js';
 import { GRAY_ZONE_LOWER, isGrayZone } from './detect/grayZone.js';
 import { countedSignals } from './report/build.js';
@@ -77,7 +83,15 @@ export interface AnalyzeOptions {
    * baseline.
    */
   agent?: string;
-  /** Escalate gray-zone signals to the configured judges (default true; `baseline update` says false). */
+  /**
+   * The embedder for tier 3 instead of the one config's `embeddings:` names (default: that
+   * endpoint, cached in `<stateDir>/embeddings.jsonl`, or the offline lexical embedder).
+   */
+  embedder?: Embedder;
+  /**
+   * Escalate gray-zone signals to tier 3 (embeddings) and the configured judges (default true;
+   * `baseline update` says false).
+   */
   escalate?: boolean;
   /** Called with each trace and its final signals, as they are added to the report. */
   onTrace?: (loaded: LoadedTrace, signals: readonly Signal[]) => void;
@@ -100,6 +114,45 @@ function tribunalFor(
   // Route judges are checked before the run, as `judges` are, not at their first case.
   assertJudgesAllowed(routed, config.tribunal.allowedModels);
   return createTribunalSession({ ...tribunalSettingsFor(config, stateDir, cwd), ...(env ? { env } : {}) });
+}
+
+/** Tier 3's embedder: config's `embeddings:` endpoint behind the cache, or the free offline one. */
+function embedderFor(config: Config, stateDir: string, env?: Record<string, string | undefined>): Embedder {
+  if (!config.embeddings) return createLexicalEmbedder();
+  return withCache(
+    createOpenAIEmbedder({ ...config.embeddings, ...(env ? { env } : {}) }),
+    createEmbeddingCache({ stateDir }),
+  );
+}
+
+/** What tier 3 cost, and the notes that go with it (which embedder; unpriced tokens; failures). */
+function tier3Outcome(
+  embedder: Embedder,
+  pricer: Pricer,
+  checked: number,
+  failures: { count: number; first?: string },
+): { usd?: number; notes: string[] } {
+  if (checked === 0) return { notes: [] };
+  const notes: string[] = [];
+  let usd = 0;
+  if (embedder.offline) {
+    notes.push('tier 3 used the offline lexical embedder; configure embeddings: for a model');
+  } else {
+    const tokens = embedder.usage?.().tokens ?? 0;
+    const rates = embedder.model ? pricer.rates(embedder.model) : undefined;
+    if (rates) usd = tokens * rates.inputPerToken;
+    else if (tokens > 0)
+      notes.push(
+        `tier 3 spent ${tokens} embedding tokens on ${embedder.model ?? embedder.name}, which the price table does not price ` +
+          '(add it under prices: to count it); cost.byTier.3 counts it as 0',
+      );
+  }
+  if (failures.count > 0)
+    notes.push(
+      `tier 3 embeddings failed on ${failures.count} trace${failures.count === 1 ? '' : 's'} (${failures.first}); ` +
+        'their gray-zone signals went on without it',
+    );
+  return { usd, notes };
 }
 
 /**
@@ -201,7 +254,16 @@ export async function analyze(
   const budgetUsd = config.tiers.budgetUsd;
   let overBudget = 0;
 
-  const keepGrayZoneTraces = tribunal !== undefined;
+  // Tier 3 runs whenever escalation is on: the offline embedder is free.
+  const embedder =
+    options.escalate === false || !config.tiers.escalate
+      ? undefined
+      : (options.embedder ?? embedderFor(config, stateDir, options.env));
+  let tier3Checked = 0;
+  const tier3Failures: { count: number; first?: string } = { count: 0 };
+  const describe = (id: string) => findDetector(id)?.meta;
+
+  const keepGrayZoneTraces = tribunal !== undefined || embedder !== undefined;
   const jobs =
     // onTrace hands each trace to the caller: the traces stay in this thread.
     'paths' in kind && !options.detectors && !options.onTrace
@@ -246,11 +308,21 @@ export async function analyze(
       let signals = result.signals;
       let traceVerdicts: readonly Verdict[] = [];
       const escalatable = result.trace ?? result.loaded?.trace;
+      if (embedder && escalatable && signals.some(isGrayZone)) {
+        const t3 = await escalateWithEmbeddings(escalatable, signals, { embedder, noDowngrade, describe });
+        tier3Checked += t3.checked;
+        if (t3.error) {
+          tier3Failures.count++;
+          tier3Failures.first ??= t3.error;
+        }
+        // Signals tier 3 resolved below the gray zone are no failure: they are not in t3.signals.
+        signals = t3.signals;
+      }
       if (tribunal && escalatable && signals.some(isGrayZone)) {
         const escalated = await escalateGrayZone(escalatable, signals, {
           session: tribunal,
           noDowngrade,
-          describe: (id) => findDetector(id)?.meta,
+          describe,
           route: (failureMode) => judgesFor(failureMode, routing),
           ...(budgetUsd !== undefined ? { budgetUsd } : {}),
         });
@@ -295,6 +367,8 @@ export async function analyze(
     const more = failures.length - listed;
     notes.push(`${more} more detector failure${more === 1 ? ' is' : 's are'} not listed`);
   }
+  const tier3 = embedder ? tier3Outcome(embedder, pricer, tier3Checked, tier3Failures) : { notes: [] };
+  notes.push(...tier3.notes);
   const judgeStats = tribunal?.stats();
   if (tribunal) await tribunal.flush();
   if (judgeStats?.circuitOpen) {
@@ -318,6 +392,7 @@ export async function analyze(
     notes,
     verdicts,
     judgeStats,
+    ...(tier3.usd !== undefined ? { tier3Usd: tier3.usd } : {}),
     ...judgesThatNeverRan(verdicts),
     tribunalRequired: config.tribunal?.required ?? false,
     detectorFailures: failures,

@@ -55,6 +55,19 @@ export {
   type WebhookDeps,
   type WebhookResult,
 } from './report/reviewWebhook.js';
+export { escalateWithEmbeddings, type Tier3Options, type Tier3Result } from './tiers/embeddings.js';
+export {
+  grounding,
+  roleDrift,
+  semanticLoop,
+  taskVsOutput,
+  type SemanticCheck,
+} from './tiers/semanticChecks.js';
+export { cosine, type Embedder } from './embed/embedder.js';
+export { createLexicalEmbedder } from './embed/lexicalEmbedder.js';
+export { createOpenAIEmbedder, EmbeddingError, type OpenAIEmbedderOptions } from './embed/openaiEmbedder.js';
+export { createEmbeddingCache, withCache, type EmbeddingCache } from './embed/cache.js';
+export type { EmbeddingsConfig } from './embed/config.js';
 export {
   readTraceText,
   readTraceValues,

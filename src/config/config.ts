@@ -1,7 +1,7 @@
 /**
  * The run's configuration, tracejury.yml (also read as detectors.yml). Each stage owns its section's
- * schema (detect/: agent sections; judge/: tribunal; tiers/; baseline/; pricing/: prices; session/:
- * sessions; diff/: regression); this
+ * schema (detect/: agent sections; judge/: tribunal; tiers/; embed/: embeddings; baseline/;
+ * pricing/: prices; session/: sessions; diff/: regression); this
  * module composes them into the file's schema, reads the file and reports mistakes. It sits beside
  * analyze.ts, above the stages, so that no stage imports another for its settings.
  *
@@ -26,6 +26,7 @@ import {
   type RegressionPolicy,
   type RegressionSection,
 } from '../diff/config.js';
+import { EmbeddingsConfigSchema, type EmbeddingsConfig } from '../embed/config.js';
 import type { Detector } from '../detect/detector.js';
 import { detectors as builtInDetectors } from '../detect/registry.js';
 import type { Severity } from '../detect/signal.js';
@@ -50,6 +51,7 @@ export const RESERVED_KEYS = [
   'prices',
   'tribunal',
   'tiers',
+  'embeddings',
   'baselines',
   'sessions',
   'agent',
@@ -67,6 +69,9 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
       prices: PriceOverridesSchema.optional().describe('Per-model prices for models the price table lacks'),
       tribunal: TribunalConfigSchema.optional().describe('Judges and rubrics for tier 4'),
       tiers: tiersSectionSchema(detectorIdSchema(list)).optional(),
+      embeddings: EmbeddingsConfigSchema.optional().describe(
+        'The OpenAI-compatible embeddings endpoint for tier 3 (without it: the offline lexical embedder)',
+      ),
       baselines: BaselinesSectionSchema.optional(),
       sessions: SessionsSectionSchema.optional(),
       regression: RegressionSectionSchema.optional(),
@@ -95,6 +100,8 @@ export interface Config {
   tiers: { escalate: boolean; noDowngrade: string[]; budgetUsd?: number };
   /** `review:`: where the review list goes after a run (tier 5). */
   review?: ReviewSection;
+  /** `embeddings:`: the endpoint tier 3 embeds with; absent for the offline lexical embedder. */
+  embeddings?: EmbeddingsConfig;
   baselines: { minRuns: number; window: number };
   /** `sessions:`: thresholds and weights of the session scores, and whether they gate. */
   sessions: SessionSettings;
@@ -314,6 +321,7 @@ function configFromValue(
         : {}),
     },
     ...(data.review ? { review: data.review as ReviewSection } : {}),
+    ...(data.embeddings ? { embeddings: data.embeddings as EmbeddingsConfig } : {}),
     baselines: {
       minRuns: baselines.minRuns ?? DEFAULT_BASELINES.minRuns,
       window: baselines.window ?? DEFAULT_BASELINES.window,

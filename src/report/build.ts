@@ -55,6 +55,8 @@ export interface FinishInput {
   verdicts?: Verdict[];
   notes?: string[];
   judgeStats?: TribunalStats;
+  /** What tier 3 (embeddings) cost, in USD, when it ran (0 for the offline embedder). */
+  tier3Usd?: number;
   /** Escalated cases no judge could judge (no API key, no cassette entry), and the first reason. */
   judgesNotRun?: { cases: number; reason: string };
   /** tribunal.required: such cases fail the gate. */
@@ -141,6 +143,7 @@ export function createReportAccumulator(): ReportAccumulator {
       verdicts = [],
       notes = [],
       judgeStats,
+      tier3Usd,
       detectorFailures = [],
       sessions = [],
       failOnSessions = false,
@@ -258,7 +261,7 @@ export function createReportAccumulator(): ReportAccumulator {
         verdicts: verdicts.map((v) => redactDeep(v)),
         sessions: sessions.map((s) => ({ ...s, reason: redact(s.reason) })),
         review,
-        cost: costOf(judgeStats, verdicts, traces.length),
+        cost: costOf(judgeStats, verdicts, traces.length, tier3Usd),
         gate,
         ...(judgesNotRun ? { judgesNotRun: { ...judgesNotRun, reason: redact(judgesNotRun.reason) } } : {}),
         ...(outcomes.recorded > 0 ? { outcomes: outcomes.finish() } : {}),
@@ -301,12 +304,17 @@ function costOf(
   judgeStats: TribunalStats | undefined,
   verdicts: readonly Verdict[],
   traces: number,
+  tier3Usd: number | undefined,
 ): Report['cost'] {
   const judgeUsd = judgeStats?.judgeUsd ?? verdicts.reduce((a, v) => a + v.costUsd, 0);
   const cost: Report['cost'] = {
     judgeUsd,
-    byTier: judgeStats ? { '4': judgeStats.judgeUsd } : {},
-    perTraceUsd: traces > 0 ? judgeUsd / traces : 0,
+    byTier: {
+      ...(tier3Usd !== undefined ? { '3': tier3Usd } : {}),
+      ...(judgeStats ? { '4': judgeStats.judgeUsd } : {}),
+    },
+    // Escalation spend per trace: embeddings (tier 3) and judges (tier 4); tiers 1–2 cost nothing.
+    perTraceUsd: traces > 0 ? (judgeUsd + (tier3Usd ?? 0)) / traces : 0,
   };
   if (!judgeStats) return cost;
   const models = Object.entries(judgeStats.costByModel).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

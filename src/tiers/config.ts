@@ -10,7 +10,9 @@ export function tiersSectionSchema(detectorId: z.ZodType<string>) {
     .object({
       escalate: z
         .boolean()
-        .describe('Send gray-zone signals (confidence 0.35–0.65) to the tribunal when judges are configured'),
+        .describe(
+          'Send gray-zone signals (confidence 0.35–0.65) to tier 3 (embeddings) and then to the tribunal when judges are configured',
+        ),
       noDowngrade: z
         .array(detectorId)
         .describe('Detector ids whose confidence a judge may raise but never lower'),

@@ -30,11 +30,35 @@ describe('layering rule', () => {
     ['src/diff/diffReports.ts', '../cli/main.js', 'cli'],
     ['src/diff/noise.ts', '../judge/tribunal.js', 'judge'],
     ['src/diff/match.ts', '../trace/load.js', 'trace'],
+    ['src/embed/cache.ts', '../tiers/embeddings.js', 'tiers'],
+    ['src/embed/openaiEmbedder.ts', '../judge/providers.js', 'judge'],
+    ['src/embed/openaiEmbedder.ts', '../pricing/pricer.js', 'pricing'],
   ];
   it.each(faults)('%s importing %s is an error', async (file, importPath, forbidden) => {
     const errors = await layeringErrors(file, `import { x } from '${importPath}';\nexport const y = x;\n`);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain(`must not import ${forbidden}/`);
+  });
+
+  it('lets embed/ import trace/ types but not values, and tiers/ import embed/', async () => {
+    const [typed] = await eslint.lintText(
+      "import type { Trace } from '../trace/schema.js';\nexport type T = Trace;\n",
+      {
+        filePath: path.join(root, 'src/embed/x.ts'),
+      },
+    );
+    expect(typed!.messages.filter((m) => /restricted-imports/.test(m.ruleId ?? ''))).toEqual([]);
+    const [value] = await eslint.lintText(
+      "import { TraceSchema } from '../trace/schema.js';\nexport const T = TraceSchema;\n",
+      { filePath: path.join(root, 'src/embed/x.ts') },
+    );
+    expect(value!.messages.map((m) => m.message)).toEqual([expect.stringContaining('trace/ types only')]);
+    expect(
+      await layeringErrors(
+        'src/tiers/x.ts',
+        "import { x } from '../embed/embedder.js';\nexport const y = x;\n",
+      ),
+    ).toEqual([]);
   });
 
   it('allows imports that run down the data flow', async () => {

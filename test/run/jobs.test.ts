@@ -156,6 +156,39 @@ describe('--jobs', () => {
     }
   }, 60_000);
 
+  it('gives the same report when gray-zone signals are resolved at tier 3 (embeddings)', () => {
+    const random = rng(7);
+    const dir = mkdtempSync(path.join(tmpdir(), 'tj-jobs-tier3-'));
+    const queries = [
+      ['weather in Paris today', 'weather in Paris today?', 'Weather in Paris today'],
+      ['weather in Paris today', 'flights to Tokyo', 'banana bread recipe'],
+      ['R1', 'R2', 'R3'],
+    ];
+    for (let f = 0; f < 3; f++) {
+      const lines: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const qs = queries[Math.floor(random() * queries.length)]!;
+        lines.push(
+          JSON.stringify({
+            id: `t3-${f}-${i}`,
+            output: 'done',
+            steps: qs.map((q) => ({ type: 'tool', name: 'search', args: { query: q }, status: 'ok' })),
+          }),
+        );
+      }
+      writeFileSync(path.join(dir, `gray-${f}.jsonl`), lines.join('\n') + '\n');
+    }
+    const one = analyzeJson(['.', '--jobs', '1'], dir);
+    const report = one.report as { signals: { tier: number }[]; review: unknown[]; notes: string[] };
+    expect(report.signals.some((s) => s.tier === 3)).toBe(true);
+    expect(report.review.length).toBeGreaterThan(0);
+    expect(report.notes).toContain(
+      'tier 3 used the offline lexical embedder; configure embeddings: for a model',
+    );
+    for (const jobs of ['2', '3'])
+      expect(analyzeJson(['.', '--jobs', jobs], dir, true).report).toEqual(one.report);
+  }, 60_000);
+
   it.each(Object.keys(lineFormats))(
     'gives the same report when a %s file with 50 interleaved runs is split by line',
     (format) => {
