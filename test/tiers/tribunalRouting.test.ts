@@ -77,7 +77,8 @@ describe('tier 4 routing by failure mode', () => {
     // The cost tracker: per tier, per provider and model, per trace; the parts sum to the whole.
     const { cost } = ReportSchema.parse(report);
     expect(cost.judgeUsd).toBeGreaterThan(0);
-    expect(cost.byTier).toEqual({ '4': cost.judgeUsd });
+    // Tier 3 (the offline embedder) costs nothing; tier 4 is the judges' spend.
+    expect(cost.byTier).toEqual({ '3': 0, '4': cost.judgeUsd });
     expect(Object.keys(cost.byModel!).sort()).toEqual(['anthropic:claude-sonnet-4-6', 'openai:gpt-4.1']);
     expect(cost.byModel!['openai:gpt-4.1']).toMatchObject({ provider: 'openai', model: 'gpt-4.1', calls: 1 });
     const sum = (xs: { usd: number }[]) => xs.reduce((a, x) => a + x.usd, 0);
@@ -130,6 +131,7 @@ describe('cost fields without judges', () => {
       config: parseConfig(''),
       baselines: false,
     });
-    expect(report.cost).toEqual({ judgeUsd: 0, byTier: {}, perTraceUsd: 0 });
+    // Tier 3 ran on the gray-zone case with the offline embedder, for free; no judge was configured.
+    expect(report.cost).toEqual({ judgeUsd: 0, byTier: { '3': 0 }, perTraceUsd: 0 });
   });
 });
