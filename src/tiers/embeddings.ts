@@ -25,7 +25,9 @@ export const SEMANTIC_CHECKS_BY_FAILURE_MODE: Readonly<Record<string, readonly s
   stall: ['semantic-loop'],
   abandonment: ['task-vs-output', 'grounding'],
   grounding: ['task-vs-output', 'grounding'],
-  persona_drift: ['role-drift'],
+  // An injected instruction that took hold shows as outputs drifting from the role the system
+  // prompt defines; injection is no-downgrade, so this check can confirm a case, never clear it.
+  injection: ['role-drift'],
 };
 
 export interface Tier3Options {

@@ -72,3 +72,12 @@ describe('role drift', () => {
     });
   });
 });
+
+describe('which gray-zone cases tier 3 checks', () => {
+  it('names only failure modes that built-in detectors have, so no check is dead', async () => {
+    const { SEMANTIC_CHECKS_BY_FAILURE_MODE } = await import('../../src/tiers/embeddings.js');
+    const { detectors } = await import('../../src/detect/registry.js');
+    const modes = new Set(detectors.map((d) => d.meta.failureMode));
+    for (const mode of Object.keys(SEMANTIC_CHECKS_BY_FAILURE_MODE)) expect(modes.has(mode), mode).toBe(true);
+  });
+});
