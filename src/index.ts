@@ -139,3 +139,4 @@ export {
   type RegressionSection,
   type RegressionPolicy,
 } from './diff/config.js';
+export { mergeReports } from './report/mergeReports.js';

@@ -36,6 +36,7 @@ import { renderDiffMarkdown } from '../diff/renderMarkdown.js';
 import { renderDiffText } from '../diff/renderText.js';
 import type { ReportDiff } from '../diff/schema.js';
 import { reportJsonChunks } from '../report/jsonChunks.js';
+import { mergeReports } from '../report/mergeReports.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
 import { SEVERITIES, type Severity } from '../detect/signal.js';
 import { formatInputError, renderText } from '../report/renderText.js';
@@ -79,6 +80,7 @@ Usage:
   tracejury analyze <paths or globs…> [options]   detectors, waste and the gate over recorded traces
   tracejury baseline update|show|reset …          per-agent P75 baselines from good runs
   tracejury diff <base.json> <head.json> [options] compare two reports; fail on a regression
+  tracejury merge <partial reports…> [options]    one report from the shards of a matrix run
   tracejury schema trace|config|report            print a JSON Schema (for editors and validators)
   tracejury --version | --help
 
@@ -145,6 +147,24 @@ plus new.
 
 Exit status: 0 the regression gate passed, 1 it failed, 2 usage error, bad config, or a report
 that cannot be read or is not a Report v1 (the message names the file and the field).
+
+${GLOSSARY}
+`;
+
+const MERGE_HELP = `tracejury merge <partial reports…> [options]
+
+Joins the partial reports of a sharded run (Actions matrix jobs that each analysed a slice of the
+trace files, or ran a shard of the Vitest suite) into one Report v1: lists joined, counts summed,
+waste recomputed, and the gate decided again over all findings together; reasons a shard raised for
+its sessions, outcomes or judges are carried over. A test run's gate is its tests.
+
+Options:
+  --format F             json | text | markdown (default: json, or from --out's extension)
+  --out FILE             write the merged report to FILE; stdout gets a one-line summary
+  --limit N              items each list of the text and markdown report shows
+
+Exit status: 0 the merged gate passed, 1 it failed, 2 usage error or a report that cannot be read
+or is not a Report v1 (the message names the file and the field).
 
 ${GLOSSARY}
 `;
@@ -661,9 +681,40 @@ function diffCommand(args: string[], io: CliIO): number {
   return diff.gate.passed ? EXIT.ok : EXIT.gateFailed;
 }
 
+function mergeCommand(args: string[], io: CliIO): number {
+  const { values, positionals } = parseCommandArgs('merge', args, {
+    format: { type: 'string' },
+    out: { type: 'string' },
+    limit: { type: 'string' },
+  });
+  if (positionals.length === 0)
+    throw new UsageError(
+      'merge needs the partial reports to join: tracejury merge <report.json…> [--out FILE]',
+    );
+  const format =
+    values.format === undefined ? (values.out ? formatOfFile(values.out) : 'json') : formatOf(values.format);
+  const limit = limitOf(values.limit);
+  const outFile = values.out === undefined ? undefined : path.resolve(io.cwd, values.out);
+  if (outFile) checkWritable(outFile, values.out!);
+  const report = mergeReports(positionals.map((file) => readReport(file, io.cwd)));
+  const color = Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !values.out;
+  const pieces = render(report, format, color, limit);
+  if (outFile) {
+    try {
+      writePieces(outFile, pieces);
+    } catch (err) {
+      if (!isFsError(err)) throw err;
+      throw new UsageError(`--out ${values.out}: cannot write the merged report: ${fsErrorReason(err)}`);
+    }
+    io.stdout.write(oneLine(report, values.out!));
+  } else for (const piece of pieces) io.stdout.write(piece);
+  return report.gate.passed ? EXIT.ok : EXIT.gateFailed;
+}
+
 const COMMAND_HELP: Record<string, string> = {
   analyze: ANALYZE_HELP,
   diff: DIFF_HELP,
+  merge: MERGE_HELP,
   baseline: `${BASELINE_HELP}\n${GLOSSARY}\n`,
   schema: SCHEMA_HELP,
 };
@@ -682,6 +733,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         return await baselineCommand(rest, io);
       case 'diff':
         return diffCommand(rest, io);
+      case 'merge':
+        return mergeCommand(rest, io);
       case 'schema':
         return schemaCommand(rest, io);
       case '--version':

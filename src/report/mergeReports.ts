@@ -1,0 +1,191 @@
+/**
+ * One report from the partial reports of a sharded run: the jobs of an Actions matrix, each of
+ * which analysed a slice of the trace files or ran a shard of the Vitest suite. Lists are joined,
+ * counts summed, waste and the outcome precision recomputed from the joined signals, and the gate
+ * decided again over the whole: the severity part from all findings together (so "TOOL_LOOP: 3
+ * high signals" counts every shard's), the rest (sessions, outcomes, judges, detector failures)
+ * carried over from the shard that raised it. A test run's gate is its tests, as in one run.
+ */
+import type { Severity } from '../detect/signal.js';
+import { redact } from '../redact/redact.js';
+import { evaluateGate } from './gate.js';
+import { meanByK } from './passK.js';
+import { REPORT_SCHEMA_MINOR, REPORT_SCHEMA_VERSION, type Report } from './schema.js';
+import { wasteTotals } from './wasteTotals.js';
+
+const MAX_ERRORS = 1000;
+
+function sumRecords<T extends Record<string, number>>(records: readonly (T | undefined)[]): T {
+  const out: Record<string, number> = {};
+  for (const r of records) for (const [k, v] of Object.entries(r ?? {})) out[k] = (out[k] ?? 0) + v;
+  return out as T;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Gate reasons a report's own signals and input errors do not explain: sessions, outcomes, judges, crashes. */
+function otherReasons(part: Report, failOn: readonly Severity[]): string[] {
+  const recomputed = evaluateGate(part.signals, failOn, part.inputs.traces, [], {
+    count: part.inputs.errorCount,
+    allowed: part.gate.allowedInputErrors !== undefined,
+    ...(part.inputs.errors[0] ? { first: part.inputs.errors[0] } : {}),
+  });
+  return part.gate.reasons.filter((r) => !recomputed.reasons.includes(r));
+}
+
+export function mergeReports(parts: readonly Report[], now = new Date()): Report {
+  if (parts.length === 0) throw new TypeError('mergeReports: no reports to merge');
+  const first = parts[0]!;
+  const failOn = (first.gate.failOn ?? ['critical', 'high']) as Severity[];
+  const signals = parts.flatMap((p) => p.signals);
+  const traces = parts.flatMap((p) => p.traces);
+  const errors = parts.flatMap((p) => p.inputs.errors).slice(0, MAX_ERRORS);
+  const errorCount = parts.reduce((a, p) => a + p.inputs.errorCount, 0);
+  const allowed = parts.some((p) => p.gate.allowedInputErrors !== undefined);
+
+  const unknown = new Map<string, number>();
+  for (const p of parts)
+    for (const u of p.totals.unknownModels) unknown.set(u.model, (unknown.get(u.model) ?? 0) + u.calls);
+  const sum = (f: (t: Report['totals']) => number) => parts.reduce((a, p) => a + f(p.totals), 0);
+
+  const judgeUsd = parts.reduce((a, p) => a + p.cost.judgeUsd, 0);
+  const byTier = sumRecords(parts.map((p) => p.cost.byTier));
+  const byModel: NonNullable<Report['cost']['byModel']> = {};
+  for (const p of parts)
+    for (const [k, m] of Object.entries(p.cost.byModel ?? {})) {
+      const into = (byModel[k] ??= {
+        ...m,
+        calls: 0,
+        usd: 0,
+        ...(m.cachedCalls !== undefined ? { cachedCalls: 0 } : {}),
+      });
+      into.calls += m.calls;
+      into.usd += m.usd;
+      if (m.cachedCalls !== undefined) into.cachedCalls = (into.cachedCalls ?? 0) + m.cachedCalls;
+    }
+  const byProvider: Record<string, { calls: number; usd: number }> = {};
+  for (const p of parts)
+    for (const [k, m] of Object.entries(p.cost.byProvider ?? {})) {
+      const into = (byProvider[k] ??= { calls: 0, usd: 0 });
+      into.calls += m.calls;
+      into.usd += m.usd;
+    }
+  const escalationUsd = parts.reduce((a, p) => a + (p.cost.perTraceUsd ?? 0) * p.inputs.traces, 0);
+  const traceCount = parts.reduce((a, p) => a + p.inputs.traces, 0);
+
+  const withOutcomes = parts.filter((p) => p.outcomes);
+  let outcomes: Report['outcomes'];
+  if (withOutcomes.length > 0) {
+    const byDetector: NonNullable<NonNullable<Report['outcomes']>['byDetector']> = {};
+    for (const p of withOutcomes)
+      for (const [id, d] of Object.entries(p.outcomes!.byDetector ?? {})) {
+        const into = (byDetector[id] ??= { onFailed: 0, onSucceeded: 0, precision: 0 });
+        into.onFailed += d.onFailed;
+        into.onSucceeded += d.onSucceeded;
+      }
+    for (const d of Object.values(byDetector))
+      d.precision = d.onFailed + d.onSucceeded > 0 ? d.onFailed / (d.onFailed + d.onSucceeded) : 0;
+    outcomes = {
+      recorded: withOutcomes.reduce((a, p) => a + p.outcomes!.recorded, 0),
+      failed: withOutcomes.reduce((a, p) => a + p.outcomes!.failed, 0),
+      succeeded: withOutcomes.reduce((a, p) => a + p.outcomes!.succeeded, 0),
+      ...(Object.keys(byDetector).length > 0 ? { byDetector } : {}),
+    };
+  }
+
+  const tests = parts.some((p) => p.tests) ? parts.flatMap((p) => p.tests ?? []) : undefined;
+  let gate: Report['gate'];
+  if (tests) {
+    // A test run's gate is its tests and its input errors (report/testRunReport.ts).
+    const failed = tests.filter((t) => t.state === 'failed');
+    const reasons: string[] = [];
+    if (failed.length > 0)
+      reasons.push(
+        `${plural(failed.length, 'test')} of ${tests.length} failed (first: ${failed[0]!.name}${failed[0]!.errors?.[0] ? `: ${failed[0]!.errors[0]}` : ''})`,
+      );
+    if (errorCount > 0) reasons.push(`${plural(errorCount, 'input error')}: input that could not be read`);
+    gate = { passed: reasons.length === 0, reasons, failOn };
+  } else {
+    const whole = evaluateGate(signals, failOn, traceCount, [], {
+      count: errorCount,
+      allowed,
+      ...(errors[0] ? { first: errors[0] } : {}),
+    });
+    const carried = [...new Set(parts.flatMap((p) => otherReasons(p, failOn)))];
+    gate = {
+      passed: whole.passed && carried.length === 0,
+      reasons: [...whole.reasons, ...carried],
+      failOn,
+      ...(allowed && errorCount > 0 ? { allowedInputErrors: errorCount } : {}),
+    };
+  }
+  const repeated = (tests ?? []).filter((t) => t.passHatK);
+  const judgesNotRun = parts.filter((p) => p.judgesNotRun);
+
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    schemaMinor: REPORT_SCHEMA_MINOR,
+    tool: first.tool,
+    generatedAt: now.toISOString(),
+    inputs: {
+      files: parts.reduce((a, p) => a + p.inputs.files, 0),
+      traces: traceCount,
+      records: parts.reduce((a, p) => a + p.inputs.records, 0),
+      errors,
+      errorCount,
+      formats: sumRecords(parts.map((p) => p.inputs.formats)),
+    },
+    totals: {
+      steps: sum((t) => t.steps),
+      llmCalls: sum((t) => t.llmCalls),
+      toolCalls: sum((t) => t.toolCalls),
+      inputTokens: sum((t) => t.inputTokens),
+      outputTokens: sum((t) => t.outputTokens),
+      costUsd: sum((t) => t.costUsd),
+      unknownModels: [...unknown].sort((a, b) => b[1] - a[1]).map(([model, calls]) => ({ model, calls })),
+    },
+    traces,
+    signals,
+    waste: wasteTotals(signals),
+    verdicts: parts.flatMap((p) => p.verdicts),
+    sessions: parts.flatMap((p) => p.sessions),
+    review: parts.flatMap((p) => p.review),
+    ...(judgesNotRun.length > 0
+      ? {
+          judgesNotRun: {
+            cases: judgesNotRun.reduce((a, p) => a + p.judgesNotRun!.cases, 0),
+            reason: judgesNotRun[0]!.judgesNotRun!.reason,
+          },
+        }
+      : {}),
+    cost: {
+      judgeUsd,
+      byTier,
+      ...(Object.keys(byModel).length > 0 ? { byModel } : {}),
+      ...(Object.keys(byProvider).length > 0 ? { byProvider } : {}),
+      perTraceUsd: traceCount > 0 ? escalationUsd / traceCount : 0,
+    },
+    gate,
+    ...(outcomes ? { outcomes } : {}),
+    notes: [
+      `merged from ${plural(parts.length, 'partial report')}`,
+      ...new Set(parts.flatMap((p) => p.notes).map((n) => redact(n))),
+    ],
+    ...(tests
+      ? {
+          tests,
+          testRun: {
+            tests: tests.length,
+            passed: tests.filter((t) => t.state === 'passed').length,
+            failed: tests.filter((t) => t.state === 'failed').length,
+            skipped: tests.filter((t) => t.state === 'skipped').length,
+            repeated: repeated.length,
+            passHatK: meanByK(repeated.map((t) => t.passHatK!)),
+            passAtK: meanByK(repeated.map((t) => t.passAtK!)),
+          },
+        }
+      : {}),
+  };
+}
