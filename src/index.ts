@@ -140,3 +140,4 @@ export {
   type RegressionPolicy,
 } from './diff/config.js';
 export { mergeReports } from './report/mergeReports.js';
+export { stepsText } from './report/summarise.js';

@@ -3,26 +3,9 @@
  * reviewer can act on — and each detector's fix hint once. Trace text is data: it is redacted, and
  * cut so one huge tool result cannot flood the terminal.
  */
-import { findDetector, redact, type ReportSignal } from 'tracejury';
+import { findDetector, redact, stepsText, type ReportSignal } from 'tracejury';
 
 const MAX_MESSAGE = 240;
-
-export function stepsText(steps: readonly number[]): string {
-  if (steps.length === 0) return 'no step';
-  const sorted = [...steps].sort((a, b) => a - b);
-  const runs: string[] = [];
-  let start = sorted[0]!;
-  let prev = start;
-  for (const s of sorted.slice(1).concat(Number.NaN)) {
-    if (s === prev + 1) {
-      prev = s;
-      continue;
-    }
-    runs.push(start === prev ? `${start}` : `${start}–${prev}`);
-    start = prev = s;
-  }
-  return `step${sorted.length === 1 ? '' : 's'} ${runs.join(', ')}`;
-}
 
 function clip(text: string): string {
   const one = redact(text).replace(/\s+/g, ' ').trim();
@@ -33,7 +16,8 @@ export function signalLine(s: ReportSignal): string {
   const status =
     s.status === 'review' ? ', gray zone: for review' : s.status === 'finding' ? '' : `, ${s.status}`;
   const waste = s.wasteUsd ? `, wastes $${s.wasteUsd.toFixed(4)}` : '';
-  return `${s.detector} (${s.severity}, confidence ${s.confidence.toFixed(2)}${status}${waste}) at ${stepsText(s.steps)}: ${clip(s.message)}`;
+  const steps = stepsText(s.steps);
+  return `${s.detector} (${s.severity}, confidence ${s.confidence.toFixed(2)}${status}${waste})${steps ? ` at ${steps}` : ''}: ${clip(s.message)}`;
 }
 
 /** The listed signals, at most `limit`, then each detector's fix hint once. */

@@ -8,7 +8,6 @@
  */
 import { describe, test } from 'vitest';
 import {
-  formatInputError,
   loadTraces as loadTraceFiles,
   type InputFormat,
   type InputError,
@@ -17,6 +16,7 @@ import {
 } from 'tracejury';
 import { rememberSource, traceAnalyser, workerSettings } from './context.js';
 import { currentTask } from './currentTask.js';
+import { inputErrorsMessage } from './inputErrors.js';
 import { metaOf } from './meta.js';
 
 export interface LoadTracesOptions {
@@ -39,9 +39,10 @@ async function load(globOrPath: string | string[], options: LoadTracesOptions) {
 }
 
 function inputErrorText(what: string, errors: readonly InputError[], count: number): string {
-  const listed = errors.slice(0, 20).map((e) => `  ${formatInputError(e)}`);
-  if (count > listed.length) listed.push(`  … and ${count - listed.length} more`);
-  return `${what}: ${count} input error${count === 1 ? '' : 's'} (fix the input, or pass { allowInputErrors: true }):\n${listed.join('\n')}`;
+  return inputErrorsMessage(what, errors, count, {
+    max: 20,
+    hint: 'fix the input, or pass { allowInputErrors: true }',
+  });
 }
 
 function describeGlob(globOrPath: string | string[]): string {

@@ -6,8 +6,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { formatInputError, readTraceText, readTraceValues, type LoadedTrace } from 'tracejury';
+import { readTraceText, readTraceValues, type LoadedTrace } from 'tracejury';
 import { rememberSource, traceAnalyser, workerSettings } from './context.js';
+import { inputErrorsMessage } from './inputErrors.js';
 
 const files = new Map<string, { mtimeMs: number; size: number; traces: LoadedTrace[] }>();
 
@@ -23,13 +24,7 @@ function looksLikeLoaded(value: unknown): value is LoadedTrace {
 
 function failOnErrors(what: string, result: ReturnType<typeof readTraceText>): LoadedTrace[] {
   const { errors, errorCount } = result.stats;
-  if (errorCount > 0) {
-    const listed = errors.slice(0, 5).map((e) => `  ${formatInputError(e)}`);
-    const more = errorCount > listed.length ? [`  … and ${errorCount - listed.length} more`] : [];
-    throw new Error(
-      `${what}: ${errorCount} input error${errorCount === 1 ? '' : 's'}:\n${[...listed, ...more].join('\n')}`,
-    );
-  }
+  if (errorCount > 0) throw new Error(inputErrorsMessage(what, errors, errorCount, { max: 5 }));
   for (const t of result.traces) rememberSource(t);
   return result.traces;
 }

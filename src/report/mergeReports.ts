@@ -8,9 +8,10 @@
  */
 import type { Severity } from '../detect/signal.js';
 import { redact } from '../redact/redact.js';
+import { plural } from '../util/thousands.js';
 import { evaluateGate } from './gate.js';
-import { meanByK } from './passK.js';
 import { REPORT_SCHEMA_MINOR, REPORT_SCHEMA_VERSION, type Report } from './schema.js';
+import { testRunGate, testRunSummary } from './testRunReport.js';
 import { wasteTotals } from './wasteTotals.js';
 
 const MAX_ERRORS = 1000;
@@ -19,10 +20,6 @@ function sumRecords<T extends Record<string, number>>(records: readonly (T | und
   const out: Record<string, number> = {};
   for (const r of records) for (const [k, v] of Object.entries(r ?? {})) out[k] = (out[k] ?? 0) + v;
   return out as T;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** Gate reasons a report's own signals and input errors do not explain: sessions, outcomes, judges, crashes. */
@@ -98,15 +95,8 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
   const tests = parts.some((p) => p.tests) ? parts.flatMap((p) => p.tests ?? []) : undefined;
   let gate: Report['gate'];
   if (tests) {
-    // A test run's gate is its tests and its input errors (report/testRunReport.ts).
-    const failed = tests.filter((t) => t.state === 'failed');
-    const reasons: string[] = [];
-    if (failed.length > 0)
-      reasons.push(
-        `${plural(failed.length, 'test')} of ${tests.length} failed (first: ${failed[0]!.name}${failed[0]!.errors?.[0] ? `: ${failed[0]!.errors[0]}` : ''})`,
-      );
-    if (errorCount > 0) reasons.push(`${plural(errorCount, 'input error')}: input that could not be read`);
-    gate = { passed: reasons.length === 0, reasons, failOn };
+    // A test run's gate is its tests and its input errors, as in one run.
+    gate = testRunGate(tests, errorCount, errors[0], failOn);
   } else {
     const whole = evaluateGate(signals, failOn, traceCount, [], {
       count: errorCount,
@@ -121,7 +111,6 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
       ...(allowed && errorCount > 0 ? { allowedInputErrors: errorCount } : {}),
     };
   }
-  const repeated = (tests ?? []).filter((t) => t.passHatK);
   const judgesNotRun = parts.filter((p) => p.judgesNotRun);
 
   return {
@@ -173,19 +162,6 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
       `merged from ${plural(parts.length, 'partial report')}`,
       ...new Set(parts.flatMap((p) => p.notes).map((n) => redact(n))),
     ],
-    ...(tests
-      ? {
-          tests,
-          testRun: {
-            tests: tests.length,
-            passed: tests.filter((t) => t.state === 'passed').length,
-            failed: tests.filter((t) => t.state === 'failed').length,
-            skipped: tests.filter((t) => t.state === 'skipped').length,
-            repeated: repeated.length,
-            passHatK: meanByK(repeated.map((t) => t.passHatK!)),
-            passAtK: meanByK(repeated.map((t) => t.passAtK!)),
-          },
-        }
-      : {}),
+    ...(tests ? { tests, testRun: testRunSummary(tests) } : {}),
   };
 }

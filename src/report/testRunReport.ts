@@ -11,6 +11,7 @@
 import type { Severity } from '../detect/signal.js';
 import type { Verdict } from '../judge/verdict.js';
 import { redact } from '../redact/redact.js';
+import { plural } from '../util/thousands.js';
 import { formatInputError, type InputError } from '../trace/inputError.js';
 import { emptyStats } from '../trace/load.js';
 import { createReportAccumulator } from './build.js';
@@ -21,6 +22,7 @@ import type {
   ReportSignal,
   SessionScore,
   TestResult,
+  TestRun,
   TraceSummary,
   TrajectoryResultSchema,
 } from './schema.js';
@@ -46,10 +48,6 @@ export interface TestRunOptions {
   failOn: readonly Severity[];
   notes?: readonly string[];
   now?: Date;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export function buildTestRunReport(entries: readonly TestRunEntry[], options: TestRunOptions): Report {
@@ -103,6 +101,22 @@ export function buildTestRunReport(entries: readonly TestRunEntry[], options: Te
     ...(options.now ? { now: options.now } : {}),
   });
 
+  return {
+    ...report,
+    sessions,
+    gate: testRunGate(tests, stats.errorCount, stats.errors[0], options.failOn),
+    tests,
+    testRun: testRunSummary(tests),
+  };
+}
+
+/** A test run's gate: its failed tests and its unreadable input; shared with mergeReports. */
+export function testRunGate(
+  tests: readonly TestResult[],
+  errorCount: number,
+  firstError: InputError | undefined,
+  failOn: readonly Severity[],
+): Report['gate'] {
   const failed = tests.filter((t) => t.state === 'failed');
   const reasons: string[] = [];
   if (failed.length > 0) {
@@ -111,26 +125,24 @@ export function buildTestRunReport(entries: readonly TestRunEntry[], options: Te
       `${plural(failed.length, 'test')} of ${tests.length} failed (first: ${first.name}${first.errors?.[0] ? `: ${first.errors[0]}` : ''})`,
     );
   }
-  if (stats.errorCount > 0) {
-    const e = stats.errors[0]!;
+  if (errorCount > 0)
     reasons.push(
-      `${plural(stats.errorCount, 'input error')}: input that could not be read (first: ${redact(formatInputError(e))})`,
+      `${plural(errorCount, 'input error')}: input that could not be read` +
+        (firstError ? ` (first: ${redact(formatInputError(firstError))})` : ''),
     );
-  }
+  return { passed: reasons.length === 0, reasons, failOn: [...failOn] };
+}
+
+/** Counts of the tests, and the mean pass^k / pass@k over those that ran more than once. */
+export function testRunSummary(tests: readonly TestResult[]): TestRun {
   const repeated = tests.filter((t) => t.passHatK);
   return {
-    ...report,
-    sessions,
-    gate: { passed: reasons.length === 0, reasons, failOn: [...options.failOn] },
-    tests,
-    testRun: {
-      tests: tests.length,
-      passed: tests.filter((t) => t.state === 'passed').length,
-      failed: failed.length,
-      skipped: tests.filter((t) => t.state === 'skipped').length,
-      repeated: repeated.length,
-      passHatK: meanByK(repeated.map((t) => t.passHatK!)),
-      passAtK: meanByK(repeated.map((t) => t.passAtK!)),
-    },
+    tests: tests.length,
+    passed: tests.filter((t) => t.state === 'passed').length,
+    failed: tests.filter((t) => t.state === 'failed').length,
+    skipped: tests.filter((t) => t.state === 'skipped').length,
+    repeated: repeated.length,
+    passHatK: meanByK(repeated.map((t) => t.passHatK!)),
+    passAtK: meanByK(repeated.map((t) => t.passAtK!)),
   };
 }
