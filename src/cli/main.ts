@@ -5,7 +5,6 @@
 import {
   accessSync,
   closeSync,
-  readFileSync,
   constants,
   existsSync,
   mkdirSync,
@@ -40,6 +39,7 @@ import { mergeReports } from '../report/mergeReports.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
 import { SEVERITIES, type Severity } from '../detect/signal.js';
 import { formatInputError, renderText } from '../report/renderText.js';
+import { readReport } from '../report/readReport.js';
 import { ReportSchema, type Report } from '../report/schema.js';
 import { formatUsd } from '../report/summarise.js';
 import { fmtInt, plural } from '../util/thousands.js';
@@ -599,38 +599,6 @@ function schemaCommand(args: string[], io: CliIO): number {
   if (!make) throw new UsageError('usage: tracejury schema trace|config|report');
   io.stdout.write(JSON.stringify(make(), null, 2) + '\n');
   return EXIT.ok;
-}
-
-/**
- * A report file for diff, validated: a file that cannot be read, is not JSON or is not a Report v1
- * is a usage error naming the file (and the first field that failed validation).
- */
-function readReport(file: string, cwd: string): Report {
-  let text: string;
-  try {
-    text = readFileSync(path.resolve(cwd, file), 'utf8');
-  } catch (err) {
-    if (!isFsError(err)) throw err;
-    throw new UsageError(`${file}: cannot read the report: ${fsErrorReason(err)}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(
-      `${file}: not valid JSON (${(err as Error).message}); expected a Report v1 (analyze --format json)`,
-    );
-  }
-  const parsed = ReportSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.map(String).join('.') || '(top level)';
-    const more = parsed.error.issues.length - 1;
-    throw new UsageError(
-      `${file}: not a Report v1: ${field}: ${issue.message}${more > 0 ? ` (and ${plural(more, 'more problem')})` : ''}`,
-    );
-  }
-  return parsed.data;
 }
 
 function diffOneLine(diff: ReportDiff, out: string): string {

@@ -29,6 +29,10 @@ export interface DiffMarkdownOptions {
   title?: string;
   /** Items each list shows before any cut for length (default 50; review 20). */
   listLimit?: number;
+  /** Where the whole diff is when the comment is cut (default the CLI's JSON output). */
+  seeAlso?: string;
+  /** A URL for a trace file named in a finding (the Action links the file at the head commit). */
+  fileUrl?: (file: string) => string | undefined;
 }
 
 const safe = (s: string, max?: number) => escapeMarkdown(redact(s), max);
@@ -64,7 +68,7 @@ function renderBlocks(blocks: readonly Block[]): string {
 }
 
 /** Halves the cap of the list that takes the most characters until the text fits. */
-function fit(blocks: Block[], limit: number): string {
+function fit(blocks: Block[], limit: number, seeAlso: string): string {
   let text = renderBlocks(blocks);
   while (text.length > limit) {
     let longest: ListBlock | undefined;
@@ -78,7 +82,7 @@ function fit(blocks: Block[], limit: number): string {
       }
     }
     if (!longest) {
-      const note = `\n\n_…cut to ${fmtInt(limit)} characters; the full diff is in the JSON output (--format json)._\n`;
+      const note = `\n\n_…cut to ${fmtInt(limit)} characters; the full diff: ${seeAlso}._\n`;
       return text.slice(0, limit - note.length) + note;
     }
     longest.cap = Math.floor(Math.min(longest.cap, longest.items.length) / 2);
@@ -87,11 +91,17 @@ function fit(blocks: Block[], limit: number): string {
   return text;
 }
 
-function signalLine(s: DiffSignal): string {
+function fileText(file: string, fileUrl: DiffMarkdownOptions['fileUrl']): string {
+  const url = fileUrl?.(file);
+  // The URL is built from a path, so only ")" and spaces could end the link early: encoded.
+  return url ? `[${safe(file, 120)}](${url.replace(/[() ]/g, encodeURIComponent)})` : safe(file, 120);
+}
+
+function signalLine(s: DiffSignal, fileUrl: DiffMarkdownOptions['fileUrl']): string {
   const where =
     s.test !== undefined
       ? safe(s.test, 160)
-      : `${safe(s.traceId, 80)}${s.file ? ` (${safe(s.file, 120)})` : ''}`;
+      : `${safe(s.traceId, 80)}${s.file ? ` (${fileText(s.file, fileUrl)})` : ''}`;
   return (
     `- ${code(s.detector)} **${s.severity}** ${where}: ${safe(s.message, 200)}` +
     (s.wasteUsd ? ` — ${formatUsd(s.wasteUsd)}` : '')
@@ -162,7 +172,7 @@ export function renderDiffMarkdown(diff: ReportDiff, options: DiffMarkdownOption
   blocks.push({
     title: ['', `#### New findings (${fmtInt(diff.signals.new.length)})`],
     head: [''],
-    items: diff.signals.new.map(signalLine),
+    items: diff.signals.new.map((s) => signalLine(s, options.fileUrl)),
     cap,
     more: (n) => `${fmtInt(n)} more new signals not shown`,
     foot: diff.signals.new.length === 0 ? ['', 'None.'] : [],
@@ -170,7 +180,7 @@ export function renderDiffMarkdown(diff: ReportDiff, options: DiffMarkdownOption
   blocks.push({
     title: ['', `#### Resolved findings (${fmtInt(diff.signals.resolved.length)})`],
     head: [''],
-    items: diff.signals.resolved.map(signalLine),
+    items: diff.signals.resolved.map((s) => signalLine(s, options.fileUrl)),
     cap,
     more: (n) => `${fmtInt(n)} more resolved signals not shown`,
     foot: diff.signals.resolved.length === 0 ? ['', 'None.'] : [],
@@ -219,5 +229,5 @@ export function renderDiffMarkdown(diff: ReportDiff, options: DiffMarkdownOption
     '',
     `Judge spend ${usdChange(totals.judgeUsd)} · ${plural(diff.head.traces, 'trace')} in head, ${plural(diff.base.traces, 'trace')} in base`,
   );
-  return fit(blocks, limit);
+  return fit(blocks, limit, options.seeAlso ?? 'the JSON output (--format json)');
 }

@@ -38,8 +38,11 @@ export function renderMarkdown(
     fixFor?: (detector: string) => string | undefined;
     /** Items every list shows (examples per detector, failing traces, review cases): --limit. */
     listLimit?: number;
+    /** Where the rest of a cut list is (default the CLI's "--format json or --limit"). */
+    seeAlso?: string;
   } = {},
 ): string {
+  const seeAlso = options.seeAlso ?? '--format json or --limit';
   const limit = options.limit ?? MARKDOWN_LIMIT;
   const out: string[] = [];
   const { inputs, totals, waste } = report;
@@ -53,6 +56,7 @@ export function renderMarkdown(
   if (report.outcomes) out.push('', outcomeLine(report.outcomes));
   out.push('', `Gate: ${safe(gateThreshold(report))}`);
   if (!report.gate.passed) out.push('', ...report.gate.reasons.map((r) => `- ${safe(r)}`));
+  if (report.testRun) out.push('', ...testRunMarkdown(report, options.listLimit ?? MAX_FAILING_ROWS, seeAlso));
   // Every trace that made the gate fail, one line each (cut, with a count, past MAX_FAILING_ROWS).
   const failing = failingFindings(report);
   const maxFailing = options.listLimit ?? MAX_FAILING_ROWS;
@@ -66,7 +70,7 @@ export function renderMarkdown(
     if (failing.length > maxFailing)
       out.push(
         '',
-        `_… and ${fmtInt(failing.length - maxFailing)} more failing traces: see the JSON report (--format json) or raise --limit._`,
+        `_… and ${fmtInt(failing.length - maxFailing)} more failing traces (${seeAlso})._`,
       );
   }
   if (inputs.errorCount > 0)
@@ -105,7 +109,7 @@ export function renderMarkdown(
         );
       const more = g.count + g.shadow - g.examples.length;
       if (more > 0)
-        details.push(`- _… and ${fmtInt(more)} more \`${g.detector}\` (--format json or --limit)_`);
+        details.push(`- _… and ${fmtInt(more)} more \`${g.detector}\` (${seeAlso})_`);
     }
     details.push('', '</details>');
     // Groups whose signals are all for review or suppressed have no examples to show.
@@ -145,7 +149,7 @@ export function renderMarkdown(
     if (sessions.length > maxSessions)
       out.push(
         '',
-        `_… and ${fmtInt(sessions.length - maxSessions)} more sessions (--format json or --limit)_`,
+        `_… and ${fmtInt(sessions.length - maxSessions)} more sessions (${seeAlso})_`,
       );
   }
   if (report.review.length > 0) {
@@ -156,7 +160,7 @@ export function renderMarkdown(
         `- ${r.detector ? `\`${r.detector}\` ` : ''}${r.shadow ? '_(shadow)_ ' : ''}${safe(r.traceId, 80)}${r.file ? ` (${safe(r.file, 120)})` : ''}: ${safe(r.reason)}`,
       );
     if (report.review.length > maxReview)
-      out.push(`- _… and ${fmtInt(report.review.length - maxReview)} more (--format json or --limit)_`);
+      out.push(`- _… and ${fmtInt(report.review.length - maxReview)} more (${seeAlso})_`);
     out.push('', '</details>');
   }
   if (totals.unknownModels.length > 0) {
@@ -164,8 +168,43 @@ export function renderMarkdown(
   }
   let text = out.join('\n') + '\n';
   if (text.length > limit) {
-    const note = `\n\n_…cut to ${fmtInt(limit)} characters; the full report is in the JSON output._\n`;
+    const note = `\n\n_…cut to ${fmtInt(limit)} characters; the full report: ${seeAlso}._\n`;
     text = text.slice(0, limit - note.length) + note;
   }
   return text;
+}
+
+/** pass^k for k = 1..n as "0.90 · 0.81 · 0.73". */
+const kSeries = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' · ');
+
+/**
+ * A Vitest run's tests: the count, each failed test by name with its file and first error, tests
+ * that passed only by their passRate, and pass^k / pass@k over repeated tests.
+ */
+export function testRunMarkdown(report: Report, maxRows: number, seeAlso: string): string[] {
+  const run = report.testRun;
+  if (!run) return [];
+  const out = [
+    `**Tests**: ${fmtInt(run.passed)} passed, ${fmtInt(run.failed)} failed${run.skipped ? `, ${fmtInt(run.skipped)} skipped` : ''} of ${fmtInt(run.tests)}`,
+  ];
+  const failed = (report.tests ?? []).filter((t) => t.state === 'failed');
+  if (failed.length > 0) {
+    out.push('', '| failed test | file | first error |', '|---|---|---|');
+    for (const t of failed.slice(0, maxRows))
+      out.push(`| ${safe(t.name, 200)} | ${safe(t.file, 120)} | ${t.errors?.[0] ? safe(t.errors[0], 300) : '–'} |`);
+    if (failed.length > maxRows)
+      out.push('', `_… and ${fmtInt(failed.length - maxRows)} more failed tests (${seeAlso})._`);
+  }
+  const byRate = (report.tests ?? []).filter((t) => t.passRate?.met && t.passedAttempts < t.attempts);
+  for (const t of byRate.slice(0, maxRows))
+    out.push(
+      '',
+      `- ✅ ${safe(t.name, 200)}: ${fmtInt(t.passedAttempts)} of ${fmtInt(t.attempts)} attempts passed (passRate ${t.passRate!.required})`,
+    );
+  if (run.repeated > 0)
+    out.push(
+      '',
+      `Repeated tests: ${fmtInt(run.repeated)}; pass^k ${kSeries(run.passHatK)}; pass@k ${kSeries(run.passAtK)} (k = 1, 2, …: all / any of k attempts pass)`,
+    );
+  return out;
 }

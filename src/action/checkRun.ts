@@ -1,0 +1,51 @@
+/**
+ * The check run: one per run and comment-id, completed with the step's conclusion, a short
+ * summary, and the annotations sent 50 to a request (the create, then updates), as GitHub allows.
+ */
+import { ANNOTATIONS_PER_REQUEST, type Annotation } from './annotations.js';
+import type { Octokit } from './deps.js';
+
+export interface CheckRunInput {
+  owner: string;
+  repo: string;
+  name: string;
+  headSha: string;
+  conclusion: 'success' | 'failure' | 'neutral';
+  title: string;
+  /** Markdown, at most 65,535 characters. */
+  summary: string;
+  annotations: readonly Annotation[];
+}
+
+const CHECK_SUMMARY_LIMIT = 65_535;
+
+export async function writeCheckRun(
+  octokit: Octokit,
+  input: CheckRunInput,
+): Promise<{ id: number; url: string; requests: number }> {
+  const batches: Annotation[][] = [];
+  for (let i = 0; i < input.annotations.length; i += ANNOTATIONS_PER_REQUEST)
+    batches.push(input.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  const output = (annotations: Annotation[]) => ({
+    title: input.title.slice(0, 255),
+    summary: input.summary.slice(0, CHECK_SUMMARY_LIMIT),
+    annotations,
+  });
+  const { data } = await octokit.rest.checks.create({
+    owner: input.owner,
+    repo: input.repo,
+    name: input.name,
+    head_sha: input.headSha,
+    status: 'completed',
+    conclusion: input.conclusion,
+    output: output(batches[0] ?? []),
+  });
+  for (const batch of batches.slice(1))
+    await octokit.rest.checks.update({
+      owner: input.owner,
+      repo: input.repo,
+      check_run_id: data.id,
+      output: output(batch),
+    });
+  return { id: data.id, url: data.html_url ?? '', requests: Math.max(1, batches.length) };
+}

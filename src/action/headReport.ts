@@ -1,0 +1,127 @@
+/**
+ * The pull request's own report, from whichever source the inputs name: the eval command (the
+ * Vitest plugin writes it), trace files analysed here, the partial reports of a sharded run, or a
+ * file an earlier step wrote. Whatever the source, the result is a validated Report v1 on disk
+ * (report-path) and in memory.
+ */
+import path from 'node:path';
+import { analyze } from '../analyze.js';
+import { mergeReports } from '../report/mergeReports.js';
+import { parseReport } from '../report/readReport.js';
+import type { Report } from '../report/schema.js';
+import { redact } from '../redact/redact.js';
+import { formatInputError } from '../trace/inputError.js';
+import { expandPaths, UsageError } from '../trace/paths.js';
+import { plural } from '../util/thousands.js';
+import type { ActionCore, ActionFs, Exec } from './deps.js';
+import { ActionInputError } from './inputError.js';
+import { DEFAULT_REPORT, type ActionInputs } from './inputs.js';
+
+export interface HeadReport {
+  report: Report;
+  path: string;
+  /** The eval command's exit code, when one ran. */
+  commandExit?: number;
+}
+
+interface HeadDeps {
+  core: Pick<ActionCore, 'info' | 'warning' | 'startGroup' | 'endGroup'>;
+  fs: ActionFs;
+  exec: Exec;
+  env: NodeJS.ProcessEnv;
+}
+
+async function readReportFile(fs: ActionFs, file: string, shown: string, input: string): Promise<Report> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ActionInputError(
+      `${input}: ${shown}: cannot read the report (${code === 'ENOENT' ? 'no such file' : String((err as Error).message)})`,
+    );
+  }
+  try {
+    return parseReport(text, shown);
+  } catch (err) {
+    if (err instanceof UsageError) throw new ActionInputError(`${input}: ${err.message}`);
+    throw err;
+  }
+}
+
+async function writeReport(fs: ActionFs, file: string, report: Report): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, JSON.stringify(report, null, 2) + '\n');
+}
+
+export async function produceHeadReport(
+  inputs: ActionInputs,
+  workDir: string,
+  deps: HeadDeps,
+): Promise<HeadReport> {
+  const { core, fs } = deps;
+  const source = inputs.source;
+  const configFile = inputs.config ? path.resolve(workDir, inputs.config) : undefined;
+
+  if (source.kind === 'command') {
+    const file = path.resolve(workDir, source.report);
+    core.startGroup(`tracejury: ${source.command}`);
+    // bash -c, so the command may use pipes, && and quotes as a `run:` step would; the step goes
+    // on when it fails (failing tests are what the comment is for).
+    const exit = await deps.exec('bash', ['-c', source.command], {
+      cwd: workDir,
+      ignoreReturnCode: true,
+      env: { ...(deps.env as Record<string, string>), CI: 'true' },
+    });
+    core.endGroup();
+    try {
+      await fs.access(file);
+    } catch {
+      throw new ActionInputError(
+        `command: \`${source.command}\` exited with ${exit} and wrote no report at ${source.report}. ` +
+          `Add tracejury() to the plugins in vitest.config.ts (import { tracejury } from 'tracejury/vitest'), ` +
+          `or set \`report\` to where your run writes it, or use \`traces\` to analyse recordings with no suite.`,
+      );
+    }
+    if (exit !== 0) core.info(`tracejury: the command exited with ${exit}; the report says why`);
+    return { report: await readReportFile(fs, file, source.report, 'report'), path: file, commandExit: exit };
+  }
+
+  if (source.kind === 'report') {
+    const file = path.resolve(workDir, source.report);
+    return { report: await readReportFile(fs, file, source.report, 'report'), path: file };
+  }
+
+  const file = path.resolve(workDir, DEFAULT_REPORT);
+  if (source.kind === 'traces') {
+    let report: Report;
+    try {
+      report = await analyze(source.globs, { cwd: workDir, ...(configFile ? { configFile } : {}) });
+    } catch (err) {
+      // A glob that matches nothing, a bad tracejury.yml: the workflow's to fix.
+      if (err instanceof UsageError) throw new ActionInputError(`traces: ${err.message}`);
+      throw err;
+    }
+    if (report.inputs.errorCount > 0)
+      core.warning(
+        `tracejury: ${plural(report.inputs.errorCount, 'input error')} in the traces` +
+          (report.inputs.errors[0] ? `; the first: ${redact(formatInputError(report.inputs.errors[0]))}` : ''),
+      );
+    await writeReport(fs, file, report);
+    return { report, path: file };
+  }
+
+  // merge: the partial reports of a matrix's shards.
+  let files: { path: string; name: string }[];
+  try {
+    files = await expandPaths(source.globs, workDir);
+  } catch (err) {
+    if (err instanceof UsageError) throw new ActionInputError(`merge: ${err.message}`);
+    throw err;
+  }
+  const parts = await Promise.all(files.map((f) => readReportFile(fs, f.path, f.name, 'merge')));
+  core.info(`tracejury: merged ${plural(parts.length, 'partial report')}`);
+  const report = mergeReports(parts);
+  await writeReport(fs, file, report);
+  return { report, path: file };
+}

@@ -1,0 +1,217 @@
+/**
+ * The Action, start to end: inputs → head report → baseline → diff → job summary → PR comment →
+ * check run → next baseline → outputs and the step's result. Everything outside (the runner's
+ * core, GitHub, the file system, processes, artifacts) comes in through `deps`.
+ *
+ * It degrades rather than crashes: no pull request means the summary alone; GitHub refusing a
+ * comment, a check run or an artifact is a warning naming the permission, and the summary is
+ * still written. What fails the step is the gate (as `fail-on` says) or an input to fix.
+ */
+import path from 'node:path';
+import { loadConfig } from '../config/config.js';
+import { diffReports } from '../diff/diffReports.js';
+import type { ReportDiff } from '../diff/schema.js';
+import { formatUsd } from '../report/summarise.js';
+import type { Report } from '../report/schema.js';
+import { UsageError } from '../trace/paths.js';
+import { plural } from '../util/thousands.js';
+import { reportAnnotations, repoPath } from './annotations.js';
+import { baselineArtifactName, findBaseline, uploadBaseline } from './baseline.js';
+import { writeCheckRun } from './checkRun.js';
+import { commentMarker, writeComment } from './comment.js';
+import { renderComment, renderJobSummary, type RenderInput } from './commentBody.js';
+import type { ActionDeps, Octokit } from './deps.js';
+import { resolveEvent, type RunEvent } from './event.js';
+import { httpFailureOf, permissionWarning } from './githubError.js';
+import { produceHeadReport } from './headReport.js';
+import { ActionInputError } from './inputError.js';
+import { readInputs, type ActionInputs } from './inputs.js';
+
+export interface RunResult {
+  passed: boolean;
+  reportPath: string;
+  diffPath?: string;
+  commentUrl?: string;
+  checkRunId?: number;
+  baselineSource: string;
+}
+
+/** Runs `fn`; a GitHub HTTP failure becomes a warning (naming `permission`) and undefined. */
+async function degrade<T>(
+  deps: ActionDeps,
+  what: string,
+  permission: string,
+  fn: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (err) {
+    const failure = httpFailureOf(err);
+    if (!failure) throw err;
+    deps.core.warning(permissionWarning(what, failure, permission));
+    return undefined;
+  }
+}
+
+/** A workflow_run job given only `pr-number` learns the PR's base branch and head from the API. */
+async function completePullRequest(deps: ActionDeps, octokit: Octokit | undefined, event: RunEvent): Promise<RunEvent> {
+  if (!event.pr || event.pr.baseRef || !octokit) return event;
+  const pr = event.pr;
+  const data = await degrade(deps, `read pull request #${pr.number}`, 'pull-requests: read', async () =>
+    (await octokit.rest.pulls.get({ ...deps.context.repo, pull_number: pr.number })).data,
+  );
+  if (!data) return event;
+  return {
+    ...event,
+    pr: { ...pr, baseRef: data.base.ref, fromFork: data.head.repo?.full_name !== data.base.repo.full_name },
+    baseBranch: data.base.ref,
+  };
+}
+
+function gateReasons(inputs: ActionInputs, head: Report, commandExit: number | undefined, diff: ReportDiff | undefined): string[] {
+  const reasons: string[] = [];
+  const gate = inputs.failOn === 'gate' || inputs.failOn === 'any';
+  const regression = inputs.failOn === 'regression' || inputs.failOn === 'any';
+  if (gate && !head.gate.passed) reasons.push(...head.gate.reasons);
+  // A crash or a failing non-eval test shows only in the exit code, not in the report's gate.
+  if (gate && commandExit !== undefined && commandExit !== 0 && head.gate.passed)
+    reasons.push(`the command exited with ${commandExit}`);
+  if (regression && diff && !diff.gate.passed) reasons.push(...diff.gate.reasons.map((r) => `regression: ${r}`));
+  return reasons;
+}
+
+export async function run(deps: ActionDeps): Promise<RunResult | undefined> {
+  const { core } = deps;
+  try {
+    const inputs = readInputs(core);
+    const workspace = path.resolve(deps.env.GITHUB_WORKSPACE ?? process.cwd());
+    const workDir = path.resolve(workspace, inputs.workingDirectory);
+    const octokit = inputs.token ? deps.octokit(inputs.token) : undefined;
+    const event = await completePullRequest(deps, octokit, resolveEvent(deps.context, deps.env, inputs.prNumber));
+    const { owner, repo } = deps.context.repo;
+
+    let regression;
+    try {
+      regression = loadConfig(inputs.config ? path.resolve(workDir, inputs.config) : undefined, workDir).regression;
+    } catch (err) {
+      if (err instanceof UsageError) throw new ActionInputError(`config: ${err.message}`);
+      throw err;
+    }
+
+    const head = await produceHeadReport(inputs, workDir, deps);
+    core.setOutput('report-path', head.path);
+    core.setOutput('waste-usd', String(head.report.waste.totalUsd));
+
+    const artifactName = baselineArtifactName(inputs.commentId);
+    const baseline = await findBaseline({
+      input: inputs.baseline,
+      octokit,
+      artifacts: deps.artifacts,
+      fs: deps.fs,
+      repo: { owner, repo },
+      baseBranch: event.baseBranch,
+      workflowId: event.workflowId,
+      artifactName,
+      token: inputs.token,
+      workDir,
+      tempDir: deps.tempDir,
+      log: (line) => core.info(line),
+    });
+    for (const w of baseline.warnings) core.warning(w);
+    core.info(`tracejury: baseline: ${baseline.source}`);
+
+    const diff = baseline.report ? diffReports(baseline.report, head.report, { regression }) : undefined;
+    let diffPath: string | undefined;
+    if (diff) {
+      diffPath = path.join(path.dirname(head.path), 'diff.json');
+      await deps.fs.writeFile(diffPath, JSON.stringify(diff, null, 2) + '\n');
+    }
+    core.setOutput('diff-path', diffPath ?? '');
+    core.setOutput('waste-delta-usd', diff ? String(diff.totals.wasteUsd.delta) : '');
+    core.setOutput('new-signals', diff ? String(diff.signals.new.length) : '');
+
+    const render: RenderInput = {
+      head: head.report,
+      diff,
+      baselineSource: baseline.source,
+      runUrl: event.runUrl,
+      fileUrl: (file) => {
+        const p = repoPath(file, workDir, workspace);
+        return p ? `${deps.context.serverUrl}/${owner}/${repo}/blob/${event.headSha}/${p.split('/').map(encodeURIComponent).join('/')}` : undefined;
+      },
+    };
+    // The summary first: whatever GitHub refuses below, the report is on the run's page.
+    await core.summary.addRaw(renderJobSummary(render)).write();
+
+    const reasons = gateReasons(inputs, head.report, head.commandExit, diff);
+    const passed = reasons.length === 0;
+
+    let commentUrl: string | undefined;
+    if (inputs.comment === 'off') core.info('tracejury: comment: off');
+    else if (!event.pr) core.info(`tracejury: no pull request for this ${event.name} event; the job summary has the report`);
+    else if (!octokit) core.warning('tracejury: no github-token; the PR comment was not written');
+    else {
+      const marker = commentMarker(inputs.commentId);
+      const written = await degrade(deps, `comment on pull request #${event.pr.number}`, 'pull-requests: write', () =>
+        writeComment(octokit, { owner, repo, issueNumber: event.pr!.number }, renderComment(render, marker), {
+          marker,
+          mode: inputs.comment as 'update' | 'new',
+        }),
+      );
+      if (written) {
+        commentUrl = written.url;
+        core.info(`tracejury: ${written.action} the PR comment ${written.url}`);
+      }
+    }
+    core.setOutput('comment-url', commentUrl ?? '');
+
+    let checkRunId: number | undefined;
+    if (inputs.checkRun && octokit) {
+      const { annotations, total } = reportAnnotations(head.report, { workDir, workspace });
+      const headline = diff
+        ? `waste ${formatUsd(diff.totals.wasteUsd.base)} → ${formatUsd(diff.totals.wasteUsd.head)}, ${plural(diff.signals.new.length, 'new finding')}`
+        : `waste ${formatUsd(head.report.waste.totalUsd)}, ${plural(head.report.inputs.traces, 'trace')}`;
+      const check = await degrade(deps, 'create the check run', 'checks: write', () =>
+        writeCheckRun(octokit, {
+          owner,
+          repo,
+          name: inputs.commentId === 'default' ? 'tracejury' : `tracejury (${inputs.commentId})`,
+          headSha: event.headSha,
+          conclusion: passed ? 'success' : inputs.failOn === 'never' ? 'neutral' : 'failure',
+          title: `${passed ? 'Passed' : 'Failed'}: ${headline}`,
+          summary:
+            (reasons.length ? reasons.map((r) => `- ${r}`).join('\n') + '\n\n' : '') +
+            `${plural(annotations.length, 'annotation')}${total > annotations.length ? ` (of ${total}; the rest are in the job summary)` : ''}. [Job summary](${event.runUrl})`,
+          annotations,
+        }),
+      );
+      checkRunId = check?.id;
+    }
+
+    if (inputs.uploadBaseline === 'always' || (inputs.uploadBaseline === 'auto' && event.pushToDefault)) {
+      try {
+        const uploaded = await uploadBaseline({ artifacts: deps.artifacts, reportPath: head.path, artifactName, tempDir: deps.tempDir, fs: deps.fs });
+        core.info(`tracejury: uploaded the report as ${artifactName}, the baseline for pull requests into ${event.defaultBranch ?? 'this branch'}`);
+        void uploaded;
+      } catch (err) {
+        // The report is still good; only the next PR's comparison is lost.
+        core.warning(`tracejury: could not upload the report as the next baseline (${(err as Error).message.split('\n')[0]})`);
+      }
+    }
+
+    core.setOutput('passed', String(passed || inputs.failOn === 'never'));
+    if (!passed && inputs.failOn !== 'never') core.setFailed(`tracejury: ${reasons.join('; ')}`);
+    return {
+      passed,
+      reportPath: head.path,
+      ...(diffPath ? { diffPath } : {}),
+      ...(commentUrl ? { commentUrl } : {}),
+      ...(checkRunId !== undefined ? { checkRunId } : {}),
+      baselineSource: baseline.source,
+    };
+  } catch (err) {
+    if (err instanceof ActionInputError) core.setFailed(err.message);
+    else core.setFailed(`tracejury: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return undefined;
+  }
+}
