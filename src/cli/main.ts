@@ -37,6 +37,7 @@ import { renderDiffText } from '../diff/renderText.js';
 import type { ReportDiff } from '../diff/schema.js';
 import { reportJsonChunks } from '../report/jsonChunks.js';
 import { mergeReports } from '../report/mergeReports.js';
+import { parseReportJson } from '../report/parseReport.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
 import { SEVERITIES, type Severity } from '../detect/signal.js';
 import { formatInputError, renderText } from '../report/renderText.js';
@@ -613,24 +614,9 @@ function readReport(file: string, cwd: string): Report {
     if (!isFsError(err)) throw err;
     throw new UsageError(`${file}: cannot read the report: ${fsErrorReason(err)}`);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(
-      `${file}: not valid JSON (${(err as Error).message}); expected a Report v1 (analyze --format json)`,
-    );
-  }
-  const parsed = ReportSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.map(String).join('.') || '(top level)';
-    const more = parsed.error.issues.length - 1;
-    throw new UsageError(
-      `${file}: not a Report v1: ${field}: ${issue.message}${more > 0 ? ` (and ${plural(more, 'more problem')})` : ''}`,
-    );
-  }
-  return parsed.data;
+  const parsed = parseReportJson(text);
+  if (!parsed.ok) throw new UsageError(`${file}: ${parsed.problem}`);
+  return parsed.report;
 }
 
 function diffOneLine(diff: ReportDiff, out: string): string {
