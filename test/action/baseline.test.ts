@@ -172,6 +172,34 @@ describe('uploadBaseline then findBaseline', () => {
 });
 
 describe('findBaseline auto', () => {
+  it('accepts an artifact someone uploaded zipped, when it holds one JSON file', async () => {
+    const push = addRun(store);
+    Object.assign(process.env, artifactEnv(gh, push));
+    const dir = path.join(scratch, 'zipped');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'report.json'), reportJson('zipped'));
+    await new DefaultArtifactClient().uploadArtifact(FILE, [path.join(dir, 'report.json')], dir);
+    expect(store.artifacts[0]!.contentType).toBe('application/zip');
+
+    const found = await find();
+    expect(found.warnings).toEqual([]);
+    expect(found.report?.generatedAt).toBe('zipped');
+
+    // Two reports in one zip: which one is the baseline is anyone's guess, so neither is.
+    writeFileSync(path.join(dir, 'other.json'), reportJson('other'));
+    const again = addRun(store);
+    Object.assign(process.env, artifactEnv(gh, again));
+    await new DefaultArtifactClient().uploadArtifact(
+      FILE,
+      [path.join(dir, 'report.json'), path.join(dir, 'other.json')],
+      dir,
+    );
+    const two = await find();
+    expect(two.report).toBeUndefined();
+    expect(two.warnings).toEqual([expect.stringContaining(`run #${again.run_number} on main`)]);
+    expect(two.warnings[0]).toContain('it holds 2 .json files');
+  });
+
   it('takes the latest successful run on the base branch that has the artifact', async () => {
     seedReport(addRun(store), 'oldest');
     const wanted = addRun(store);
