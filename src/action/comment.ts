@@ -45,7 +45,8 @@ export async function writeComment(
   body: string,
   options: { marker: string; mode: 'update' | 'new' },
 ): Promise<WrittenComment> {
-  const existing = options.mode === 'update' ? await findStickyComment(octokit, target, options.marker) : undefined;
+  const existing =
+    options.mode === 'update' ? await findStickyComment(octokit, target, options.marker) : undefined;
   if (existing) {
     const { data } = await octokit.rest.issues.updateComment({
       owner: target.owner,

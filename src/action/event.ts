@@ -86,7 +86,8 @@ export function resolveEvent(
   if (prNumber !== undefined && pr?.number !== prNumber)
     pr = { number: prNumber, baseRef: undefined, headSha, fromFork: false };
 
-  const branch = context.ref.startsWith('refs/heads/') ? context.ref.slice('refs/heads/'.length) : undefined;
+  const ref = context.ref ?? '';
+  const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
   const pushToDefault = context.eventName === 'push' && branch !== undefined && branch === defaultBranch;
   return {
     name: context.eventName,

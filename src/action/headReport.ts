@@ -7,7 +7,6 @@
 import path from 'node:path';
 import { analyze } from '../analyze.js';
 import { mergeReports } from '../report/mergeReports.js';
-import { parseReport } from '../report/readReport.js';
 import type { Report } from '../report/schema.js';
 import { redact } from '../redact/redact.js';
 import { formatInputError } from '../trace/inputError.js';
@@ -15,6 +14,7 @@ import { expandPaths, UsageError } from '../trace/paths.js';
 import { plural } from '../util/thousands.js';
 import type { ActionCore, ActionFs, Exec } from './deps.js';
 import { ActionInputError } from './inputError.js';
+import { readReportInput } from './reportInput.js';
 import { DEFAULT_REPORT, type ActionInputs } from './inputs.js';
 
 export interface HeadReport {
@@ -29,24 +29,6 @@ interface HeadDeps {
   fs: ActionFs;
   exec: Exec;
   env: NodeJS.ProcessEnv;
-}
-
-async function readReportFile(fs: ActionFs, file: string, shown: string, input: string): Promise<Report> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ActionInputError(
-      `${input}: ${shown}: cannot read the report (${code === 'ENOENT' ? 'no such file' : String((err as Error).message)})`,
-    );
-  }
-  try {
-    return parseReport(text, shown);
-  } catch (err) {
-    if (err instanceof UsageError) throw new ActionInputError(`${input}: ${err.message}`);
-    throw err;
-  }
 }
 
 async function writeReport(fs: ActionFs, file: string, report: Report): Promise<void> {
@@ -84,12 +66,16 @@ export async function produceHeadReport(
       );
     }
     if (exit !== 0) core.info(`tracejury: the command exited with ${exit}; the report says why`);
-    return { report: await readReportFile(fs, file, source.report, 'report'), path: file, commandExit: exit };
+    return {
+      report: await readReportInput(fs, workDir, 'report', source.report),
+      path: file,
+      commandExit: exit,
+    };
   }
 
   if (source.kind === 'report') {
     const file = path.resolve(workDir, source.report);
-    return { report: await readReportFile(fs, file, source.report, 'report'), path: file };
+    return { report: await readReportInput(fs, workDir, 'report', source.report), path: file };
   }
 
   const file = path.resolve(workDir, DEFAULT_REPORT);
@@ -105,7 +91,9 @@ export async function produceHeadReport(
     if (report.inputs.errorCount > 0)
       core.warning(
         `tracejury: ${plural(report.inputs.errorCount, 'input error')} in the traces` +
-          (report.inputs.errors[0] ? `; the first: ${redact(formatInputError(report.inputs.errors[0]))}` : ''),
+          (report.inputs.errors[0]
+            ? `; the first: ${redact(formatInputError(report.inputs.errors[0]))}`
+            : ''),
       );
     await writeReport(fs, file, report);
     return { report, path: file };
@@ -119,7 +107,7 @@ export async function produceHeadReport(
     if (err instanceof UsageError) throw new ActionInputError(`merge: ${err.message}`);
     throw err;
   }
-  const parts = await Promise.all(files.map((f) => readReportFile(fs, f.path, f.name, 'merge')));
+  const parts = await Promise.all(files.map((f) => readReportInput(fs, workDir, 'merge', f.name)));
   core.info(`tracejury: merged ${plural(parts.length, 'partial report')}`);
   const report = mergeReports(parts);
   await writeReport(fs, file, report);

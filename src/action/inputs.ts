@@ -22,14 +22,12 @@ const oneOf = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
   }) as unknown as z.ZodType<T, string>;
 
 const booleanInput = (name: string) =>
-  z
-    .string()
-    .transform((v, ctx) => {
-      if (/^(true|yes|on|1)$/i.test(v)) return true;
-      if (/^(false|no|off|0)$/i.test(v)) return false;
-      ctx.addIssue({ code: 'custom', message: `${name}: "${v}" is not \`true\` or \`false\`` });
-      return z.NEVER;
-    });
+  z.string().transform((v, ctx) => {
+    if (/^(true|yes|on|1)$/i.test(v)) return true;
+    if (/^(false|no|off|0)$/i.test(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `${name}: "${v}" is not \`true\` or \`false\`` });
+    return z.NEVER;
+  });
 
 export const COMMENT_MODES = ['update', 'new', 'off'] as const;
 export const FAIL_ON = ['gate', 'regression', 'any', 'never'] as const;
@@ -46,12 +44,10 @@ export const RawInputsSchema = z
     baseline: z.string(),
     'github-token': z.string(),
     comment: oneOf('comment', COMMENT_MODES),
-    'comment-id': z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{1,64}$/, {
-        error: (issue) =>
-          `comment-id: "${String(issue.input)}" may use only letters, digits, ".", "_" and "-" (at most 64); it becomes the marker <!-- tracejury:<comment-id> --> and the baseline artifact's name`,
-      }),
+    'comment-id': z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, {
+      error: (issue) =>
+        `comment-id: "${String(issue.input)}" may use only letters, digits, ".", "_" and "-" (at most 64); it becomes the marker <!-- tracejury:<comment-id> --> and the baseline artifact's name`,
+    }),
     'fail-on': oneOf('fail-on', FAIL_ON),
     'check-run': booleanInput('check-run'),
     'pr-number': z.string().refine((v) => v === '' || /^[1-9][0-9]{0,9}$/.test(v), {

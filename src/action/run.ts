@@ -54,11 +54,18 @@ async function degrade<T>(
 }
 
 /** A workflow_run job given only `pr-number` learns the PR's base branch and head from the API. */
-async function completePullRequest(deps: ActionDeps, octokit: Octokit | undefined, event: RunEvent): Promise<RunEvent> {
+async function completePullRequest(
+  deps: ActionDeps,
+  octokit: Octokit | undefined,
+  event: RunEvent,
+): Promise<RunEvent> {
   if (!event.pr || event.pr.baseRef || !octokit) return event;
   const pr = event.pr;
-  const data = await degrade(deps, `read pull request #${pr.number}`, 'pull-requests: read', async () =>
-    (await octokit.rest.pulls.get({ ...deps.context.repo, pull_number: pr.number })).data,
+  const data = await degrade(
+    deps,
+    `read pull request #${pr.number}`,
+    'pull-requests: read',
+    async () => (await octokit.rest.pulls.get({ ...deps.context.repo, pull_number: pr.number })).data,
   );
   if (!data) return event;
   return {
@@ -68,7 +75,12 @@ async function completePullRequest(deps: ActionDeps, octokit: Octokit | undefine
   };
 }
 
-function gateReasons(inputs: ActionInputs, head: Report, commandExit: number | undefined, diff: ReportDiff | undefined): string[] {
+function gateReasons(
+  inputs: ActionInputs,
+  head: Report,
+  commandExit: number | undefined,
+  diff: ReportDiff | undefined,
+): string[] {
   const reasons: string[] = [];
   const gate = inputs.failOn === 'gate' || inputs.failOn === 'any';
   const regression = inputs.failOn === 'regression' || inputs.failOn === 'any';
@@ -76,7 +88,8 @@ function gateReasons(inputs: ActionInputs, head: Report, commandExit: number | u
   // A crash or a failing non-eval test shows only in the exit code, not in the report's gate.
   if (gate && commandExit !== undefined && commandExit !== 0 && head.gate.passed)
     reasons.push(`the command exited with ${commandExit}`);
-  if (regression && diff && !diff.gate.passed) reasons.push(...diff.gate.reasons.map((r) => `regression: ${r}`));
+  if (regression && diff && !diff.gate.passed)
+    reasons.push(...diff.gate.reasons.map((r) => `regression: ${r}`));
   return reasons;
 }
 
@@ -87,12 +100,19 @@ export async function run(deps: ActionDeps): Promise<RunResult | undefined> {
     const workspace = path.resolve(deps.env.GITHUB_WORKSPACE ?? process.cwd());
     const workDir = path.resolve(workspace, inputs.workingDirectory);
     const octokit = inputs.token ? deps.octokit(inputs.token) : undefined;
-    const event = await completePullRequest(deps, octokit, resolveEvent(deps.context, deps.env, inputs.prNumber));
+    const event = await completePullRequest(
+      deps,
+      octokit,
+      resolveEvent(deps.context, deps.env, inputs.prNumber),
+    );
     const { owner, repo } = deps.context.repo;
 
     let regression;
     try {
-      regression = loadConfig(inputs.config ? path.resolve(workDir, inputs.config) : undefined, workDir).regression;
+      regression = loadConfig(
+        inputs.config ? path.resolve(workDir, inputs.config) : undefined,
+        workDir,
+      ).regression;
     } catch (err) {
       if (err instanceof UsageError) throw new ActionInputError(`config: ${err.message}`);
       throw err;
@@ -137,26 +157,41 @@ export async function run(deps: ActionDeps): Promise<RunResult | undefined> {
       runUrl: event.runUrl,
       fileUrl: (file) => {
         const p = repoPath(file, workDir, workspace);
-        return p ? `${deps.context.serverUrl}/${owner}/${repo}/blob/${event.headSha}/${p.split('/').map(encodeURIComponent).join('/')}` : undefined;
+        return p
+          ? `${deps.context.serverUrl}/${owner}/${repo}/blob/${event.headSha}/${p.split('/').map(encodeURIComponent).join('/')}`
+          : undefined;
       },
     };
     // The summary first: whatever GitHub refuses below, the report is on the run's page.
-    await core.summary.addRaw(renderJobSummary(render)).write();
+    if (deps.env.GITHUB_STEP_SUMMARY) {
+      core.summary.addRaw(renderJobSummary(render));
+      await core.summary.write();
+    } else core.info('tracejury: no GITHUB_STEP_SUMMARY (not on a runner); no job summary written');
 
     const reasons = gateReasons(inputs, head.report, head.commandExit, diff);
     const passed = reasons.length === 0;
 
     let commentUrl: string | undefined;
     if (inputs.comment === 'off') core.info('tracejury: comment: off');
-    else if (!event.pr) core.info(`tracejury: no pull request for this ${event.name} event; the job summary has the report`);
+    else if (!event.pr)
+      core.info(`tracejury: no pull request for this ${event.name} event; the job summary has the report`);
     else if (!octokit) core.warning('tracejury: no github-token; the PR comment was not written');
     else {
       const marker = commentMarker(inputs.commentId);
-      const written = await degrade(deps, `comment on pull request #${event.pr.number}`, 'pull-requests: write', () =>
-        writeComment(octokit, { owner, repo, issueNumber: event.pr!.number }, renderComment(render, marker), {
-          marker,
-          mode: inputs.comment as 'update' | 'new',
-        }),
+      const written = await degrade(
+        deps,
+        `comment on pull request #${event.pr.number}`,
+        'pull-requests: write',
+        () =>
+          writeComment(
+            octokit,
+            { owner, repo, issueNumber: event.pr!.number },
+            renderComment(render, marker),
+            {
+              marker,
+              mode: inputs.comment as 'update' | 'new',
+            },
+          ),
       );
       if (written) {
         commentUrl = written.url;
@@ -190,12 +225,21 @@ export async function run(deps: ActionDeps): Promise<RunResult | undefined> {
 
     if (inputs.uploadBaseline === 'always' || (inputs.uploadBaseline === 'auto' && event.pushToDefault)) {
       try {
-        const uploaded = await uploadBaseline({ artifacts: deps.artifacts, reportPath: head.path, artifactName, tempDir: deps.tempDir, fs: deps.fs });
-        core.info(`tracejury: uploaded the report as ${artifactName}, the baseline for pull requests into ${event.defaultBranch ?? 'this branch'}`);
-        void uploaded;
+        await uploadBaseline({
+          artifacts: deps.artifacts,
+          reportPath: head.path,
+          artifactName,
+          tempDir: deps.tempDir,
+          fs: deps.fs,
+        });
+        core.info(
+          `tracejury: uploaded the report as ${artifactName}, the baseline for pull requests into ${event.defaultBranch ?? 'this branch'}`,
+        );
       } catch (err) {
         // The report is still good; only the next PR's comparison is lost.
-        core.warning(`tracejury: could not upload the report as the next baseline (${(err as Error).message.split('\n')[0]})`);
+        core.warning(
+          `tracejury: could not upload the report as the next baseline (${(err as Error).message.split('\n')[0]})`,
+        );
       }
     }
 
@@ -211,7 +255,10 @@ export async function run(deps: ActionDeps): Promise<RunResult | undefined> {
     };
   } catch (err) {
     if (err instanceof ActionInputError) core.setFailed(err.message);
-    else core.setFailed(`tracejury: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    else
+      core.setFailed(
+        `tracejury: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
     return undefined;
   }
 }

@@ -56,7 +56,8 @@ export function renderMarkdown(
   if (report.outcomes) out.push('', outcomeLine(report.outcomes));
   out.push('', `Gate: ${safe(gateThreshold(report))}`);
   if (!report.gate.passed) out.push('', ...report.gate.reasons.map((r) => `- ${safe(r)}`));
-  if (report.testRun) out.push('', ...testRunMarkdown(report, options.listLimit ?? MAX_FAILING_ROWS, seeAlso));
+  if (report.testRun)
+    out.push('', ...testRunMarkdown(report, options.listLimit ?? MAX_FAILING_ROWS, seeAlso));
   // Every trace that made the gate fail, one line each (cut, with a count, past MAX_FAILING_ROWS).
   const failing = failingFindings(report);
   const maxFailing = options.listLimit ?? MAX_FAILING_ROWS;
@@ -68,10 +69,7 @@ export function renderMarkdown(
         `| \`${s.detector}\` | ${safe(s.traceId, 80)} | ${s.file ? safe(s.file, 120) : '–'} | ${stepsText(s.steps) || '–'} |`,
       );
     if (failing.length > maxFailing)
-      out.push(
-        '',
-        `_… and ${fmtInt(failing.length - maxFailing)} more failing traces (${seeAlso})._`,
-      );
+      out.push('', `_… and ${fmtInt(failing.length - maxFailing)} more failing traces (${seeAlso})._`);
   }
   if (inputs.errorCount > 0)
     out.push(
@@ -108,8 +106,7 @@ export function renderMarkdown(
           `- \`${g.detector}\`${s.shadow ? ' _(shadow)_' : ''} ${safe(s.traceId, 80)}${s.file ? ` (${safe(s.file, 120)})` : ''}: ${safe(s.message)}`,
         );
       const more = g.count + g.shadow - g.examples.length;
-      if (more > 0)
-        details.push(`- _… and ${fmtInt(more)} more \`${g.detector}\` (${seeAlso})_`);
+      if (more > 0) details.push(`- _… and ${fmtInt(more)} more \`${g.detector}\` (${seeAlso})_`);
     }
     details.push('', '</details>');
     // Groups whose signals are all for review or suppressed have no examples to show.
@@ -147,10 +144,7 @@ export function renderMarkdown(
         `| ${r.passed ? '✅' : '❌'} | ${safe(r.sessionId, 80)}${r.test ? ` (${safe(r.test, 80)})` : ''} | ${fmtInt(r.traces)} | ${cell('reliability', r.reliability)} | ${cell('consistency', r.consistency)} |`,
       );
     if (sessions.length > maxSessions)
-      out.push(
-        '',
-        `_… and ${fmtInt(sessions.length - maxSessions)} more sessions (${seeAlso})_`,
-      );
+      out.push('', `_… and ${fmtInt(sessions.length - maxSessions)} more sessions (${seeAlso})_`);
   }
   if (report.review.length > 0) {
     out.push('', `<details><summary>For review (${report.review.length})</summary>`, '');
@@ -191,7 +185,9 @@ export function testRunMarkdown(report: Report, maxRows: number, seeAlso: string
   if (failed.length > 0) {
     out.push('', '| failed test | file | first error |', '|---|---|---|');
     for (const t of failed.slice(0, maxRows))
-      out.push(`| ${safe(t.name, 200)} | ${safe(t.file, 120)} | ${t.errors?.[0] ? safe(t.errors[0], 300) : '–'} |`);
+      out.push(
+        `| ${safe(t.name, 200)} | ${safe(t.file, 120)} | ${t.errors?.[0] ? safe(t.errors[0], 300) : '–'} |`,
+      );
     if (failed.length > maxRows)
       out.push('', `_… and ${fmtInt(failed.length - maxRows)} more failed tests (${seeAlso})._`);
   }

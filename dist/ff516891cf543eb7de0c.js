@@ -1,0 +1,85 @@
+/**
+ * A worker thread of analyze() with `--jobs N`: loads its shard of the input (every file is read,
+ * only the shard's traces are parsed and imported), runs the detectors over each trace and sends
+ * the results to the main thread in the canonical trace order. Escalation, the report and
+ * everything else that must see all traces stay on the main thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { baselineLookup } from '../baseline/store.js';
+import { isGrayZone } from '../detect/grayZone.js';
+import { createDetectorRunner } from '../detect/runner.js';
+import { createPricer } from '../pricing/pricer.js';
+import { summariseTrace, unreadSpansOf } from '../report/build.js';
+import { sessionFactsOf } from '../session/traceFacts.js';
+import { streamTraceBatches } from '../trace/load.js';
+const port = parentPort;
+const input = workerData;
+/** Result messages this worker may still send before it waits for the main thread to catch up. */
+let credit = 0;
+let wake;
+port.on('message', (m) => {
+    credit += m.messages;
+    wake?.();
+    wake = undefined;
+});
+async function send(message) {
+    if (message.type === 'results') {
+        while (credit <= 0)
+            await new Promise((resolve) => (wake = resolve));
+        credit--;
+    }
+    port.postMessage(message);
+}
+async function main() {
+    const { config } = input;
+    const pricer = createPricer(config.prices);
+    const runner = createDetectorRunner({
+        config,
+        pricer,
+        baselines: baselineLookup(input.baselines, config.baselines.minRuns, config.baselines.window),
+    });
+    const { batches, stats } = streamTraceBatches(input.paths, {
+        inputFormat: input.inputFormat,
+        pricer,
+        cwd: input.cwd,
+        ...(input.agent !== undefined ? { agent: input.agent } : {}),
+        shard: input.shard,
+        onProgress: (p) => port.postMessage({
+            type: 'progress',
+            bytesRead: p.bytesRead,
+            traces: p.traces,
+            filesDone: p.filesDone,
+            file: p.file,
+        }),
+    });
+    for await (const batch of batches) {
+        if (batch.length === 0)
+            continue;
+        const results = batch.map((loaded) => {
+            const signals = runner.run(loaded);
+            const escalate = input.keepGrayZoneTraces && signals.some(isGrayZone);
+            return {
+                order: loaded.source.order,
+                summary: summariseTrace(loaded, signals),
+                signals,
+                sessionSignals: sessionFactsOf(loaded.trace),
+                unreadSpans: unreadSpansOf(loaded.trace),
+                ...(escalate ? { trace: loaded.trace } : {}),
+            };
+        });
+        await send({ type: 'results', results });
+    }
+    await send({
+        type: 'done',
+        stats,
+        unknownModels: [...pricer.unknownModels()],
+        failures: runner.failures,
+    });
+}
+// The main thread terminates the worker once it has read 'done' or 'failed'.
+main().catch((err) => {
+    port.postMessage({
+        type: 'failed',
+        message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    });
+});

@@ -1,0 +1,275 @@
+/**
+ * The base side of the pull request's comparison: which report the head report is diffed against.
+ *
+ * `auto` looks for the head report that the latest successful run of this workflow on the base
+ * branch uploaded as an artifact, then for a committed `.tracejury/baseline-report.json`, and says
+ * plainly when there is neither (a first run: a report without deltas). Nothing GitHub-side ever
+ * fails the step here — a read-only token or an expired artifact costs the deltas, not the check —
+ * but a `baseline:` path the user named that cannot be used is an input error.
+ *
+ * Artifact names: the report is uploaded raw (skipArchive) so that it can be downloaded without
+ * unzipping, and @actions/artifact v6 then names the artifact after the uploaded file's basename,
+ * whatever name is passed. uploadBaseline therefore uploads a copy called `<artifactName>.json`, and
+ * the runs API lists the artifact under that name, which is the name findBaseline asks for.
+ */
+import path from 'node:path';
+import { parseReportJson } from '../report/parseReport.js';
+import type { Report } from '../report/schema.js';
+import { fsErrorReason, isFsError } from '../util/fsError.js';
+import { plural } from '../util/thousands.js';
+import type { ActionFs, ArtifactStore, Octokit } from './deps.js';
+import { readReportInput } from './reportInput.js';
+
+export const baselineArtifactName = (commentId: string) => `tracejury-report-${commentId}`;
+
+/** The name the artifact really has on GitHub (see the note at the top). */
+export const baselineArtifactFile = (artifactName: string) => `${artifactName}.json`;
+
+export const COMMITTED_BASELINE = '.tracejury/baseline-report.json';
+
+/** How many successful base-branch runs to look through before giving up on the artifact. */
+export const DEFAULT_MAX_RUNS = 30;
+
+const PER_PAGE = 100;
+
+export type BaselineInput = { kind: 'auto' } | { kind: 'none' } | { kind: 'file'; path: string };
+
+export interface BaselineFound {
+  report: Report | undefined;
+  /**
+   * One line for the log and the comment, e.g. "the report of run #41 on main (abc1234)",
+   * "committed .tracejury/baseline-report.json", "none: no successful run of this workflow on main
+   * has a tracejury-report-default.json artifact yet, … (first run: a report without deltas)".
+   */
+  source: string;
+  /** The run the report came from, for a link in the comment. */
+  url?: string;
+  warnings: string[];
+}
+
+export interface FindBaselineArgs {
+  input: BaselineInput;
+  octokit: Octokit | undefined;
+  artifacts: ArtifactStore;
+  fs: ActionFs;
+  repo: { owner: string; repo: string };
+  baseBranch: string | undefined;
+  /** The workflow's numeric id or its file name (`ci.yml`), as the runs API accepts either. */
+  workflowId: number | string | undefined;
+  /** baselineArtifactName(comment-id), without the `.json` GitHub adds (see the note at the top). */
+  artifactName: string;
+  token: string;
+  workDir: string;
+  tempDir: string;
+  log: (line: string) => void;
+  /** Successful runs to look through for the artifact (default 30). */
+  maxRuns?: number;
+}
+
+export async function findBaseline(args: FindBaselineArgs): Promise<BaselineFound> {
+  const { input } = args;
+  if (input.kind === 'none')
+    return { report: undefined, source: 'the workflow set `baseline: none`', warnings: [] };
+  if (input.kind === 'file') {
+    const report = await readReportInput(args.fs, args.workDir, 'baseline', input.path);
+    return { report, source: input.path, warnings: [] };
+  }
+
+  const warnings: string[] = [];
+  const fromRuns = await fromBaseBranchRuns(args, warnings);
+  if (fromRuns.found) return { ...fromRuns.found, warnings };
+
+  const committed = await readCommitted(args, warnings);
+  if (committed) return { report: committed, source: `committed ${COMMITTED_BASELINE}`, warnings };
+  return {
+    report: undefined,
+    source: `none: ${fromRuns.why}, and there is no committed ${COMMITTED_BASELINE} (first run: a report without deltas)`,
+    warnings,
+  };
+}
+
+/** The committed fallback: absent is normal; present but unusable is a warning, not a failure. */
+async function readCommitted(args: FindBaselineArgs, warnings: string[]): Promise<Report | undefined> {
+  let text: string;
+  try {
+    text = await args.fs.readFile(path.resolve(args.workDir, COMMITTED_BASELINE), 'utf8');
+  } catch (err) {
+    if (!isFsError(err)) throw err;
+    if (err.code !== 'ENOENT')
+      warnings.push(`baseline: ${COMMITTED_BASELINE}: cannot read the report: ${fsErrorReason(err)}`);
+    return undefined;
+  }
+  const parsed = parseReportJson(text);
+  if (parsed.ok) return parsed.report;
+  warnings.push(
+    `baseline: ${COMMITTED_BASELINE}: ${parsed.problem}; commit a report written by this version, or remove it`,
+  );
+  return undefined;
+}
+
+interface RunsOutcome {
+  found?: Omit<BaselineFound, 'warnings'>;
+  /** Why there is no report from a run, for the `none:` source line. */
+  why: string;
+}
+
+type WorkflowRun = Awaited<
+  ReturnType<Octokit['rest']['actions']['listWorkflowRuns']>
+>['data']['workflow_runs'][number];
+
+async function fromBaseBranchRuns(args: FindBaselineArgs, warnings: string[]): Promise<RunsOutcome> {
+  const { octokit, baseBranch, workflowId, repo } = args;
+  if (!octokit) return { why: 'no github-token to look for the base branch’s report with' };
+  if (!baseBranch) return { why: 'no base branch to compare with' };
+  if (workflowId === undefined || workflowId === '')
+    return { why: 'the workflow is unknown (GITHUB_WORKFLOW_REF is not set)' };
+
+  const name = baselineArtifactFile(args.artifactName);
+  const maxRuns = Math.max(1, args.maxRuns ?? DEFAULT_MAX_RUNS);
+  let looked = 0;
+  let expired = 0;
+  let ended = false;
+  try {
+    for (let page = 1; looked < maxRuns && !ended; page++) {
+      const { data } = await octokit.rest.actions.listWorkflowRuns({
+        ...repo,
+        workflow_id: workflowId,
+        branch: baseBranch,
+        status: 'success',
+        per_page: PER_PAGE,
+        page,
+      });
+      const runs = data.workflow_runs;
+      ended = runs.length < PER_PAGE;
+      for (const run of runs) {
+        if (looked >= maxRuns) break;
+        looked++;
+        const { data: listed } = await octokit.rest.actions.listWorkflowRunArtifacts({
+          ...repo,
+          run_id: run.id,
+          name,
+          per_page: PER_PAGE,
+        });
+        const live = listed.artifacts.filter((a) => a.name === name && !a.expired);
+        expired += listed.artifacts.filter((a) => a.name === name && a.expired).length;
+        const artifact = live[0];
+        if (!artifact) continue;
+        return await fromArtifact(args, run, artifact.id, baseBranch, warnings);
+      }
+    }
+  } catch (err) {
+    const status = httpStatus(err);
+    if (status === undefined) throw err;
+    const advice =
+      status === 403 || status === 404
+        ? '; give the job `permissions: actions: read` so it can read the base branch’s runs and artifacts'
+        : '';
+    warnings.push(
+      `baseline: cannot list the runs of this workflow on ${baseBranch} and their artifacts: ${status} ${errorMessage(err)}${advice}`,
+    );
+    return { why: `the runs on ${baseBranch} could not be read (see the warning)` };
+  }
+  const expiredNote = expired ? `, ${plural(expired, 'expired one')} aside` : '';
+  const limit = ended ? '' : ` (looked through the latest ${plural(looked, 'run')})`;
+  return {
+    why: `no successful run of this workflow on ${baseBranch} has a ${name} artifact yet${expiredNote}${limit}`,
+  };
+}
+
+/**
+ * Download one run's report artifact and check it. A newer artifact that is broken means the base
+ * moved on without a usable report: older runs would be stale, so this falls back rather than
+ * looking further.
+ */
+async function fromArtifact(
+  args: FindBaselineArgs,
+  run: WorkflowRun,
+  artifactId: number,
+  baseBranch: string,
+  warnings: string[],
+): Promise<RunsOutcome> {
+  const label = `run #${run.run_number} on ${baseBranch} (${run.head_sha.slice(0, 7)})`;
+  const problem = (what: string): RunsOutcome => {
+    warnings.push(`baseline: the report artifact of ${label}: ${what}; comparing with the fallback instead`);
+    return { why: `the report of ${label} is unusable (see the warning)` };
+  };
+  let dir: string;
+  try {
+    await args.fs.mkdir(args.tempDir, { recursive: true });
+    dir = await args.fs.mkdtemp(path.join(args.tempDir, 'tracejury-baseline-'));
+    await args.artifacts.downloadArtifact(artifactId, {
+      path: dir,
+      findBy: {
+        token: args.token,
+        workflowRunId: run.id,
+        repositoryOwner: args.repo.owner,
+        repositoryName: args.repo.repo,
+      },
+    });
+  } catch (err) {
+    const status = httpStatus(err);
+    const advice = status === 403 || status === 404 ? ' (the job needs `permissions: actions: read`)' : '';
+    return problem(`cannot download it: ${status ? `${status} ` : ''}${errorMessage(err)}${advice}`);
+  }
+  // Uploaded raw, the download is the one JSON file; an artifact someone zipped is extracted by the
+  // client, and must then hold exactly one JSON file too.
+  let files: string[];
+  try {
+    files = (await args.fs.readdir(dir)).filter((f) => f.toLowerCase().endsWith('.json'));
+  } catch (err) {
+    return problem(`cannot list the download: ${fsErrorReason(err)}`);
+  }
+  if (files.length !== 1)
+    return problem(
+      files.length === 0
+        ? 'it holds no .json file'
+        : `it holds ${files.length} .json files: ${files.join(', ')}`,
+    );
+  let text: string;
+  try {
+    text = await args.fs.readFile(path.join(dir, files[0]!), 'utf8');
+  } catch (err) {
+    return problem(`cannot read ${files[0]}: ${fsErrorReason(err)}`);
+  }
+  const parsed = parseReportJson(text);
+  if (!parsed.ok) return problem(parsed.problem);
+  args.log(`baseline: the report of ${label}`);
+  return { found: { report: parsed.report, source: `the report of ${label}`, url: run.html_url }, why: '' };
+}
+
+/** Octokit's RequestError carries the HTTP status; anything else (a bug) has none. */
+function httpStatus(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export interface UploadBaselineArgs {
+  artifacts: ArtifactStore;
+  fs: ActionFs;
+  reportPath: string;
+  artifactName: string;
+  /** Where the renamed copy is written (RUNNER_TEMP). */
+  tempDir: string;
+  retentionDays?: number;
+}
+
+/**
+ * Upload the head report as the next baseline, raw, under `<artifactName>.json` (see the note at
+ * the top): a copy with that name is written to a fresh directory and uploaded from there.
+ */
+export async function uploadBaseline(args: UploadBaselineArgs): Promise<{ id?: number; size?: number }> {
+  const { fs } = args;
+  await fs.mkdir(args.tempDir, { recursive: true });
+  const dir = await fs.mkdtemp(path.join(args.tempDir, 'tracejury-upload-'));
+  const copy = path.join(dir, baselineArtifactFile(args.artifactName));
+  await fs.writeFile(copy, await fs.readFile(args.reportPath));
+  const result = await args.artifacts.uploadArtifact(args.artifactName, [copy], dir, {
+    skipArchive: true,
+    ...(args.retentionDays !== undefined ? { retentionDays: args.retentionDays } : {}),
+  });
+  return { id: result.id, size: result.size };
+}
