@@ -1,0 +1,120 @@
+/**
+ * The example workflows and the README's Action section against action.yml, the contract: every
+ * example passes only inputs the Action has, the README's tables list exactly its inputs and
+ * outputs, and every job that comments asks for the permission to.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+interface ActionYml {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, unknown>;
+}
+interface Step {
+  uses?: string;
+  with?: Record<string, unknown>;
+}
+interface Job {
+  permissions?: Record<string, string> | string;
+  steps?: Step[];
+}
+interface Workflow {
+  permissions?: Record<string, string> | string;
+  jobs: Record<string, Job>;
+}
+
+const action = parse(read('action.yml')) as ActionYml;
+const inputs = Object.keys(action.inputs).sort();
+const outputs = Object.keys(action.outputs).sort();
+
+const workflowDir = 'examples/workflows';
+const workflows = readdirSync(path.join(root, workflowDir))
+  .filter((f) => f.endsWith('.yml'))
+  .sort()
+  .map((f) => ({ file: f, workflow: parse(read(path.join(workflowDir, f))) as Workflow }));
+
+const isTracejury = (s: Step) => s.uses !== undefined && /^tracejury\/tracejury@/.test(s.uses);
+
+/** The README section's table whose first header cell is `first`: the names in its first column. */
+function tableNames(section: string, first: string): string[] {
+  const lines = section.split('\n');
+  const start = lines.findIndex((l) => new RegExp(`^\\|\\s*${first}\\s*\\|`).test(l));
+  expect(start, `a table headed "| ${first} |"`).toBeGreaterThanOrEqual(0);
+  const names: string[] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    const name = /^\|\s*`([^`]+)`/.exec(line)?.[1];
+    if (name !== undefined) names.push(name);
+  }
+  return names.sort();
+}
+
+describe('example workflows', () => {
+  test('there are the five examples', () => {
+    expect(workflows.map((w) => w.file)).toEqual([
+      'tracejury-fork-comment.yml',
+      'tracejury-fork-pr.yml',
+      'tracejury-sharded.yml',
+      'tracejury-traces.yml',
+      'tracejury.yml',
+    ]);
+  });
+
+  test.each(workflows)('$file uses tracejury with inputs action.yml has', ({ workflow }) => {
+    const steps = Object.values(workflow.jobs).flatMap((j) => j.steps ?? []);
+    const ours = steps.filter(isTracejury);
+    expect(ours.length).toBeGreaterThan(0);
+    for (const step of ours) {
+      for (const key of Object.keys(step.with ?? {})) expect(inputs).toContain(key);
+    }
+  });
+
+  test.each(workflows)('$file: every job that comments may write to pull requests', ({ workflow }) => {
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      const comments = (job.steps ?? []).some(
+        (s) => isTracejury(s) && String(s.with?.comment ?? action.inputs.comment?.default) !== 'off',
+      );
+      if (!comments) continue;
+      const permissions = job.permissions ?? workflow.permissions;
+      expect(permissions, `job ${name}`).toBeTypeOf('object');
+      expect((permissions as Record<string, string>)['pull-requests'], `job ${name}`).toBe('write');
+    }
+  });
+
+  test.each(workflows)('$file: every job sets its own permissions', ({ workflow }) => {
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      expect(job.permissions ?? workflow.permissions, `job ${name}`).toBeTypeOf('object');
+    }
+  });
+});
+
+describe('README: Use in GitHub Actions', () => {
+  const readme = read('README.md');
+  const section = /\n## Use in GitHub Actions\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+
+  test('the section exists, after "Use with Vitest" and before "Configuration"', () => {
+    expect(section).not.toBe('');
+    const at = (h: string) => readme.indexOf(`\n## ${h}`);
+    expect(at('Use with Vitest')).toBeLessThan(at('Use in GitHub Actions'));
+    expect(at('Use in GitHub Actions')).toBeLessThan(at('Configuration'));
+  });
+
+  test("the inputs table lists exactly action.yml's inputs", () => {
+    expect(tableNames(section, 'input')).toEqual(inputs);
+  });
+
+  test("the outputs table lists exactly action.yml's outputs", () => {
+    expect(tableNames(section, 'output')).toEqual(outputs);
+  });
+
+  test('the minimal workflow shown is examples/workflows/tracejury.yml', () => {
+    const shown = /```yaml\n(# The minimal tracejury workflow[\s\S]*?)```/.exec(section)?.[1];
+    expect(shown).toBe(read(path.join(workflowDir, 'tracejury.yml')));
+  });
+});
