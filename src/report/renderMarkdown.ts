@@ -59,7 +59,8 @@ export function renderMarkdown(
   if (report.testRun)
     out.push('', ...testRunMarkdown(report, options.listLimit ?? MAX_FAILING_ROWS, seeAlso));
   // Every trace that made the gate fail, one line each (cut, with a count, past MAX_FAILING_ROWS).
-  const failing = failingFindings(report);
+  // In a test run the tests are the gate (listed above); findings fail it only through matchers.
+  const failing = report.testRun ? [] : failingFindings(report);
   const maxFailing = options.listLimit ?? MAX_FAILING_ROWS;
   const maxReview = options.listLimit ?? 50;
   if (failing.length > 0) {
