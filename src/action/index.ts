@@ -1,17 +1,29 @@
 /** The Action's entry point (action.yml `main`, bundled to dist/index.js): real clients into run(). */
 import * as core from '@actions/core';
-import { DefaultArtifactClient } from '@actions/artifact';
 import { exec } from '@actions/exec';
 import { context, getOctokit } from '@actions/github';
 import * as fs from 'node:fs/promises';
 import os from 'node:os';
+import type { ArtifactStore } from './deps.js';
 import { run } from './run.js';
+
+// The artifact client (with the Azure storage SDK) is a third of the bundle and only a baseline
+// lookup or upload needs it: loaded on first use, so the step starts in less time.
+let artifactClient: Promise<ArtifactStore> | undefined;
+const loadArtifactClient = () =>
+  (artifactClient ??= import('@actions/artifact').then(
+    ({ DefaultArtifactClient }) => new DefaultArtifactClient(),
+  ));
+const artifacts: ArtifactStore = {
+  uploadArtifact: async (...args) => (await loadArtifactClient()).uploadArtifact(...args),
+  downloadArtifact: async (...args) => (await loadArtifactClient()).downloadArtifact(...args),
+};
 
 await run({
   core,
   context,
   octokit: (token) => getOctokit(token),
-  artifacts: new DefaultArtifactClient(),
+  artifacts,
   fs,
   exec,
   env: process.env,

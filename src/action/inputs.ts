@@ -65,13 +65,8 @@ export const RawInputsSchema = z
         message: `${sources.join(' and ')}: give one of \`command\`, \`traces\` or \`merge\`, not ${sources.length === 2 ? 'both' : 'several'}`,
       });
     const b = raw.baseline;
-    if (b === '' || /^\s/.test(b))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['baseline'],
-        message: 'baseline: empty; use `auto`, `none` or the path of a report file',
-      });
-    else if (!/[./\\]/.test(b) && b !== 'auto' && b !== 'none')
+    // (Empty is action.yml's default, `auto`: parseInputs fills defaults in before this runs.)
+    if (!/[./\\]/.test(b) && b !== 'auto' && b !== 'none')
       // A bare word that is neither keyword is far more likely a typo (`automatic`, `off`) than a
       // report file named without an extension.
       ctx.addIssue({

@@ -94,7 +94,9 @@ function fit(blocks: Block[], limit: number, seeAlso: string): string {
 function fileText(file: string, fileUrl: DiffMarkdownOptions['fileUrl']): string {
   const url = fileUrl?.(file);
   // The URL is built from a path, so only ")" and spaces could end the link early: encoded.
-  return url ? `[${safe(file, 120)}](${url.replace(/[() ]/g, encodeURIComponent)})` : safe(file, 120);
+  return url
+    ? `[${safe(file, 120)}](${url.replace(/[() ]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`
+    : safe(file, 120);
 }
 
 function signalLine(s: DiffSignal, fileUrl: DiffMarkdownOptions['fileUrl']): string {

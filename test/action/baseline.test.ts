@@ -18,7 +18,6 @@ import {
   uploadBaseline,
   type FindBaselineArgs,
 } from '../../src/action/baseline.js';
-import { workflowFileOf } from '../../src/action/event.js';
 import { ActionInputError } from '../../src/action/inputError.js';
 import { analyze } from '../../src/analyze.js';
 import type { Report } from '../../src/report/schema.js';
@@ -368,13 +367,5 @@ describe('findBaseline file and none', () => {
       warnings: [],
     });
     expect(gh.requests).toEqual([]);
-  });
-});
-
-describe('workflowFileOf', () => {
-  it('takes the workflow file from GITHUB_WORKFLOW_REF', () => {
-    expect(workflowFileOf('acme/agent/.github/workflows/ci.yml@refs/heads/main')).toBe('ci.yml');
-    expect(workflowFileOf(undefined)).toBeUndefined();
-    expect(workflowFileOf('')).toBeUndefined();
   });
 });

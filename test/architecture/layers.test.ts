@@ -33,6 +33,10 @@ describe('layering rule', () => {
     ['src/embed/cache.ts', '../tiers/embeddings.js', 'tiers'],
     ['src/embed/openaiEmbedder.ts', '../judge/providers.js', 'judge'],
     ['src/embed/openaiEmbedder.ts', '../pricing/pricer.js', 'pricing'],
+    ['src/report/renderMarkdown.ts', '../action/comment.js', 'action'],
+    ['src/diff/renderMarkdown.ts', '../action/commentBody.js', 'action'],
+    ['src/action/run.ts', '../cli/main.js', 'cli'],
+    ['src/cli/main.ts', '../action/run.js', 'action'],
   ];
   it.each(faults)('%s importing %s is an error', async (file, importPath, forbidden) => {
     const errors = await layeringErrors(file, `import { x } from '${importPath}';\nexport const y = x;\n`);
