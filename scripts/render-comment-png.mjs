@@ -4,7 +4,7 @@
 // another binary). Deterministic input: two analyses of copies of examples/traces, each from its
 // own directory so file names match. Base lacks one needless fallback (blog_draft_3001), head lacks
 // one overkill call (quick_math_5001): the diff has a new high finding, a resolved one and a waste
-// rise. The comment body is `tracejury diff --format markdown` behind the Action's hidden marker,
+// rise. The comment body is the Action's own (renderComment: the diff, then the head report),
 // turned into HTML by a small renderer for the markdown the diff writes (headings, paragraphs,
 // tables, lists, code spans, bold, italics, blockquotes, <details>, fences). GitHub draws the
 // Mermaid fence as a bar chart; here it stays a code block, with a note saying so.
@@ -76,12 +76,22 @@ for (const [side, dropped] of [
   if (r.status !== 0) fail(`analyze ${side} exited ${r.status}: ${r.stderr}`);
 }
 
-// Exit 1 is the regression gate failing, which is what the picture shows.
-const diff = run(process.execPath, [cli, 'diff', 'base.json', 'head.json', '--format', 'markdown'], {
-  cwd: tmp,
-});
-if (diff.status !== 0 && diff.status !== 1) fail(`diff exited ${diff.status}: ${diff.stderr}`);
-const comment = `<!-- tracejury:default -->\n${diff.stdout}`;
+// The body the Action posts: its own renderer, over the diff of the two reports.
+const { renderComment } = await import(path.join(root, 'build/action/commentBody.js'));
+const { diffReports } = await import(path.join(root, 'build/diff/diffReports.js'));
+const { commentMarker } = await import(path.join(root, 'build/action/comment.js'));
+const [base, head] = ['base', 'head'].map((side) =>
+  JSON.parse(readFileSync(path.join(tmp, `${side}.json`), 'utf8')),
+);
+const comment = renderComment(
+  {
+    head,
+    diff: diffReports(base, head),
+    baselineSource: 'the report of run #41 on main (3f2a9c1)',
+    runUrl: 'https://github.com/acme/agent/actions/runs/1234',
+  },
+  commentMarker('default'),
+);
 writeFileSync(path.join(tmp, 'comment.md'), comment);
 
 // ---- markdown → HTML, for the subset the diff writes ----
@@ -96,14 +106,15 @@ function inline(text) {
       let s = part
         // Entities the escaper wrote stay entities; any other & < > is text.
         .replace(/&(?!#?\w+;)/g, '&amp;')
-        .replace(/<(?!\/?(details|summary)>)/g, '&lt;')
-        .replace(/(?<!<\/?(details|summary))>/g, '&gt;');
+        .replace(/<(?!\/?(details|summary|sub)>)/g, '&lt;')
+        .replace(/(?<!<\/?(details|summary|sub))>/g, '&gt;');
       const held = [];
       s = s.replace(/\\([\\`*_{}[\]()#+\-.!|<>~@])/g, (_, c) => {
         held.push(c);
         return `\u0000${held.length - 1}\u0000`;
       });
       s = s
+        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '<a href="$2">$1</a>')
         .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
         .replace(/(^|\W)_(.+?)_(?=\W|$)/g, '$1<em>$2</em>');
       return s.replace(/\u0000(\d+)\u0000/g, (_, n) => escapeHtml(held[Number(n)]));
@@ -128,8 +139,11 @@ function render(markdown) {
     } else if (/^<!--.*-->$/.test(line)) {
       html.push(line);
       i++;
-    } else if (/^<\/?details>|^<summary>/.test(line)) {
+    } else if (/^<\/?details( open)?>|^<summary>/.test(line)) {
       html.push(line.replace(/<summary>(.*)<\/summary>/, (_, s) => `<summary>${inline(s)}</summary>`));
+      i++;
+    } else if (line === '---') {
+      html.push('<hr>');
       i++;
     } else if (line.startsWith('```')) {
       const lang = line.slice(3).trim();
@@ -170,7 +184,13 @@ function render(markdown) {
       html.push(`<blockquote><p>${quote.join(' ')}</p></blockquote>`);
     } else {
       const para = [];
-      for (; i < lines.length && lines[i].trim() !== '' && !/^(#|\||- |> |```|<)/.test(lines[i]); i++)
+      for (
+        ;
+        i < lines.length &&
+        lines[i].trim() !== '' &&
+        !/^(#|\||- |> |```|<\/?details|<summary|---$)/.test(lines[i]);
+        i++
+      )
         para.push(inline(lines[i]));
       html.push(`<p>${para.join(' ')}</p>`);
     }
@@ -204,6 +224,7 @@ table { border-collapse: collapse; display: block; width: max-content; max-width
 th, td { border: 1px solid #d1d9e0; padding: 6px 13px; }
 th { font-weight: 600; } tbody tr:nth-child(2n) { background: #f6f8fa; }
 blockquote { color: #59636e; border-left: 0.25em solid #d1d9e0; padding: 0 1em; }
+a { color: #0969da; text-decoration: none; } hr { border: 0; border-top: 1px solid #d1d9e0; margin: 16px 0; } sub { color: #59636e; }
 .note { color: #59636e; font-style: italic; font-size: 12px; margin-bottom: 4px; }
 .body > :last-child { margin-bottom: 0; }
 `;
