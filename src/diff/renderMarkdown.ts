@@ -82,7 +82,7 @@ function fit(blocks: Block[], limit: number, seeAlso: string): string {
       }
     }
     if (!longest) {
-      const note = `\n\n_…cut to ${fmtInt(limit)} characters; the full diff: ${seeAlso}._\n`;
+      const note = `\n\n_…cut to ${fmtInt(limit)} characters; for the rest, see ${seeAlso}._\n`;
       return text.slice(0, limit - note.length) + note;
     }
     longest.cap = Math.floor(Math.min(longest.cap, longest.items.length) / 2);

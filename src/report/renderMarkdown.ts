@@ -163,7 +163,7 @@ export function renderMarkdown(
   }
   let text = out.join('\n') + '\n';
   if (text.length > limit) {
-    const note = `\n\n_…cut to ${fmtInt(limit)} characters; the full report: ${seeAlso}._\n`;
+    const note = `\n\n_…cut to ${fmtInt(limit)} characters; for the rest, see ${seeAlso}._\n`;
     text = text.slice(0, limit - note.length) + note;
   }
   return text;

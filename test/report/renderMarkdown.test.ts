@@ -116,7 +116,11 @@ describe('markdown report', () => {
     report.review = Array.from({ length: 50 }, (_, i) => ({ traceId: `t-${i}`, reason: 'x'.repeat(300) }));
     const md = renderMarkdown(report, { limit: 2000 });
     expect(md.length).toBeLessThanOrEqual(2000);
-    expect(md).toMatch(/cut to 2,000 characters; the full report is in the JSON output/);
+    expect(md).toMatch(/cut to 2,000 characters; for the rest, see --format json or --limit/);
+    // The Action points at its job summary instead of CLI flags.
+    const inAction = renderMarkdown(report, { limit: 2000, seeAlso: 'the job summary' });
+    expect(inAction).toMatch(/for the rest, see the job summary/);
+    expect(inAction).not.toContain('--format json');
   });
 
   it('the text summary redacts too', async () => {

@@ -1,0 +1,166 @@
+/**
+ * run(deps) in-process with fakes passed in (no module mocking): the eval command's exit code and
+ * report, a command that writes no report, a partial report that is not a report, a `traces` input
+ * with a bad record beside good ones, and a push with no PR. Each bad input fails the step with a
+ * message naming the input, the file and the field; good data beside it is still reported.
+ */
+import { getOctokit } from '@actions/github';
+import * as fs from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionContext, ActionCore, ActionDeps, Exec } from '../../src/action/deps.js';
+import { run } from '../../src/action/run.js';
+import { analyze } from '../../src/analyze.js';
+import { startFakeGitHub, type FakeGitHub } from '../helpers/fakeGitHub.js';
+import { nativeTrace } from '../helpers/vitestProject.js';
+
+interface Recorded {
+  outputs: Record<string, string>;
+  failed: string[];
+  warnings: string[];
+  info: string[];
+  summary: string;
+  secrets: string[];
+}
+
+function fakeCore(inputs: Record<string, string>): { core: ActionCore; rec: Recorded } {
+  const rec: Recorded = { outputs: {}, failed: [], warnings: [], info: [], summary: '', secrets: [] };
+  const core = {
+    getInput: (name: string) => inputs[name] ?? '',
+    setOutput: (name: string, value: unknown) => void (rec.outputs[name] = String(value)),
+    setFailed: (m: string | Error) => void rec.failed.push(String(m)),
+    setSecret: (s: string) => void rec.secrets.push(s),
+    info: (m: string) => void rec.info.push(m),
+    warning: (m: string | Error) => void rec.warnings.push(String(m)),
+    error: (m: string | Error) => void rec.warnings.push(String(m)),
+    notice: (m: string | Error) => void rec.info.push(String(m)),
+    debug: () => {},
+    startGroup: () => {},
+    endGroup: () => {},
+    summary: {
+      addRaw: (t: string) => void (rec.summary += t),
+      write: async () => undefined,
+    },
+  } as unknown as ActionCore;
+  return { core, rec };
+}
+
+const pushContext: ActionContext = {
+  eventName: 'push',
+  payload: { repository: { default_branch: 'main' } },
+  sha: 'abc',
+  ref: 'refs/heads/feature',
+  workflow: 'tracejury',
+  runId: 3,
+  runNumber: 1,
+  serverUrl: 'https://github.com',
+  repo: { owner: 'acme', repo: 'agent' },
+} as ActionContext;
+
+let gh: FakeGitHub;
+let goodReport: string;
+
+beforeAll(async () => {
+  gh = await startFakeGitHub({ maxMs: 60_000 });
+  const dir = mkdtempSync(path.join(tmpdir(), 'tracejury-run-'));
+  writeFileSync(path.join(dir, 't.json'), nativeTrace('good-1', 1));
+  goodReport = JSON.stringify(await analyze([path.join(dir, 't.json')], { cwd: dir, baselines: false }));
+});
+afterAll(() => gh.close());
+
+function setup(inputs: Record<string, string>, exec: Exec = async () => 0) {
+  const workspace = mkdtempSync(path.join(tmpdir(), 'tracejury-ws-'));
+  const { core, rec } = fakeCore({
+    baseline: 'none',
+    'github-token': 'ghs_x',
+    'check-run': 'false',
+    ...inputs,
+  });
+  const deps: ActionDeps = {
+    core,
+    context: pushContext,
+    octokit: (token) => getOctokit(token, { baseUrl: gh.url }),
+    artifacts: {
+      uploadArtifact: async () => {
+        throw new Error('no artifact call expected');
+      },
+      downloadArtifact: async () => {
+        throw new Error('no artifact call expected');
+      },
+    },
+    fs,
+    exec,
+    env: { GITHUB_WORKSPACE: workspace, GITHUB_STEP_SUMMARY: path.join(workspace, 'summary.md') },
+    tempDir: path.join(workspace, 'tmp'),
+  };
+  return { deps, rec, workspace };
+}
+
+describe('run(deps)', () => {
+  it('runs the command with bash in working-directory, reads its report, and fails on a non-zero exit the report does not explain', async () => {
+    const calls: { command: string; args: string[]; cwd: string | undefined }[] = [];
+    const { deps, rec, workspace } = setup(
+      { command: 'npm run evals && echo done', 'working-directory': 'app' },
+      async (command, args, options) => {
+        calls.push({ command, args: args ?? [], cwd: options?.cwd });
+        mkdirSync(path.join(options!.cwd!, '.tracejury'), { recursive: true });
+        writeFileSync(path.join(options!.cwd!, '.tracejury/report.json'), goodReport);
+        return 2;
+      },
+    );
+    mkdirSync(path.join(workspace, 'app'));
+    const result = await run(deps);
+    expect(calls).toEqual([
+      { command: 'bash', args: ['-c', 'npm run evals && echo done'], cwd: path.join(workspace, 'app') },
+    ]);
+    expect(result?.reportPath).toBe(path.join(workspace, 'app/.tracejury/report.json'));
+    expect(rec.failed).toEqual(['tracejury: the command exited with 2']);
+    expect(rec.outputs.passed).toBe('false');
+    expect(rec.secrets).toEqual(['ghs_x']);
+    expect(rec.info).toContain(
+      'tracejury: no pull request for this push event; the job summary has the report',
+    );
+    expect(rec.summary).toContain('### tracejury ✅ passed');
+  });
+
+  it('a command that writes no report fails the step saying how to make one', async () => {
+    const { deps, rec } = setup({ command: 'npx vitest run' }, async () => 1);
+    expect(await run(deps)).toBeUndefined();
+    expect(rec.failed).toHaveLength(1);
+    expect(rec.failed[0]).toMatch(
+      /^command: `npx vitest run` exited with 1 and wrote no report at \.tracejury\/report\.json\. Add tracejury\(\) to the plugins in vitest\.config\.ts/,
+    );
+  });
+
+  it('merge with a partial report that is not a report names the input, the file and the field', async () => {
+    const { deps, rec, workspace } = setup({ merge: 'shards/*.json' });
+    mkdirSync(path.join(workspace, 'shards'));
+    writeFileSync(path.join(workspace, 'shards/a.json'), goodReport);
+    writeFileSync(
+      path.join(workspace, 'shards/b.json'),
+      JSON.stringify({ ...JSON.parse(goodReport), tool: { name: 'other' } }),
+    );
+    expect(await run(deps)).toBeUndefined();
+    expect(rec.failed).toEqual([
+      expect.stringMatching(/^merge: shards\/b\.json: not a Report v1: tool\.name: /),
+    ]);
+  });
+
+  it('traces with a bad record beside good ones: the good trace is reported, the input error fails the gate', async () => {
+    const { deps, rec, workspace } = setup({ traces: 'traces', 'fail-on': 'gate' });
+    mkdirSync(path.join(workspace, 'traces'));
+    writeFileSync(
+      path.join(workspace, 'traces/runs.jsonl'),
+      `${nativeTrace('good-2', 1)}\n{"id": "broken", "steps": 7}\n`,
+    );
+    await run(deps);
+    const report = JSON.parse(readFileSync(rec.outputs['report-path']!, 'utf8'));
+    expect(report.traces.map((t: { id: string }) => t.id)).toEqual(['good-2']);
+    expect(rec.warnings[0]).toMatch(
+      /^tracejury: 1 input error in the traces; the first: traces\/runs\.jsonl:2: /,
+    );
+    expect(rec.failed[0]).toMatch(/input error/);
+  });
+});
