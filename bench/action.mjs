@@ -7,7 +7,7 @@
 // server standing in through GITHUB_API_URL), with a ready report as input so no analysis runs.
 // Reference in the same run, interleaved: `node -e 0` (the floor every node process pays) and an
 // import of the bundle alone. Medians over the runs; the machine is shared, so read the ratios.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -109,7 +109,7 @@ for (let i = 0; i < RUNS; i++) {
 server.close();
 const f = median(rows.floor);
 console.log(
-  `node ${process.versions.node === undefined ? '' : ''}${NODE === process.execPath ? process.version : NODE}; ${RUNS} runs, medians:`,
+  `node ${spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()}; ${RUNS} runs, medians:`,
 );
 console.log(`  node -e 0                     ${f.toFixed(0).padStart(5)} ms  (1.00×)`);
 for (const [name, key] of [
