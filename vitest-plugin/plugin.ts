@@ -26,7 +26,7 @@ export const DEFAULT_REPORT_PATH = path.join(DEFAULT_STATE_DIR, 'report.json');
 
 interface UserConfigLike {
   root?: string;
-  test?: { root?: string };
+  test?: { root?: string; includeTaskLocation?: boolean };
 }
 
 interface VitestLike {
@@ -36,7 +36,9 @@ interface VitestLike {
 /** What Vite and Vitest need of a plugin, declared here so one type serves Vitest 4 and 5. */
 export interface TracejuryVitePlugin {
   name: 'tracejury';
-  config(config: UserConfigLike): { test: { setupFiles: string[]; provide: Record<string, WorkerSettings> } };
+  config(config: UserConfigLike): {
+    test: { setupFiles: string[]; provide: Record<string, WorkerSettings>; includeTaskLocation: boolean };
+  };
   configureVitest(context: { vitest: VitestLike }): void;
 }
 
@@ -64,7 +66,14 @@ export function tracejury(options: TracejuryPluginOptions = {}): TracejuryVitePl
         ...(parsed.defaultModel ? { defaultModel: parsed.defaultModel } : {}),
         ...(parsed.cassette ? { cassette: parsed.cassette } : {}),
       };
-      return { test: { setupFiles: [SETUP_FILE], provide: { [PROVIDE_KEY]: settings } } };
+      return {
+        test: {
+          setupFiles: [SETUP_FILE],
+          provide: { [PROVIDE_KEY]: settings },
+          // Each test's line, so the report (and the Action's annotations) point at the test itself.
+          includeTaskLocation: config.test?.includeTaskLocation ?? true,
+        },
+      };
     },
     configureVitest({ vitest }) {
       if (withReporter.has(vitest)) return;

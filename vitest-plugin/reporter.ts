@@ -39,6 +39,7 @@ export function entriesOf(modules: readonly TestModule[], root: string): TestRun
       entries.push({
         name: `${file} > ${testCase.fullName}`,
         file,
+        ...(testCase.location ? { line: testCase.location.line } : {}),
         state,
         attempts: meta?.attempts.length ? meta.attempts : state === 'skipped' ? [] : [state === 'passed'],
         ...(meta?.passRate ? { passRate: meta.passRate } : {}),

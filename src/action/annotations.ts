@@ -44,7 +44,7 @@ export function reportAnnotations(
   };
   for (const t of report.tests ?? []) {
     if (t.state !== 'failed') continue;
-    const loc = at(t.file);
+    const loc = at(t.file, t.line);
     if (loc)
       out.push({
         ...loc,

@@ -172,7 +172,7 @@ async function fromBaseBranchRuns(args: FindBaselineArgs, warnings: string[]): P
   const expiredNote = expired ? `, ${plural(expired, 'expired one')} aside` : '';
   const limit = ended ? '' : ` (looked through the latest ${plural(looked, 'run')})`;
   return {
-    why: `no successful run of this workflow on ${baseBranch} has a ${name} artifact yet${expiredNote}${limit}`,
+    why: `no successful run of this workflow on ${baseBranch} has a ${name} artifact yet${expiredNote}${limit}; runs that failed are passed over (on ${baseBranch}, \`fail-on: regression\` lets a run with findings succeed and become the baseline)`,
   };
 }
 

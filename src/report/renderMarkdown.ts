@@ -187,7 +187,7 @@ export function testRunMarkdown(report: Report, maxRows: number, seeAlso: string
     out.push('', '| failed test | file | first error |', '|---|---|---|');
     for (const t of failed.slice(0, maxRows))
       out.push(
-        `| ${safe(t.name, 200)} | ${safe(t.file, 120)} | ${t.errors?.[0] ? safe(t.errors[0], 300) : '–'} |`,
+        `| ${safe(t.name, 200)} | ${safe(t.file, 120)}${t.line ? `:${t.line}` : ''} | ${t.errors?.[0] ? safe(t.errors[0], 300) : '–'} |`,
       );
     if (failed.length > maxRows)
       out.push('', `_… and ${fmtInt(failed.length - maxRows)} more failed tests (${seeAlso})._`);

@@ -101,6 +101,8 @@ export const TrajectoryResultSchema = z.object({
 export const TestResultSchema = z.object({
   name: TestNameSchema,
   file: z.string(),
+  /** The line the test is declared on (1-based), when Vitest reported it. */
+  line: z.number().int().positive().optional(),
   state: z.enum(['passed', 'failed', 'skipped']),
   attempts: z.number().int().nonnegative(),
   passedAttempts: z.number().int().nonnegative(),

@@ -32,6 +32,8 @@ export interface TestRunEntry {
   name: string;
   /** The test file, relative to the project root. */
   file: string;
+  /** The line the test is declared on, when Vitest reports it (includeTaskLocation). */
+  line?: number;
   state: 'passed' | 'failed' | 'skipped';
   /** Each attempt (repeats and retries), in order: did it pass? */
   attempts: readonly boolean[];
@@ -79,6 +81,7 @@ export function buildTestRunReport(entries: readonly TestRunEntry[], options: Te
     tests.push({
       name: entry.name,
       file: entry.file,
+      ...(entry.line !== undefined ? { line: entry.line } : {}),
       state: entry.state,
       attempts: n,
       passedAttempts: c,

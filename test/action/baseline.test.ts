@@ -286,7 +286,7 @@ describe('findBaseline auto', () => {
     const found = await find();
     expect(found).toEqual({
       report: undefined,
-      source: `none: no successful run of this workflow on main has a ${FILE} artifact yet, and there is no committed ${COMMITTED_BASELINE} (first run: a report without deltas)`,
+      source: `none: no successful run of this workflow on main has a ${FILE} artifact yet; runs that failed are passed over (on main, \`fail-on: regression\` lets a run with findings succeed and become the baseline), and there is no committed ${COMMITTED_BASELINE} (first run: a report without deltas)`,
       warnings: [],
     });
   });

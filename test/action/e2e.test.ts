@@ -311,8 +311,12 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
           [`traces/part${i}/run-b.json`, nativeTrace(`part${i}-b`, i === 2 ? 6 : 1)],
           [
             `evals/part${i}.test.ts`,
-            `import { expect } from 'vitest';\nimport { describeTraces } from 'tracejury/vitest';\n` +
-              `describeTraces('traces/part${i}/*.json', (trace) => { expect(trace).toHaveNoSignals({ minSeverity: 'high' }); });\n`,
+            `import { expect, test } from 'vitest';\nimport { describeTraces } from 'tracejury/vitest';\n` +
+              `describeTraces('traces/part${i}/*.json', (trace) => { expect(trace).toHaveNoSignals({ minSeverity: 'high' }); });\n` +
+              // A plain test, failing on line 4: its annotation points at that line.
+              (i === 1
+                ? `test('spend stays under budget', () => { expect(0.2).toBeLessThan(0.1); });\n`
+                : ''),
           ],
         ]),
       ),
@@ -348,12 +352,21 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     const comments = gh.comments.get(21)!;
     expect(comments).toHaveLength(1);
     const body = comments[0]!.body;
-    expect(body).toMatch(/\*\*Tests\*\*: 5 passed, 1 failed of 6/);
+    expect(body).toMatch(/\*\*Tests\*\*: 5 passed, 2 failed of 7/);
     expect(body).toContain('part2\\-b');
     expect(body).toContain('evals/part2\\.test\\.ts');
     const check = gh.checkRuns.at(-1)!;
     expect(check.annotations).toContainEqual(
       expect.objectContaining({ path: 'evals/part2.test.ts', annotation_level: 'failure' }),
     );
+    expect(check.annotations).toContainEqual(
+      expect.objectContaining({
+        path: 'evals/part1.test.ts',
+        start_line: 4,
+        annotation_level: 'failure',
+        title: 'Test failed: evals/part1.test.ts > spend stays under budget',
+      }),
+    );
+    expect(body).toContain('evals/part1\\.test\\.ts:4');
   }, 240_000);
 });

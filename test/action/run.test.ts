@@ -57,7 +57,7 @@ const pushContext: ActionContext = {
   runNumber: 1,
   serverUrl: 'https://github.com',
   repo: { owner: 'acme', repo: 'agent' },
-} as ActionContext;
+} as unknown as ActionContext;
 
 let gh: FakeGitHub;
 let goodReport: string;

@@ -23,8 +23,10 @@ describe('the plugin in a Vitest run', () => {
     });
     const verbose = await project.run();
     expect(verbose.code, verbose.output).toBe(0);
-    expect(verbose.output).toMatch(/✓ evals\.test\.ts > clean/); // the verbose reporter's line
+    // The verbose reporter's line; the plugin turns on includeTaskLocation, so it carries the test's line.
+    expect(verbose.output).toMatch(/✓ evals\.test\.ts:3:1 > clean/);
     expect(project.readReport().testRun).toMatchObject({ tests: 1, passed: 1 });
+    expect(project.readReport().tests[0]).toMatchObject({ file: 'evals.test.ts', line: 3 });
 
     const json = await project.run(['--reporter=json', '--outputFile=vitest.json']);
     expect(json.code, json.output).toBe(0);
