@@ -1,13 +1,15 @@
 /**
- * Check-run annotations from a report: each failed test at its file, each input error at its file
- * and line, each finding that counts at its trace file. Paths are made relative to the repository
- * (GitHub ignores annotations on paths it does not know); what lies outside it is left out. Pure.
+ * Check-run annotations from a report: each failed test at its line, each input error at its file
+ * and line, each finding that counts at the line its trace starts on. Paths are made relative to
+ * the repository (GitHub ignores annotations on paths it does not know); what lies outside it is
+ * left out. Pure.
  */
 import path from 'node:path';
 import type { Report } from '../report/schema.js';
 import { isFinding } from '../report/finding.js';
 import { redact } from '../redact/redact.js';
 import { formatInputError } from '../trace/inputError.js';
+import { traceLines } from '../report/traceLines.js';
 
 export interface Annotation {
   path: string;
@@ -63,10 +65,11 @@ export function reportAnnotations(
         message: clip(redact(formatInputError(e)), 4000),
       });
   }
+  const lineOf = traceLines(report);
   const failOn = new Set<string>(report.gate.failOn ?? ['critical', 'high']);
   for (const s of report.signals) {
     if (!isFinding(s) || !s.file) continue;
-    const loc = at(s.file);
+    const loc = at(s.file, lineOf(s.file, s.traceId));
     if (!loc) continue;
     out.push({
       ...loc,

@@ -27,7 +27,7 @@ export interface RenderInput {
   /** Where the baseline came from, or why there is none (findBaseline's `source`). */
   baselineSource: string;
   runUrl: string;
-  fileUrl?: (file: string) => string | undefined;
+  fileUrl?: (file: string, line?: number) => string | undefined;
 }
 
 const baselineLine = (input: RenderInput) =>

@@ -155,10 +155,10 @@ export async function run(deps: ActionDeps): Promise<RunResult | undefined> {
       diff,
       baselineSource: baseline.source,
       runUrl: event.runUrl,
-      fileUrl: (file) => {
+      fileUrl: (file, line) => {
         const p = repoPath(file, workDir, workspace);
         return p
-          ? `${deps.context.serverUrl}/${owner}/${repo}/blob/${event.headSha}/${p.split('/').map(encodeURIComponent).join('/')}`
+          ? `${deps.context.serverUrl}/${owner}/${repo}/blob/${event.headSha}/${p.split('/').map(encodeURIComponent).join('/')}${line ? `#L${line}` : ''}`
           : undefined;
       },
     };

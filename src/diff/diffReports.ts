@@ -9,6 +9,7 @@ import { plural } from '../util/thousands.js';
 import { regressionPolicy, type RegressionSection } from './config.js';
 import { regressionGate } from './gate.js';
 import { matchSignals, type DiffSignal } from './match.js';
+import { traceLines } from '../report/traceLines.js';
 import { noiseSection } from './noise.js';
 import { perTraceValues } from './perTrace.js';
 import { REPORT_DIFF_VERSION, type ReportDiff } from './schema.js';
@@ -44,7 +45,10 @@ const side = (r: Report) => ({
 
 export function diffReports(base: Report, head: Report, options: DiffOptions = {}): ReportDiff {
   const policy = regressionPolicy(options.regression);
-  const matched = matchSignals(base.signals, head.signals);
+  const matched = matchSignals(base.signals, head.signals, {
+    base: traceLines(base),
+    head: traceLines(head),
+  });
   matched.new.sort(bySeverity);
   matched.resolved.sort(bySeverity);
   const basePer = perTraceValues(base);

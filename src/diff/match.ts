@@ -16,12 +16,15 @@
 import { z } from 'zod';
 import { SeveritySchema } from '../detect/signal.js';
 import type { ReportSignal } from '../report/schema.js';
+import type { TraceLineOf } from '../report/traceLines.js';
 
 export const DiffSignalSchema = z.object({
   detector: z.string(),
   severity: SeveritySchema,
   traceId: z.string(),
   file: z.string().optional(),
+  /** The line of `file` its trace starts on (in its own report: base for resolved, head for new). */
+  line: z.number().int().positive().optional(),
   test: z.string().optional(),
   /** The tool or model the signal's evidence names, part of its key. */
   subject: z.string().optional(),
@@ -53,13 +56,15 @@ export function matchKey(s: ReportSignal): string {
   return ['trace', s.file ?? '', s.traceId, s.detector, subjectOf(s) ?? ''].join('\u0000');
 }
 
-function compact(s: ReportSignal): DiffSignal {
+function compact(s: ReportSignal, lineOf: TraceLineOf): DiffSignal {
   const subject = subjectOf(s);
+  const line = lineOf(s.file, s.traceId);
   return {
     detector: s.detector,
     severity: s.severity,
     traceId: s.traceId,
     ...(s.file !== undefined ? { file: s.file } : {}),
+    ...(line !== undefined ? { line } : {}),
     ...(s.test !== undefined ? { test: s.test } : {}),
     ...(subject !== undefined ? { subject } : {}),
     steps: s.steps,
@@ -84,18 +89,27 @@ function groupFindings(signals: readonly ReportSignal[]): Map<string, ReportSign
   return groups;
 }
 
-export function matchSignals(base: readonly ReportSignal[], head: readonly ReportSignal[]): SignalMatch {
+const noLine: TraceLineOf = () => undefined;
+
+/** `lines`: where each side's traces start (traceLines), so a finding can name its line. */
+export function matchSignals(
+  base: readonly ReportSignal[],
+  head: readonly ReportSignal[],
+  lines: { base?: TraceLineOf; head?: TraceLineOf } = {},
+): SignalMatch {
   const b = groupFindings(base);
   const h = groupFindings(head);
+  const baseLine = lines.base ?? noLine;
+  const headLine = lines.head ?? noLine;
   const out: SignalMatch = { new: [], resolved: [], persisting: 0 };
   for (const [k, hs] of h) {
     const bs = b.get(k) ?? [];
     out.persisting += Math.min(bs.length, hs.length);
-    for (const s of hs.slice(bs.length)) out.new.push(compact(s));
+    for (const s of hs.slice(bs.length)) out.new.push(compact(s, headLine));
   }
   for (const [k, bs] of b) {
     const hs = h.get(k) ?? [];
-    for (const s of bs.slice(hs.length)) out.resolved.push(compact(s));
+    for (const s of bs.slice(hs.length)) out.resolved.push(compact(s, baseLine));
   }
   return out;
 }

@@ -31,8 +31,11 @@ export interface DiffMarkdownOptions {
   listLimit?: number;
   /** Where the whole diff is when the comment is cut (default the CLI's JSON output). */
   seeAlso?: string;
-  /** A URL for a trace file named in a finding (the Action links the file at the head commit). */
-  fileUrl?: (file: string) => string | undefined;
+  /**
+   * A URL for a trace file named in a finding, at `line` when given (the Action links the file at
+   * the head commit, so only new findings pass their line: a resolved one's is base's).
+   */
+  fileUrl?: (file: string, line?: number) => string | undefined;
 }
 
 const safe = (s: string, max?: number) => escapeMarkdown(redact(s), max);
@@ -91,19 +94,24 @@ function fit(blocks: Block[], limit: number, seeAlso: string): string {
   return text;
 }
 
-function fileText(file: string, fileUrl: DiffMarkdownOptions['fileUrl']): string {
-  const url = fileUrl?.(file);
+function fileText(file: string, line: number | undefined, fileUrl: DiffMarkdownOptions['fileUrl']): string {
+  const url = fileUrl?.(file, line);
   // The URL is built from a path, so only ")" and spaces could end the link early: encoded.
   return url
     ? `[${safe(file, 120)}](${url.replace(/[() ]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)})`
     : safe(file, 120);
 }
 
-function signalLine(s: DiffSignal, fileUrl: DiffMarkdownOptions['fileUrl']): string {
+function signalLine(
+  s: DiffSignal,
+  side: 'new' | 'resolved',
+  fileUrl: DiffMarkdownOptions['fileUrl'],
+): string {
+  const line = side === 'new' ? s.line : undefined;
   const where =
     s.test !== undefined
       ? safe(s.test, 160)
-      : `${safe(s.traceId, 80)}${s.file ? ` (${fileText(s.file, fileUrl)})` : ''}`;
+      : `${safe(s.traceId, 80)}${s.file ? ` (${fileText(s.file, line, fileUrl)})` : ''}`;
   return (
     `- ${code(s.detector)} **${s.severity}** ${where}: ${safe(s.message, 200)}` +
     (s.wasteUsd ? ` — ${formatUsd(s.wasteUsd)}` : '')
@@ -174,7 +182,7 @@ export function renderDiffMarkdown(diff: ReportDiff, options: DiffMarkdownOption
   blocks.push({
     title: ['', `#### New findings (${fmtInt(diff.signals.new.length)})`],
     head: [''],
-    items: diff.signals.new.map((s) => signalLine(s, options.fileUrl)),
+    items: diff.signals.new.map((s) => signalLine(s, 'new', options.fileUrl)),
     cap,
     more: (n) => `${fmtInt(n)} more new signals not shown`,
     foot: diff.signals.new.length === 0 ? ['', 'None.'] : [],
@@ -182,7 +190,7 @@ export function renderDiffMarkdown(diff: ReportDiff, options: DiffMarkdownOption
   blocks.push({
     title: ['', `#### Resolved findings (${fmtInt(diff.signals.resolved.length)})`],
     head: [''],
-    items: diff.signals.resolved.map((s) => signalLine(s, options.fileUrl)),
+    items: diff.signals.resolved.map((s) => signalLine(s, 'resolved', options.fileUrl)),
     cap,
     more: (n) => `${fmtInt(n)} more resolved signals not shown`,
     foot: diff.signals.resolved.length === 0 ? ['', 'None.'] : [],

@@ -81,6 +81,7 @@ export function summariseTrace(
   return {
     id: trace.id,
     file: source.file,
+    ...(source.line !== undefined ? { line: source.line } : {}),
     format: source.format,
     agentId: trace.agentId,
     ...(trace.agentVersion ? { agentVersion: trace.agentVersion } : {}),

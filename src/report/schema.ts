@@ -32,6 +32,8 @@ export { InputErrorSchema, type InputError };
 export const TraceSummarySchema = z.object({
   id: z.string(),
   file: z.string(),
+  /** The line of its file the trace starts on (1-based), when the input is line-oriented. */
+  line: z.number().int().positive().optional(),
   format: z.string(),
   agentId: z.string(),
   agentVersion: z.string().optional(),

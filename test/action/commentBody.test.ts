@@ -103,6 +103,34 @@ describe('the PR comment', () => {
     );
   });
 
+  it("links a new finding at its trace's line in head; a resolved one at the file only (its line is base's)", () => {
+    const loop = (traceId: string) =>
+      finding({ traceId, file: 'runs.jsonl', detector: 'TOOL_LOOP', severity: 'high', steps: [1] });
+    const base = report({
+      traces: [trace({ id: 'old', file: 'runs.jsonl', line: 30 })],
+      signals: [loop('old')],
+    });
+    const head = report({
+      traces: [trace({ id: 'new', file: 'runs.jsonl', line: 12 })],
+      signals: [loop('new')],
+    });
+    const diff = diffReports(base, head);
+    expect(diff.signals.new.map((s) => [s.traceId, s.line])).toEqual([['new', 12]]);
+    expect(diff.signals.resolved.map((s) => [s.traceId, s.line])).toEqual([['old', 30]]);
+    const body = renderComment(
+      {
+        head,
+        diff,
+        baselineSource: 'x',
+        runUrl,
+        fileUrl: (f, line) => `https://github.com/acme/agent/blob/abc/${f}${line ? `#L${line}` : ''}`,
+      },
+      marker,
+    );
+    expect(body).toContain('new ([runs\\.jsonl](https://github.com/acme/agent/blob/abc/runs.jsonl#L12))');
+    expect(body).toContain('old ([runs\\.jsonl](https://github.com/acme/agent/blob/abc/runs.jsonl))');
+  });
+
   it('without a baseline says why and shows the report alone', () => {
     const head = report({ traces: [trace({ id: 'r1' })] });
     const body = renderComment({ head, diff: undefined, baselineSource: 'none: first run', runUrl }, marker);
@@ -146,6 +174,37 @@ describe('annotations', () => {
     expect(annotations.map((a) => [a.path, a.annotation_level, a.title])).toEqual([
       ['traces/a.jsonl', 'failure', 'TOOL_LOOP (high) in r1'],
       ['traces/a.jsonl', 'warning', 'SLOW_STEP (low) in r1'],
+    ]);
+  });
+
+  it('a finding points at the line its trace starts on; a trace without one (a JSON document) at line 1', () => {
+    const head = report({
+      traces: [
+        trace({ id: 'r1', file: 'traces/a.jsonl', line: 1 }),
+        trace({ id: 'r2', file: 'traces/a.jsonl', line: 42 }),
+        trace({ id: 'r2', file: 'traces/b.json' }),
+      ],
+      signals: [
+        finding({
+          traceId: 'r2',
+          file: 'traces/a.jsonl',
+          detector: 'TOOL_LOOP',
+          severity: 'high',
+          steps: [1],
+        }),
+        finding({
+          traceId: 'r2',
+          file: 'traces/b.json',
+          detector: 'TOOL_LOOP',
+          severity: 'high',
+          steps: [1],
+        }),
+      ],
+    });
+    const { annotations } = reportAnnotations(head, { workDir: '/ws', workspace: '/ws' });
+    expect(annotations.map((a) => [a.path, a.start_line, a.end_line])).toEqual([
+      ['traces/a.jsonl', 42, 42],
+      ['traces/b.json', 1, 1],
     ]);
   });
 });

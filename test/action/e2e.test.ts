@@ -40,7 +40,12 @@ function workspace(withPrChange: boolean): string {
     path.join(REPO, 'examples/traces/langfuse-export.json'),
     path.join(dir, 'traces/langfuse-export.json'),
   );
-  if (withPrChange) writeFileSync(path.join(dir, 'traces/looping-agent.json'), nativeTrace('loop-run-1', 6));
+  // The PR's change: a second run in this JSONL loops (its finding points at line 2).
+  if (withPrChange)
+    writeFileSync(
+      path.join(dir, 'traces/looping-agent.jsonl'),
+      `${nativeTrace('calm-run-1', 1)}\n${nativeTrace('loop-run-1', 6)}\n`,
+    );
   return dir;
 }
 
@@ -153,7 +158,7 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     expect(body).toMatch(/#### New findings \([1-9]/);
     expect(body).toContain('`TOOL_LOOP`');
     // The finding's trace file is linked at the PR's head commit.
-    expect(body).toContain(`(https://github.com/acme/agent/blob/${PR_HEAD}/traces/looping-agent.json)`);
+    expect(body).toContain(`(https://github.com/acme/agent/blob/${PR_HEAD}/traces/looping-agent.jsonl#L2)`);
     expect(body).toContain('#### Waste by detector');
     expect(body).toContain(
       '[Full report in the job summary](https://github.com/acme/agent/actions/runs/9001)',
@@ -182,9 +187,9 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     expect(check.annotations.length).toBeGreaterThan(0);
     expect(check.annotations).toContainEqual(
       expect.objectContaining({
-        path: 'traces/looping-agent.json',
+        path: 'traces/looping-agent.jsonl',
         annotation_level: 'failure',
-        start_line: 1,
+        start_line: 2,
       }),
     );
     expect(run.summary).toContain('### tracejury diff');

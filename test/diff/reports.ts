@@ -13,6 +13,7 @@ import type { Verdict } from '../../src/judge/verdict.js';
 export interface TraceSpec {
   id: string;
   file?: string;
+  line?: number;
   costUsd?: number;
   test?: string;
 }
@@ -21,6 +22,7 @@ export function trace(t: TraceSpec): TraceSummary {
   return {
     id: t.id,
     file: t.file ?? 'runs.jsonl',
+    ...(t.line !== undefined ? { line: t.line } : {}),
     format: 'native',
     agentId: 'agent',
     status: 'ok',

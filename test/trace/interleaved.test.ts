@@ -62,6 +62,25 @@ describe.each(Object.keys(lineFormats))('%s: interleaved records', (format) => {
     const expected = [...lastLine.entries()].sort((p, q) => p[1] - q[1]).map(([run]) => run);
     expect(order).toEqual(expected);
   });
+
+  it("names in each trace's summary the line its first record is on (where annotations point)", async () => {
+    const firstLine = new Map<string, number>();
+    let lineNo = 0;
+    for (const c of byTime) {
+      if (!firstLine.has(String(c.run))) firstLine.set(String(c.run), lineNo + 1);
+      lineNo += toLines(c).length;
+    }
+    const report = await analyze(interleaved, {
+      baselines: false,
+      config: {},
+      cwd: path.dirname(interleaved),
+    });
+    expect(report.traces).toHaveLength(50);
+    for (const t of report.traces) {
+      const run = format === 'otel' ? String(parseInt(t.id, 16) - 1) : (/(\d+)$/.exec(t.id)?.[1] ?? '');
+      expect([t.id, t.line]).toEqual([t.id, firstLine.get(run)]);
+    }
+  });
 });
 
 describe('first pass: ids in other forms', () => {
