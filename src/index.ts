@@ -82,6 +82,13 @@ export {
 } from './traceAnalyser.js';
 export { BUILT_IN_DETECTOR_IDS, type BuiltInDetectorId } from './detect/ids.js';
 export { traceSignalsFromDetectors } from './session/fromDetectorSignals.js';
+export {
+  createSessionAccumulator,
+  type SessionAccumulator,
+  type SessionTraceInput,
+  type SessionScoreEntry,
+} from './session/sessions.js';
+export type { SessionFacts } from './session/traceFacts.js';
 export { buildTestRunReport, type TestRunEntry, type TestRunOptions } from './report/testRunReport.js';
 export {
   TestResultSchema,

@@ -14,6 +14,7 @@ import { invalidTraceError, priceTrace } from './trace/load.js';
 import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, Trace } from './trace/schema.js';
 import { formatInputError } from './trace/inputError.js';
+import { sessionFactsOf, type SessionFacts } from './session/traceFacts.js';
 
 export interface TraceAnalyserOptions extends Omit<RunSetupOptions, 'cwd'> {
   cwd?: string;
@@ -27,6 +28,8 @@ export interface TraceAnalysis {
   summary: TraceSummary;
   /** Every signal, with its report status (finding, review, suppressed, shadow). */
   signals: ReportSignal[];
+  /** What the session scores need of the trace, measured as a run measures it (session/traceFacts.ts). */
+  sessionFacts: SessionFacts;
 }
 
 export interface TraceAnalyser {
@@ -75,7 +78,12 @@ export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAn
         throw new Error(
           `detector ${failure.detector} failed on trace ${failure.traceId}: ${failure.message} (please report this)`,
         );
-      const analysis = { trace: loaded.trace, summary: summariseTrace(loaded, signals), signals };
+      const analysis = {
+        trace: loaded.trace,
+        summary: summariseTrace(loaded, signals),
+        signals,
+        sessionFacts: sessionFactsOf(loaded.trace),
+      };
       done.set(key, analysis);
       return analysis;
     },

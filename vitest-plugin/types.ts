@@ -45,7 +45,7 @@ export type TribunalMatcherOptions = Partial<Omit<EvaluateOptions, 'judges'>> & 
 };
 
 export interface SessionThresholds {
-  /** agent_reliability must reach this (0–1). */
+  /** agent_reliability must reach this (0–1). Neither given: both, at tracejury.yml's `sessions:` thresholds. */
   reliability?: number;
   /** agent_consistency must reach this (0–1). */
   consistency?: number;

@@ -9,7 +9,7 @@ import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeF
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { BaselineMetric, BaselineValue } from '../detect/detector.js';
+import type { BaselineLookup, BaselineMetric, BaselineValue } from '../detect/detector.js';
 import { UsageError } from '../trace/paths.js';
 import { fsErrorReason, isFsError } from '../util/fsError.js';
 import { measureTrace, parseTime } from '../trace/measure.js';
@@ -175,10 +175,6 @@ export function updateBaselines(
     (additions[agentKey(trace.agentId, trace.agentVersion)] ??= { runs: [] }).runs.push(run);
   }
   return mergeBaselines(store, { version: 2, agents: additions }, window);
-}
-
-export interface BaselineLookup {
-  (agentId: string, agentVersion: string | undefined, metric: BaselineMetric): BaselineValue | undefined;
 }
 
 /** A lookup that answers only once `minRuns` runs measured the metric. */

@@ -51,6 +51,14 @@ export interface BaselineValue {
   runs: number;
 }
 
+/**
+ * What detection asks of the baselines: one agent's P75 of a metric, or undefined when it has too
+ * few runs. Declared here, where it is consumed; the store (src/baseline/) provides it.
+ */
+export interface BaselineLookup {
+  (agentId: string, agentVersion: string | undefined, metric: BaselineMetric): BaselineValue | undefined;
+}
+
 export interface DetectContext<C = Record<string, unknown>> {
   config: C;
   pricer: Pricer;

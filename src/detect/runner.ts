@@ -7,11 +7,10 @@
  * (enabled detectors, their settings and contexts) is prepared once per agent, and per agent
  * version for the baseline detectors, rather than once per trace.
  */
-import type { BaselineLookup } from '../baseline/store.js';
 import type { Pricer } from '../pricing/pricer.js';
 import type { LoadedTrace } from '../trace/schema.js';
 import { resolveAgentConfig, type DetectorSections } from './config.js';
-import type { DetectContext, Detector, SignalDraft } from './detector.js';
+import type { BaselineLookup, DetectContext, Detector, SignalDraft } from './detector.js';
 import { detectors as builtInDetectors } from './registry.js';
 import { GRAY_ZONE_LOWER } from './grayZone.js';
 import type { Signal } from './signal.js';

@@ -1,14 +1,17 @@
 /**
  * toMeetSessionThreshold: the session metrics of session-metrics.md (agent_reliability,
- * agent_consistency) over the received traces — a list of traces, a glob or a file of many — with
- * each trace's signals worked out from what the detectors found in it and the verdicts this test
- * got for it (session/fromDetectorSignals.ts).
+ * agent_consistency) over the received traces — a list of traces, a glob or a file of many — taken
+ * as one session. Each trace's signals come from the same session accumulator `analyze` uses
+ * (session/sessions.ts): what the detectors found, the measured facts (failed tool steps, input/
+ * output similarity, repeats within a recorded session) and the verdicts this test got for it; the
+ * weights and default thresholds are tracejury.yml's `sessions:`. So a trace scores here what it
+ * scores in the report of a run.
  */
 import {
   agentConsistency,
   agentReliability,
+  createSessionAccumulator,
   loadTraces,
-  traceSignalsFromDetectors,
   type LoadedTrace,
   type SessionMetricResult,
   type SessionScore,
@@ -55,28 +58,37 @@ export async function toMeetSessionThreshold(
   const traces = await tracesOf(received);
   if (traces.length === 0) throw new Error('toMeetSessionThreshold: no traces to score');
   const verdicts = task ? metaOf(task).verdicts : [];
+  const session = createSessionAccumulator();
   const perTrace = traces.map((t) => {
     const analysis = analyse(t);
     recordAnalysis(task, analysis);
-    const verdict = verdicts.find((v) => v.traceId === analysis.trace.id);
-    return traceSignalsFromDetectors(analysis.trace.id, analysis.signals, verdict);
+    const { id, agentId, sessionId } = analysis.trace;
+    return session.add({
+      traceId: id,
+      agentId,
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      signals: analysis.signals,
+      facts: analysis.sessionFacts,
+      verdicts,
+    });
   });
+  const settings = traceAnalyser().config.sessions;
   const both = thresholds.reliability === undefined && thresholds.consistency === undefined;
   const results: { metric: SessionScore['metric']; threshold: number; result: SessionMetricResult }[] = [];
   if (both || thresholds.reliability !== undefined) {
-    const threshold = thresholds.reliability ?? 0.5;
+    const threshold = thresholds.reliability ?? settings.reliabilityThreshold;
     results.push({
       metric: 'agent_reliability',
       threshold,
-      result: agentReliability(perTrace, { threshold }),
+      result: agentReliability(perTrace, { threshold, weights: settings.weights }),
     });
   }
   if (both || thresholds.consistency !== undefined) {
-    const threshold = thresholds.consistency ?? 0.5;
+    const threshold = thresholds.consistency ?? settings.consistencyThreshold;
     results.push({
       metric: 'agent_consistency',
       threshold,
-      result: agentConsistency(perTrace, { threshold }),
+      result: agentConsistency(perTrace, { threshold, weights: settings.weights }),
     });
   }
   const sessionIds = new Set(traces.map((t) => analyse(t).trace.sessionId));
