@@ -15,6 +15,7 @@ import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, Trace } from './trace/schema.js';
 import { formatInputError } from './trace/inputError.js';
 import { sessionFactsOf, type SessionFacts } from './session/traceFacts.js';
+import { unpricedModelsOf } from './pricing/unpricedModels.js';
 
 export interface TraceAnalyserOptions extends Omit<RunSetupOptions, 'cwd'> {
   cwd?: string;
@@ -30,6 +31,8 @@ export interface TraceAnalysis {
   signals: ReportSignal[];
   /** What the session scores need of the trace, measured as a run measures it (session/traceFacts.ts). */
   sessionFacts: SessionFacts;
+  /** Models of its calls that could not be priced, with how many calls each (empty when all were). */
+  unpricedModels: Record<string, number>;
 }
 
 export interface TraceAnalyser {
@@ -83,6 +86,7 @@ export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAn
         summary: summariseTrace(loaded, signals),
         signals,
         sessionFacts: sessionFactsOf(loaded.trace),
+        unpricedModels: unpricedModelsOf(loaded.trace),
       };
       done.set(key, analysis);
       return analysis;

@@ -16,7 +16,7 @@ export interface TrajectoryRecord {
 }
 
 export interface TestMeta {
-  traces: { summary: TraceSummary; signals: ReportSignal[] }[];
+  traces: { summary: TraceSummary; signals: ReportSignal[]; unpricedModels?: Record<string, number> }[];
   trajectories: TrajectoryRecord[];
   verdicts: Verdict[];
   sessions: SessionScore[];
@@ -57,5 +57,10 @@ export function recordAnalysis(task: TaskLike | undefined, analysis: TraceAnalys
     meta.traces.some((t) => t.summary.id === analysis.summary.id && t.summary.file === analysis.summary.file)
   )
     return;
-  meta.traces.push({ summary: analysis.summary, signals: analysis.signals });
+  meta.traces.push({
+    summary: analysis.summary,
+    signals: analysis.signals,
+    // Only when there are some: meta travels from the worker to the reporter with every test.
+    ...(Object.keys(analysis.unpricedModels).length > 0 ? { unpricedModels: analysis.unpricedModels } : {}),
+  });
 }

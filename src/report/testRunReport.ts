@@ -39,7 +39,12 @@ export interface TestRunEntry {
   attempts: readonly boolean[];
   passRate?: { required: number; met: boolean };
   errors: readonly string[];
-  traces: readonly { summary: TraceSummary; signals: readonly ReportSignal[] }[];
+  traces: readonly {
+    summary: TraceSummary;
+    signals: readonly ReportSignal[];
+    /** Models of the trace's calls that could not be priced (TraceAnalysis.unpricedModels). */
+    unpricedModels?: Readonly<Record<string, number>>;
+  }[];
   trajectories: readonly z.infer<typeof TrajectoryResultSchema>[];
   verdicts: readonly Verdict[];
   sessions: readonly SessionScore[];
@@ -59,13 +64,16 @@ export function buildTestRunReport(entries: readonly TestRunEntry[], options: Te
   const verdicts: Verdict[] = [];
   const sessions: SessionScore[] = [];
   const tests: TestResult[] = [];
+  const unknownModels = new Map<string, number>();
   for (const entry of entries) {
     files.add(entry.file);
     for (const e of entry.inputErrors) {
       stats.errorCount++;
       stats.errors.push(e);
     }
-    for (const { summary, signals } of entry.traces) {
+    for (const { summary, signals, unpricedModels = {} } of entry.traces) {
+      for (const [model, calls] of Object.entries(unpricedModels))
+        unknownModels.set(model, (unknownModels.get(model) ?? 0) + calls);
       stats.traces++;
       stats.records++;
       stats.formats[summary.format] = (stats.formats[summary.format] ?? 0) + 1;
@@ -97,7 +105,7 @@ export function buildTestRunReport(entries: readonly TestRunEntry[], options: Te
 
   const report = accumulator.finish({
     stats,
-    unknownModels: new Map(),
+    unknownModels,
     failOn: options.failOn,
     verdicts,
     notes: [...(options.notes ?? [])],

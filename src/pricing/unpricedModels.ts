@@ -1,0 +1,13 @@
+/**
+ * The models of a priced trace whose calls have no cost (neither recorded nor in the price table),
+ * with how many calls each: what a run's `totals.unknownModels` counts, taken from one trace so a
+ * Vitest run (whose traces are priced in its workers) can report them too. Pure.
+ */
+import type { Trace } from '../trace/schema.js';
+
+export function unpricedModelsOf(trace: Trace): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const step of trace.steps)
+    if (step.type === 'llm' && step.costUsd === undefined) out[step.model] = (out[step.model] ?? 0) + 1;
+  return out;
+}
