@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { buildTestRunReport, renderText, type Severity, type TestRunEntry } from 'tracejury';
 import { META_KEY, type TestMeta } from './meta.js';
 
@@ -28,6 +28,18 @@ function firstLine(message: string | undefined): string {
   );
 }
 
+/**
+ * The line a test is declared on; a test declared by library code (describeTraces declares its
+ * tests inside its suite's callback, where no frame of the test file is on the stack) takes the
+ * line of the nearest suite that has one: the `describeTraces(…)` call.
+ */
+function lineOf(testCase: TestCase): number | undefined {
+  if (testCase.location) return testCase.location.line;
+  for (let p: TestCase['parent'] = testCase.parent; p.type === 'suite'; p = p.parent)
+    if (p.location) return p.location.line;
+  return undefined;
+}
+
 export function entriesOf(modules: readonly TestModule[], root: string): TestRunEntry[] {
   const entries: TestRunEntry[] = [];
   for (const module of modules) {
@@ -36,10 +48,11 @@ export function entriesOf(modules: readonly TestModule[], root: string): TestRun
       const meta = (testCase.meta() as Record<string, unknown>)[META_KEY] as TestMeta | undefined;
       const result = testCase.result();
       const state = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
+      const line = lineOf(testCase);
       entries.push({
         name: `${file} > ${testCase.fullName}`,
         file,
-        ...(testCase.location ? { line: testCase.location.line } : {}),
+        ...(line !== undefined ? { line } : {}),
         state,
         attempts: meta?.attempts.length ? meta.attempts : state === 'skipped' ? [] : [state === 'passed'],
         ...(meta?.passRate ? { passRate: meta.passRate } : {}),

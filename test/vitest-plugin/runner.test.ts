@@ -59,6 +59,8 @@ describeTraces('traces/*.jsonl', (trace) => { expect(trace).not.toHaveSignal('TO
       'evals.test.ts > traces: traces/*.jsonl > run-a': 'passed',
       'evals.test.ts > traces: traces/*.jsonl > run-b': 'failed',
     });
+    // Tests declared inside describeTraces point at its call (line 4), where annotations go.
+    expect(report.tests.map((t: { line?: number }) => t.line)).toEqual([4, 4, 4]);
     expect(report.inputs.errors[0]).toMatchObject({
       file: 'traces/a.jsonl',
       line: 3,
