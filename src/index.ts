@@ -88,8 +88,13 @@ export {
   type SessionTraceInput,
   type SessionScoreEntry,
 } from './session/sessions.js';
-export type { SessionFacts } from './session/traceFacts.js';
-export { buildTestRunReport, type TestRunEntry, type TestRunOptions } from './report/testRunReport.js';
+export { sessionFactsOf, type SessionFacts } from './session/traceFacts.js';
+export {
+  buildTestRunReport,
+  type TestRunEntry,
+  type TestRunOptions,
+  type TestRunTrace,
+} from './report/testRunReport.js';
 export {
   TestResultSchema,
   TestRunSchema,

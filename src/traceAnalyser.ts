@@ -14,7 +14,6 @@ import { invalidTraceError, priceTrace } from './trace/load.js';
 import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, Trace } from './trace/schema.js';
 import { formatInputError } from './trace/inputError.js';
-import { sessionFactsOf, type SessionFacts } from './session/traceFacts.js';
 import { unpricedModelsOf } from './pricing/unpricedModels.js';
 
 export interface TraceAnalyserOptions extends Omit<RunSetupOptions, 'cwd'> {
@@ -29,8 +28,6 @@ export interface TraceAnalysis {
   summary: TraceSummary;
   /** Every signal, with its report status (finding, review, suppressed, shadow). */
   signals: ReportSignal[];
-  /** What the session scores need of the trace, measured as a run measures it (session/traceFacts.ts). */
-  sessionFacts: SessionFacts;
   /** Models of its calls that could not be priced, with how many calls each (empty when all were). */
   unpricedModels: Record<string, number>;
 }
@@ -85,7 +82,6 @@ export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAn
         trace: loaded.trace,
         summary: summariseTrace(loaded, signals),
         signals,
-        sessionFacts: sessionFactsOf(loaded.trace),
         unpricedModels: unpricedModelsOf(loaded.trace),
       };
       done.set(key, analysis);

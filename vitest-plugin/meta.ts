@@ -3,7 +3,7 @@
  * the worker to the main process, and the blob reporter keeps it for --merge-reports). The traces
  * are kept as the report keeps them — summary and signals — never whole.
  */
-import type { ReportSignal, SessionScore, TraceAnalysis, TraceSummary, Verdict } from 'tracejury';
+import type { SessionScore, TestRunTrace, TraceAnalysis, Verdict } from 'tracejury';
 
 export interface TrajectoryRecord {
   traceId: string;
@@ -16,7 +16,7 @@ export interface TrajectoryRecord {
 }
 
 export interface TestMeta {
-  traces: { summary: TraceSummary; signals: ReportSignal[]; unpricedModels?: Record<string, number> }[];
+  traces: TestRunTrace[];
   trajectories: TrajectoryRecord[];
   verdicts: Verdict[];
   sessions: SessionScore[];

@@ -3,11 +3,15 @@
  * with how many calls each: what a run's `totals.unknownModels` counts, taken from one trace so a
  * Vitest run (whose traces are priced in its workers) can report them too. Pure.
  */
-import type { Trace } from '../trace/schema.js';
+import type { LlmStep, Step, Trace } from '../trace/schema.js';
+
+/** An LLM call that has no cost after pricing: the one definition a summary's count and this share. */
+export function isUnpricedCall(step: Step): step is LlmStep {
+  return step.type === 'llm' && step.costUsd === undefined;
+}
 
 export function unpricedModelsOf(trace: Trace): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const step of trace.steps)
-    if (step.type === 'llm' && step.costUsd === undefined) out[step.model] = (out[step.model] ?? 0) + 1;
+  for (const step of trace.steps) if (isUnpricedCall(step)) out[step.model] = (out[step.model] ?? 0) + 1;
   return out;
 }

@@ -17,6 +17,7 @@ import type { LoadStats } from '../trace/load.js';
 import { measureTrace } from '../trace/measure.js';
 import type { LoadedTrace, Trace } from '../trace/schema.js';
 import { isUnnamedModel } from '../pricing/pricer.js';
+import { isUnpricedCall } from '../pricing/unpricedModels.js';
 import { fmtInt, plural } from '../util/thousands.js';
 import { VERSION } from '../version.js';
 import { evaluateGate, type GateDetectorFailure } from './gate.js';
@@ -76,7 +77,7 @@ export function summariseTrace(
   traceSignals: readonly Signal[],
 ): TraceSummary {
   const m = measureTrace(trace);
-  const unpriced = trace.steps.filter((s) => s.type === 'llm' && s.costUsd === undefined).length;
+  const unpriced = trace.steps.filter(isUnpricedCall).length;
   const unread = Object.values(unreadSpansOf(trace) ?? {}).reduce((a, n) => a + n, 0);
   return {
     id: trace.id,

@@ -27,6 +27,14 @@ import type {
   TrajectoryResultSchema,
 } from './schema.js';
 
+/** A trace a test read or captured, as its meta carries it from the worker to the reporter. */
+export interface TestRunTrace {
+  summary: TraceSummary;
+  signals: readonly ReportSignal[];
+  /** Models of the trace's calls that could not be priced (TraceAnalysis.unpricedModels). */
+  unpricedModels?: Readonly<Record<string, number>>;
+}
+
 export interface TestRunEntry {
   /** Full name: file > suite > test. */
   name: string;
@@ -39,12 +47,7 @@ export interface TestRunEntry {
   attempts: readonly boolean[];
   passRate?: { required: number; met: boolean };
   errors: readonly string[];
-  traces: readonly {
-    summary: TraceSummary;
-    signals: readonly ReportSignal[];
-    /** Models of the trace's calls that could not be priced (TraceAnalysis.unpricedModels). */
-    unpricedModels?: Readonly<Record<string, number>>;
-  }[];
+  traces: readonly TestRunTrace[];
   trajectories: readonly z.infer<typeof TrajectoryResultSchema>[];
   verdicts: readonly Verdict[];
   sessions: readonly SessionScore[];

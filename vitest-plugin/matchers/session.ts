@@ -12,6 +12,7 @@ import {
   agentReliability,
   createSessionAccumulator,
   loadTraces,
+  sessionFactsOf,
   type LoadedTrace,
   type SessionMetricResult,
   type SessionScore,
@@ -68,7 +69,8 @@ export async function toMeetSessionThreshold(
       agentId,
       ...(sessionId !== undefined ? { sessionId } : {}),
       signals: analysis.signals,
-      facts: analysis.sessionFacts,
+      // Measured here, not in every analysis: only this matcher needs them.
+      facts: sessionFactsOf(analysis.trace),
       verdicts,
     });
   });
