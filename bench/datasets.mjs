@@ -1,0 +1,239 @@
+// How the detectors hold on real agents' recordings. Not a test: runs `tracejury analyze` (the
+// built CLI, default configuration, no API key) over each dataset and prints, per dataset, the
+// tables the README and the issue notes quote:
+//   - the gate per run: the share of successful and of failed runs that fail it (a run fails the
+//     gate when it has a finding at the report's failOn severities);
+//   - per detector: findings on failed and on successful runs, precision against the outcome
+//     (findings on failed runs / all findings), and how many were left for review;
+//   - where each signal was decided (the report's tier decisions when it has them, else the tier
+//     of each reported signal, review counted apart), and detection cost per trace;
+//   - AgentDojo: injection findings on attacked and on benign runs, and on attacks that succeeded;
+//   - the coding agent: computed cost against the cost its runs recorded.
+// Usage:
+//   npm run build && node bench/datasets.mjs [DATASETS_DIR] [--only NAME] [--json FILE]
+// DATASETS_DIR defaults to ../shared/datasets beside the repository. Reports are kept under
+// bench/out/datasets/ to look at.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadTraces } from '../build/index.js';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const flag = (name) => {
+  const i = argv.indexOf(name);
+  return i === -1 ? undefined : argv[i + 1];
+};
+const positional = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+const root = path.resolve(positional[0] ?? path.join(repo, '../shared/datasets'));
+const only = flag('--only');
+const jsonOut = flag('--json');
+const outDir = path.join(repo, 'bench/out/datasets');
+mkdirSync(outDir, { recursive: true });
+
+const DATASETS = [
+  { name: 'tau-bench', file: 'tau-bench/gpt-4o-airline.json', format: 'openai-messages' },
+  { name: 'agentdojo', file: 'agentdojo/sample.jsonl', format: 'openai-messages' },
+  { name: 'mini-swe-agent', file: 'mini-swe-agent/sample.jsonl', format: 'openai-messages' },
+];
+
+const pct = (n, d) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} %`);
+const usd = (v) => `$${v.toFixed(2)}`;
+
+function analyzeDataset(ds) {
+  const input = path.join(root, ds.file);
+  const out = path.join(outDir, `${ds.name}.json`);
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        path.join(repo, 'build/cli/bin.js'),
+        'analyze',
+        input,
+        '--input-format',
+        ds.format,
+        '--out',
+        out,
+        '--no-progress',
+      ],
+      { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+  } catch (e) {
+    // Exit 1 is a failed gate: the report is written all the same.
+    if (e.status !== 1) throw e;
+  }
+  return JSON.parse(readFileSync(out, 'utf8'));
+}
+
+/** The recordings' own metadata (info: attacked, costs, …), by trace id. */
+async function infoById(ds) {
+  const { traces } = await loadTraces(path.join(root, ds.file), { inputFormat: ds.format });
+  return new Map(traces.map(({ trace }) => [trace.id, trace.metadata?.info ?? {}]));
+}
+
+function table(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}
+
+function measure(ds, report, info) {
+  const failOn = new Set(report.gate.failOn ?? ['critical', 'high']);
+  const findings = report.signals.filter((s) => s.status === 'finding');
+  const gateFailing = new Set(findings.filter((s) => failOn.has(s.severity)).map((s) => s.traceId));
+  const runs = report.traces.filter((t) => t.outcome);
+  const ok = runs.filter((t) => t.outcome.success);
+  const bad = runs.filter((t) => !t.outcome.success);
+  const failing = (ts) => ts.filter((t) => gateFailing.has(t.id)).length;
+  const success = new Map(runs.map((t) => [t.id, t.outcome.success]));
+
+  const perDetector = new Map();
+  const row = (d) => {
+    if (!perDetector.has(d))
+      perDetector.set(d, { onFailed: 0, onSucceeded: 0, review: 0, severities: new Set() });
+    return perDetector.get(d);
+  };
+  for (const s of report.signals) {
+    const r = row(s.detector);
+    if (s.status === 'review') r.review++;
+    if (s.status !== 'finding') continue;
+    r.severities.add(s.severity);
+    if (success.get(s.traceId) === true) r.onSucceeded++;
+    else if (success.get(s.traceId) === false) r.onFailed++;
+  }
+
+  // Where signals were decided: the report's own account when it has one (it counts the signals a
+  // tier dismissed, which never reach the signal list), else the tier of each reported signal.
+  const decided = report.decisions?.byTier
+    ? Object.entries(report.decisions.byTier).map(([tier, n]) => [tier, n])
+    : (() => {
+        const byTier = new Map();
+        for (const s of report.signals) {
+          if (s.status === 'suppressed' || s.status === 'shadow') continue;
+          const key = s.status === 'review' ? 'review (tier 5)' : `tier ${s.tier}`;
+          byTier.set(key, (byTier.get(key) ?? 0) + 1);
+        }
+        return [...byTier].sort();
+      })();
+  const decidedTotal = decided.reduce((a, [, n]) => a + n, 0);
+
+  const result = {
+    name: ds.name,
+    traces: report.traces.length,
+    successful: ok.length,
+    failed: bad.length,
+    gateOnSuccessful: failing(ok),
+    gateOnFailed: failing(bad),
+    perDetector: Object.fromEntries(
+      [...perDetector].map(([d, r]) => [d, { ...r, severities: [...r.severities] }]),
+    ),
+    decided: Object.fromEntries(decided),
+    costUsd: report.totals.costUsd,
+    perTraceUsd: report.cost.perTraceUsd ?? 0,
+    baselines: report.baselines,
+  };
+
+  const lines = [
+    `### ${ds.name} (${report.traces.length} runs: ${ok.length} successful, ${bad.length} failed)`,
+    '',
+  ];
+  lines.push(
+    table(
+      ['runs', 'fail the gate', 'share'],
+      [
+        ['successful', `${failing(ok)} of ${ok.length}`, pct(failing(ok), ok.length)],
+        ['failed', `${failing(bad)} of ${bad.length}`, pct(failing(bad), bad.length)],
+      ],
+    ),
+    '',
+  );
+  const detRows = [...perDetector]
+    .sort((a, b) => b[1].onFailed + b[1].onSucceeded - (a[1].onFailed + a[1].onSucceeded))
+    .map(([d, r]) => [
+      d,
+      [...r.severities].join(', ') || '—',
+      String(r.onFailed),
+      String(r.onSucceeded),
+      r.onFailed + r.onSucceeded === 0 ? '—' : (r.onFailed / (r.onFailed + r.onSucceeded)).toFixed(2),
+      String(r.review),
+    ]);
+  lines.push(
+    detRows.length
+      ? table(['detector', 'severity', 'findings on failed', 'on successful', 'precision', 'review'], detRows)
+      : '(no signals)',
+    '',
+  );
+  lines.push(
+    table(
+      ['decided at', 'signals', 'share'],
+      decided.map(([tier, n]) => [tier, String(n), pct(n, decidedTotal)]),
+    ),
+    '',
+    `Detection cost per trace: ${usd(report.cost.perTraceUsd ?? 0)}; LLM cost of the runs: ${usd(report.totals.costUsd)}.`,
+    '',
+  );
+
+  if (ds.name === 'agentdojo') {
+    const injected = new Set(
+      findings.filter((s) => s.detector === 'PROMPT_INJECTION_SIGNAL').map((s) => s.traceId),
+    );
+    const attacked = report.traces.filter((t) => info.get(t.id)?.attacked === true);
+    const benign = report.traces.filter((t) => info.get(t.id)?.attacked === false);
+    const succeeded = attacked.filter((t) => info.get(t.id)?.attack_succeeded === true);
+    const hit = (ts) => ts.filter((t) => injected.has(t.id)).length;
+    Object.assign(result, {
+      injection: {
+        attacked: attacked.length,
+        attackedHit: hit(attacked),
+        benign: benign.length,
+        benignHit: hit(benign),
+        succeeded: succeeded.length,
+        succeededHit: hit(succeeded),
+      },
+    });
+    lines.push(
+      table(
+        ['runs', 'injection finding', 'share'],
+        [
+          ['attacked', `${hit(attacked)} of ${attacked.length}`, pct(hit(attacked), attacked.length)],
+          [
+            'attack succeeded',
+            `${hit(succeeded)} of ${succeeded.length}`,
+            pct(hit(succeeded), succeeded.length),
+          ],
+          ['benign', `${hit(benign)} of ${benign.length}`, pct(hit(benign), benign.length)],
+        ],
+      ),
+      '',
+    );
+  }
+  if (ds.name === 'mini-swe-agent') {
+    let recorded = 0;
+    let instance = 0;
+    for (const t of report.traces) {
+      recorded += Number(info.get(t.id)?.calls_cost_usd ?? 0);
+      instance += Number(info.get(t.id)?.instance_cost ?? 0);
+    }
+    const overBudget = findings.filter((s) => s.detector === 'COST_BUDGET').length;
+    const recordedOver = report.traces.filter((t) => Number(info.get(t.id)?.calls_cost_usd ?? 0) > 1).length;
+    Object.assign(result, { cost: { computed: report.totals.costUsd, recorded, instance } });
+    lines.push(
+      `Cost: computed ${usd(report.totals.costUsd)} against ${usd(recorded)} recorded for the calls ` +
+        `(${recorded === 0 ? '—' : `${((100 * (report.totals.costUsd - recorded)) / recorded).toFixed(1)} %`}; ` +
+        `instance cost ${usd(instance)}); COST_BUDGET findings ${overBudget}, runs whose recorded cost is over $1: ${recordedOver}.`,
+      '',
+    );
+  }
+  return { result, text: lines.join('\n') };
+}
+
+const results = [];
+for (const ds of DATASETS) {
+  if (only && ds.name !== only) continue;
+  const report = analyzeDataset(ds);
+  const info = await infoById(ds);
+  const { result, text } = measure(ds, report, info);
+  results.push(result);
+  console.log(text);
+}
+if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(results, null, 2)}\n`);
