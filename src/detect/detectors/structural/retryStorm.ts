@@ -3,11 +3,17 @@
  * is counted over that tool's own calls: LLM steps and calls of other tools in between do not
  * break the streak (agents usually think between retries); a successful call of the same tool
  * does. Each unbroken streak is one signal.
+ *
+ * A streak is of retries, judged by what is repeated (repetition.ts): each failure must retry the
+ * one before it — the same error (numbers aside) or arguments at least half alike. A single-tool
+ * agent whose `bash` runs a grep that finds nothing, then a test that fails as expected, then a
+ * different script, is not retrying anything: a failure unlike the one before starts a new streak.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { clipRedacted } from '../../../redact/redact.js';
 import type { ToolStep } from '../../../trace/schema.js';
+import { callFacts, retries, type CallFacts } from './repetition.js';
 import { allIdentical, fmtInt, stepNo, stepSpan } from './shared.js';
 
 export const retryStorm = defineDetector({
@@ -35,9 +41,21 @@ export const retryStorm = defineDetector({
     let failed = 0;
     for (const s of trace.steps) if (s.type === 'tool' && s.status === 'error') failed++;
     if (failed < threshold) return [];
-    const streaks = new Map<string, { step: ToolStep; no: number }[]>();
+    const streaks = new Map<string, { step: ToolStep; no: number; facts: CallFacts }[]>();
     const found: (SignalDraft & { first: number })[] = [];
 
+    // Index of each tool's last successful call, found once a streak is broken by an unlike failure.
+    let lastOk: Map<string, number> | undefined;
+    /** A call of the tool after step index `i` succeeded. */
+    const recoversLater = (i: number, name: string) => {
+      if (!lastOk) {
+        lastOk = new Map();
+        trace.steps.forEach((s, k) => {
+          if (s.type === 'tool' && s.status !== 'error') lastOk!.set(s.name, k);
+        });
+      }
+      return (lastOk.get(name) ?? -1) > i;
+    };
     const close = (name: string, recoveredLater: boolean) => {
       const streak = streaks.get(name);
       streaks.delete(name);
@@ -70,8 +88,16 @@ export const retryStorm = defineDetector({
     trace.steps.forEach((s, i) => {
       if (s.type !== 'tool') return;
       if (s.status === 'error') {
-        const streak = streaks.get(s.name) ?? [];
-        streak.push({ step: s, no: stepNo(i) });
+        const call = { step: s, no: stepNo(i) };
+        const facts = callFacts(call, i);
+        let streak = streaks.get(s.name);
+        // A failure that does not retry the one before ends that streak and starts its own.
+        if (streak && !retries(streak[streak.length - 1]!.facts, facts)) {
+          close(s.name, recoversLater(i, s.name));
+          streak = undefined;
+        }
+        streak ??= [];
+        streak.push({ ...call, facts });
         streaks.set(s.name, streak);
       } else {
         close(s.name, true);
