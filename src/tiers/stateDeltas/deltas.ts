@@ -3,7 +3,8 @@
  * result compared with what the calls before it returned. Pure over the steps.
  *
  * - same: the result is one an earlier call of the same tool returned (normalised text);
- * - empty / error: nothing came back, or the call failed;
+ * - empty / error: the lookup found nothing, or the call failed;
+ * - void: the call returned no value (an action's acknowledgement): neither progress nor not;
  * - new: something came back that was not there before — new ids, new values (tokens no earlier
  *   result of the tool held), or fields that appeared in a JSON result;
  * - unrecorded: the trace did not keep the result.
@@ -12,16 +13,26 @@
  * counted too: three or more vanishing at once is the reference's disappearance signal, and such a
  * result is not taken as progress even if it holds new values.
  */
-import { outcomeOf } from '../../detect/detectors/structural/repetition.js';
+import {
+  callFacts,
+  nearIdentical,
+  outcomeOf,
+  type CallFacts,
+  type OutcomeKind,
+} from '../../detect/detectors/structural/repetition.js';
 import type { Step, ToolStep, Trace } from '../../trace/schema.js';
 
-export type DeltaKind = 'same' | 'empty' | 'error' | 'new' | 'unrecorded';
+export type DeltaKind = 'same' | 'empty' | 'error' | 'void' | 'new' | 'unrecorded';
 
 export interface CallDelta {
   /** 1-based step number. */
   step: number;
   tool: string;
   kind: DeltaKind;
+  /** What the call itself returned (a `same` delta may be a repeated value or a repeated error). */
+  outcome: OutcomeKind;
+  /** It asks again what an earlier call of the tool asked (identical or near-identical arguments). */
+  repeatsRequest: boolean;
   /** Values in the result no earlier result of the tool held (first few, for the evidence). */
   newValues: string[];
   newValueCount: number;
@@ -35,10 +46,10 @@ const SHOWN_VALUES = 5;
 /** Tokens of a result looked at, at most (a 1 MB log is judged by its start). */
 const MAX_TOKENS = 5000;
 
-/** Words, ids and numbers of a text: runs of letters, digits and `_.-@:/`, two characters or more. */
+/** Words, ids and numbers of a text: runs of letters, digits and `_.-@:/` (a lone digit is a value too). */
 export function tokensOf(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}_][\p{L}\p{N}_.\-@:/]*[\p{L}\p{N}_]/gu)) {
+  for (const m of text.matchAll(/[\p{L}\p{N}_](?:[\p{L}\p{N}_.\-@:/]*[\p{L}\p{N}_])?/gu)) {
     out.push(m[0].toLowerCase());
     if (out.length >= MAX_TOKENS) break;
   }
@@ -68,11 +79,15 @@ export function callDeltas(trace: Trace, steps: readonly number[]): CallDelta[] 
   const seenTexts = new Map<string, Set<string>>();
   const seenTokens = new Map<string, Set<string>>();
   const lastFields = new Map<string, string[] | undefined>();
+  const asked: CallFacts[] = [];
   const out: CallDelta[] = [];
   for (const no of steps) {
     const step = trace.steps[no - 1];
     if (step?.type !== 'tool') continue;
     const o = outcomeOf(step);
+    const request = callFacts({ step, no }, asked.length);
+    const repeatsRequest = asked.some((a) => nearIdentical(a, request));
+    asked.push(request);
     const texts = seenTexts.get(step.name) ?? new Set<string>();
     const tokens = seenTokens.get(step.name) ?? new Set<string>();
     const fields = fieldsOf(step.result);
@@ -81,7 +96,7 @@ export function callDeltas(trace: Trace, steps: readonly number[]): CallDelta[] 
     const vanished = fields && before ? before.filter((f) => !fields.includes(f)) : [];
     const fresh: string[] = [];
     let freshCount = 0;
-    if (o.kind === 'value' && !texts.has(o.text)) {
+    if ((o.kind === 'value' || o.kind === 'error') && !texts.has(o.text)) {
       for (const t of new Set(tokensOf(o.text))) {
         if (tokens.has(t)) continue;
         freshCount++;
@@ -95,8 +110,8 @@ export function callDeltas(trace: Trace, steps: readonly number[]): CallDelta[] 
           ? texts.has(o.text)
             ? 'same'
             : 'error'
-          : o.kind === 'empty'
-            ? 'empty'
+          : o.kind === 'empty' || o.kind === 'void'
+            ? o.kind
             : texts.has(o.text)
               ? 'same'
               : (freshCount > 0 || appeared.length > 0) && vanished.length < VANISHED_FIELDS
@@ -106,6 +121,8 @@ export function callDeltas(trace: Trace, steps: readonly number[]): CallDelta[] 
       step: no,
       tool: step.name,
       kind,
+      outcome: o.kind,
+      repeatsRequest,
       newValues: fresh,
       newValueCount: freshCount,
       fieldsAppeared: appeared,

@@ -12,15 +12,17 @@
  *   ≥ 0.9): `python reproduce.py` and `python3 reproduce.py`. A field that is a single token (an id,
  *   a name, a date, a number) is an entity: calls that differ in one are about different things.
  * - An outcome is the error or result text, whitespace collapsed and memory addresses masked
- *   (`0x7f3a…` differs run to run). It is empty when blank, `[]`, `{}`, null/None, "no results", or a
- *   markup envelope with no words in it (`<returncode>0</returncode><output></output>`).
+ *   (`0x7f3a…` differs run to run). A lookup that found nothing is `empty` (`[]`, `{}`, "no
+ *   results", "not found"); a call that returned no value is `void` (blank, null/None — an action's
+ *   acknowledgement, or a markup envelope with no words in it such as
+ *   `<returncode>0</returncode><output></output>`: a command that succeeded silently).
  *
  * Pure helpers shared by TOOL_LOOP, TOOL_THRASHING and RETRY_STORM and by tier 2's rules.
  */
 import type { ToolStep } from '../../../trace/schema.js';
 import { stableJson, type ToolCall } from './shared.js';
 
-export type OutcomeKind = 'error' | 'empty' | 'value' | 'unrecorded';
+export type OutcomeKind = 'error' | 'empty' | 'void' | 'value' | 'unrecorded';
 
 export interface Outcome {
   kind: OutcomeKind;
@@ -60,7 +62,8 @@ function collapseStrings(v: unknown): unknown {
 
 /** Longest text kept of an outcome: enough to tell results apart, bounded for huge outputs. */
 const MAX_OUTCOME_CHARS = 20_000;
-const EMPTY_TEXT = /^(?:|none|null|undefined|\[\]|\{\}|""|''|no results?(?: found)?\.?|not found\.?)$/i;
+const EMPTY_TEXT = /^(?:\[\]|\{\}|no results?(?: found)?\.?|not found\.?|nothing found\.?)$/i;
+const VOID_TEXT = /^(?:|none|null|undefined|""|'')$/i;
 const HEX_ADDRESS = /\b0x[0-9a-f]{6,}\b/gi;
 
 function textOf(v: unknown): string {
@@ -83,7 +86,44 @@ export function outcomeOf(step: ToolStep): Outcome {
   if (step.status === 'error') return { kind: 'error', text: textOf(step.error ?? step.result) };
   if (step.result === undefined) return { kind: 'unrecorded', text: '' };
   const text = textOf(step.result);
-  return { kind: EMPTY_TEXT.test(text) || isEmptyEnvelope(text) ? 'empty' : 'value', text };
+  const kind =
+    VOID_TEXT.test(text) || isEmptyEnvelope(text) ? 'void' : EMPTY_TEXT.test(text) ? 'empty' : 'value';
+  return { kind, text };
+}
+
+/**
+ * Every call brought something new or did its action: a value no earlier call returned, or no
+ * value at all (an action's acknowledgement) — never an empty lookup, an error or a repeated result.
+ */
+export function allNewResults(calls: readonly ToolCall[]): boolean {
+  const seen = new Set<string>();
+  for (const { step } of calls) {
+    const o = outcomeOf(step);
+    if (o.kind === 'void') continue;
+    if (o.kind !== 'value' || seen.has(o.text)) return false;
+    seen.add(o.text);
+  }
+  return true;
+}
+
+/**
+ * How many calls after the first brought back a value no earlier call returned, of those that
+ * returned anything (calls with no value — an action done — are left out).
+ */
+export function newResults(calls: readonly ToolCall[]): { fresh: number; of: number } {
+  const seen = new Set<string>();
+  let fresh = 0;
+  let of = 0;
+  calls.forEach(({ step }, i) => {
+    const o = outcomeOf(step);
+    if (o.kind === 'void') return;
+    if (i > 0) {
+      of++;
+      if (o.kind === 'value' && !seen.has(o.text)) fresh++;
+    }
+    seen.add(o.text);
+  });
+  return { fresh, of };
 }
 
 export function callFacts(call: ToolCall, pos: number): CallFacts {
@@ -221,7 +261,10 @@ export function findRepeats(
 export interface RepeatLoop {
   /** Positions of the calls that repeat an earlier one, in order. */
   repeats: number[];
-  /** The repeats of requests made ≥ threshold times in the stretch (empty for a round made again). */
+  /**
+   * The repeats that got the same outcome, of requests made ≥ threshold times with that outcome in
+   * the stretch (a call retried until it worked: the failed attempts, not the success).
+   */
   core: number[];
   /** Positions of every call involved (the repeats and the calls they repeat), in order. */
   calls: number[];
@@ -236,6 +279,7 @@ export interface RepeatLoop {
  */
 export function repeatLoops(
   repeats: readonly (Repeat | undefined)[],
+  facts: readonly (CallFacts | undefined)[],
   threshold: number,
   window: number,
 ): RepeatLoop[] {
@@ -268,7 +312,11 @@ export function repeatLoops(
     const calls = [...involved].sort((a, b) => a - b);
     const fresh: number[] = [];
     for (let q = calls[0]!; q <= calls[calls.length - 1]!; q++) if (!involved.has(q)) fresh.push(q);
-    const core = members.filter((p) => size.get(group.get(p)!)! >= threshold);
+    // Calls of one request that got one outcome: the request and the outcome text together.
+    const sameAnswer = new Map<string, number>();
+    const answerOf = (p: number) => `${group.get(p)!}\u0000${facts[p]!.outcome.text}`;
+    for (const p of group.keys()) sameAnswer.set(answerOf(p), (sameAnswer.get(answerOf(p)) ?? 0) + 1);
+    const core = members.filter((p) => repeats[p]!.same && sameAnswer.get(answerOf(p))! >= threshold);
     loops.push({ repeats: members, core, calls, fresh });
   };
   for (let p = 0; p < repeats.length; p++) {

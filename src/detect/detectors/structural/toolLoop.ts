@@ -17,14 +17,23 @@
  * Where the trace records no arguments, what was repeated is unknown and the tool name is all there
  * is: ≥ `threshold` calls of one tool in a window of `window` tool calls are a finding (0.82; 0.88
  * when more than the threshold), as the reference's rule. Where arguments are recorded but no call
- * repeats another, the calls are iteration: no signal when their results were recorded, the gray
- * zone (0.55) when not (what came back is unknown).
+ * repeats another, the calls are iteration or exploration — no signal when at least half of those
+ * after the first brought back something new (calls that returned no value, an action done, are
+ * left out); the gray zone (0.55) when most came back empty, failed or with an earlier result, or
+ * results were not recorded (for tier 2 to judge).
  *
  * One loop, one signal: loops of different tools over overlapping stretches of tool calls merge.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { callFacts, findRepeats, repeatLoops, type CallFacts, type RepeatLoop } from './repetition.js';
+import {
+  callFacts,
+  findRepeats,
+  newResults,
+  repeatLoops,
+  type CallFacts,
+  type RepeatLoop,
+} from './repetition.js';
 import { argsSummary, fmtInt, plural, stepSpan, toolCalls, type ToolCall } from './shared.js';
 
 /** Calls of one tool (positions in the tool-call sequence) that make one name-only loop. */
@@ -116,26 +125,27 @@ function repeatSignal(
   const steps = calls.map((c) => c.no);
   const spanned = loop.calls[loop.calls.length - 1]! - loop.calls[0]! + 1;
   const found = loop.repeats.map((p) => repeats[p]!);
-  // The request made threshold times or more decides when the stretch mixes requests.
-  const deciding =
-    found.every((r) => r.same) || loop.core.length === 0 ? found : loop.core.map((p) => repeats[p]!);
-  const allSame = deciding.every((r) => r.same);
+  const changed = found.filter((r) => !r.same).length;
+  // A finding when every repeat came back the same, or one request did threshold times (its core).
+  const finding = changed === 0 || loop.core.length > 0;
+  const deciding = changed === 0 || !finding ? found : loop.core.map((p) => repeats[p]!);
   const allExact = deciding.every((r) => r.exact);
   const oneRequest = calls.every((c) => c.key === calls[0]!.key);
   const outcomesRecorded = calls.every((c) => c.outcome.kind !== 'unrecorded');
-  const changed = found.filter((r) => !r.same).length;
   const fresh = loop.fresh.length;
   const { text, tools } = perToolText(calls.map((c) => c.name));
   const how = allExact ? 'identical' : 'near-identical';
-  const detail = allSame
-    ? oneRequest && allExact
+  const detail = !finding
+    ? `: ${plural(found.length, 'call')} repeated an earlier one (${how} arguments), ${fmtInt(changed)} with a different result (polling, or re-running after a change?)`
+    : changed === 0 && oneRequest && allExact
       ? `, each time with identical arguments${outcomesRecorded ? ' and the same result' : ''}`
-      : `: ${plural(deciding.length, 'call')} repeated an earlier one (${how} arguments)${outcomesRecorded ? ' and got the same result' : ''}`
-    : `: ${plural(found.length, 'call')} repeated an earlier one (${how} arguments), ${fmtInt(changed)} with a different result (polling, or re-running after a change?)`;
+      : `: ${plural(deciding.length, 'call')} repeated an earlier one (${how} arguments)` +
+        (outcomesRecorded ? ' and got the same result' : '') +
+        (changed > 0 ? `, ${fmtInt(changed)} then got a different one` : '');
   const between = fresh > 0 ? `; ${plural(fresh, 'other call')} in between` : '';
   return {
     severity: 'high',
-    confidence: !allSame ? 0.5 : allExact ? (fresh === 0 ? 0.94 : 0.85) : fresh === 0 ? 0.88 : 0.8,
+    confidence: !finding ? 0.5 : allExact ? (fresh === 0 ? 0.94 : 0.85) : fresh === 0 ? 0.88 : 0.8,
     steps,
     message: `${text} in ${plural(spanned, 'tool call')} (${stepSpan(steps)})${detail}${between}`,
     evidence: {
@@ -148,7 +158,7 @@ function repeatSignal(
       repeatedBy: 'arguments',
       identicalArgs: allExact,
       repeats: found.length,
-      sameOutcome: allSame,
+      sameOutcome: changed === 0,
       outcomesChanged: changed,
       callsInBetween: fresh,
       perTool: tools,
@@ -170,7 +180,9 @@ function nameSignal(cluster: NameLoop[], calls: readonly ToolCall[], threshold: 
     const s = calls[p]!.step;
     return s.result !== undefined || s.status === 'error';
   });
-  if (argsRecorded && resultsRecorded) return undefined;
+  // Iteration or exploration: different requests, most of which brought back something new.
+  const results = newResults(positions.map((p) => calls[p]!));
+  if (argsRecorded && resultsRecorded && 2 * results.fresh >= results.of) return undefined;
   const perTool = cluster.map((loop) => {
     const summary = argsSummary(loop.positions.map((p) => calls[p]!.step.args));
     return {
@@ -194,9 +206,11 @@ function nameSignal(cluster: NameLoop[], calls: readonly ToolCall[], threshold: 
       `(${stepSpan(steps)})` +
       (!argsRecorded
         ? ''
-        : allDistinct
-          ? ', each time with different arguments (may be legitimate iteration)'
-          : ', results not recorded (may be legitimate iteration)'),
+        : !resultsRecorded
+          ? allDistinct
+            ? ', each time with different arguments (may be legitimate iteration)'
+            : ', results not recorded (may be legitimate iteration)'
+          : `, ${allDistinct ? 'each time with different arguments' : 'with varying arguments'}, but ${fmtInt(results.of - results.fresh)} of ${plural(results.of, 'later call')} came back empty, failed or with an earlier result`),
     evidence: {
       tool: perTool[0]!.tool,
       tools: perTool.map((t) => t.tool),
@@ -245,7 +259,7 @@ export const toolLoop = defineDetector({
 
     const facts = factsNearRepeats(calls, window);
     const repeats = findRepeats(facts, window);
-    const loops = repeatLoops(repeats, threshold, window);
+    const loops = repeatLoops(repeats, facts, threshold, window);
     const found: (SignalDraft & { first: number })[] = loops.map((loop) => ({
       first: loop.calls[0]!,
       ...repeatSignal(loop, facts, repeats, threshold, window),

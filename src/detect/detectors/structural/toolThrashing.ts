@@ -6,8 +6,8 @@
  * Judged by what is repeated (repetition.ts), not only by the two names:
  * - A search → read → search → read run where no call repeats an earlier call's arguments and every
  *   call brought back something new (a result that is not empty, not an error, not one seen before in
- *   the run) is progress over different items (on τ-bench: look up a reservation, cancel it, next
- *   reservation): no signal.
+ *   the run) or did its action (no value returned) is progress over different items (on τ-bench:
+ *   look up a reservation, cancel it, next reservation): no signal.
  * - New arguments each time, but some call came back empty, failed or returned what an earlier one
  *   did (or results were not recorded): the gray zone (0.55), for tier 2 to judge what each returned.
  * - Each tool repeating its own arguments is clearly thrashing (0.92); anything in between is a
@@ -15,19 +15,8 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { outcomeOf } from './repetition.js';
-import { argsSummary, plural, stepSpan, toolCalls, type ToolCall } from './shared.js';
-
-/** Every call returned a result that is not empty, not an error, and not one an earlier call returned. */
-function allNewResults(run: readonly ToolCall[]): boolean {
-  const seen = new Set<string>();
-  for (const { step } of run) {
-    const o = outcomeOf(step);
-    if (o.kind !== 'value' || seen.has(o.text)) return false;
-    seen.add(o.text);
-  }
-  return true;
-}
+import { allNewResults } from './repetition.js';
+import { argsSummary, plural, stepSpan, toolCalls } from './shared.js';
 
 export const toolThrashing = defineDetector({
   meta: {
