@@ -227,6 +227,24 @@ describe('tier 2 in a run', () => {
     expect(loops[0]!.evidence).toMatchObject({ tier2: { decision: 'failure' } });
   });
 
+  it('leaves what it cannot decide to review when the requests alone would decide tier 3', async () => {
+    // One page fetched three times: twice the same text, then new text. Tier 2 cannot tell; tier 3
+    // would only restate that the requests repeat (TOOL_LOOP measured that), so it does not check.
+    const mixed = makeTrace(
+      [
+        tool('get_page', { args: { url: 'a' }, result: 'alpha' }),
+        tool('get_page', { args: { url: 'a' }, result: 'alpha' }),
+        tool('get_page', { args: { url: 'a' }, result: 'beta gamma' }),
+      ],
+      { id: 'mixed', output: 'done' },
+    );
+    const report = await analyze([mixed], { baselines: false });
+    expect(report.review).toEqual([expect.objectContaining({ detector: 'TOOL_LOOP', confidence: 0.5 })]);
+    const loop = report.signals.find((s) => s.detector === 'TOOL_LOOP')!;
+    expect(loop.evidence).toMatchObject({ tier2: { decision: 'undecided' } });
+    expect(loop.evidence).not.toHaveProperty('tier3');
+  });
+
   it('is turned off by tiers.stateDeltas: [] (the signal goes on to tier 3)', async () => {
     const report = await analyze([pollingForever], {
       baselines: false,

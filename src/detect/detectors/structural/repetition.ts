@@ -9,8 +9,12 @@
  *   meaning of many commands).
  * - Two calls are near-identical when they have the same argument fields and every field that
  *   differs is free text (it contains a space) whose characters mostly agree (bigram similarity
- *   ≥ 0.9): `python reproduce.py` and `python3 reproduce.py`. A field that is a single token (an id,
- *   a name, a date, a number) is an entity: calls that differ in one are about different things.
+ *   ≥ 0.9, and about a dozen characters different at most: a rewritten 500-character script is a
+ *   new request however alike) and whose numbers are the same: `python reproduce.py` and
+ *   `python3 reproduce.py`. A field
+ *   that is a single token (an id, a name, a date, a number) is an entity, and so are the numbers in
+ *   a text (line ranges, amounts, dates: `sed -n '100,130p' f` then `sed -n '330,360p' f` pages
+ *   through a file): calls that differ in one are about different things.
  * - An outcome is the error or result text, whitespace collapsed and memory addresses masked
  *   (`0x7f3a…` differs run to run). A lookup that found nothing is `empty` (`[]`, `{}`, "no
  *   results", "not found"); a call that returned no value is `void` (blank, null/None — an action's
@@ -183,8 +187,20 @@ export function textSimilarity(a: string, b: string): number {
   return (2 * shared) / (x.length - 1 + y.length - 1);
 }
 
+/**
+ * The numbers of a text, in order: what differs between two requests for different things (line
+ * ranges, amounts, dates). Digits that end a name (`python3`, `utf8`) are part of the name.
+ */
+const numbersOf = (text: string): string => (text.match(/(?<![\p{L}_\d])\d+/gu) ?? []).join(',');
+
 /** Free-text fields at least this similar make two calls near-identical. */
 export const NEAR_IDENTICAL = 0.9;
+/** … and differ in about this many characters at most (a flag, a `3` after `python`, a `./`). */
+export const NEAR_IDENTICAL_CHARS = 12;
+
+/** About how many characters two texts differ in: their dissimilarity times their mean length. */
+const differingChars = (a: string, b: string): number =>
+  ((1 - textSimilarity(a, b)) * (a.length + b.length)) / 2;
 
 /**
  * Same argument fields, and every field that differs is free text at least NEAR_IDENTICAL similar.
@@ -205,6 +221,8 @@ export function nearIdentical(a: CallFacts, b: CallFacts): boolean {
     const y = lb.get(path);
     if (x === y) continue;
     if (!isFreeText(x) || !isFreeText(y) || textSimilarity(x, y) < NEAR_IDENTICAL) return false;
+    if (numbersOf(x) !== numbersOf(y)) return false;
+    if (differingChars(x, y) > NEAR_IDENTICAL_CHARS) return false;
     differs = true;
   }
   return differs;

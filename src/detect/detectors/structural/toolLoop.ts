@@ -136,7 +136,10 @@ function repeatSignal(
   const { text, tools } = perToolText(calls.map((c) => c.name));
   const how = allExact ? 'identical' : 'near-identical';
   const detail = !finding
-    ? `: ${plural(found.length, 'call')} repeated an earlier one (${how} arguments), ${fmtInt(changed)} with a different result (polling, or re-running after a change?)`
+    ? `: ${plural(found.length, 'call')} repeated an earlier one (${how} arguments), ` +
+      (outcomesRecorded
+        ? `${fmtInt(changed)} with a different result (polling, or re-running after a change?)`
+        : 'what came back was not recorded')
     : changed === 0 && oneRequest && allExact
       ? `, each time with identical arguments${outcomesRecorded ? ' and the same result' : ''}`
       : `: ${plural(deciding.length, 'call')} repeated an earlier one (${how} arguments)` +
@@ -159,6 +162,7 @@ function repeatSignal(
       identicalArgs: allExact,
       repeats: found.length,
       sameOutcome: changed === 0,
+      outcomesRecorded,
       outcomesChanged: changed,
       callsInBetween: fresh,
       perTool: tools,
