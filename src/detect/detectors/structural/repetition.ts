@@ -46,8 +46,10 @@ export interface CallFacts {
   /** Tool name and normalised arguments: equal keys are the same request. */
   key: string;
   /** The arguments with whitespace collapsed (for near-identity). */
-  args: unknown;
-  outcome: Outcome;
+  readonly args: unknown;
+  /** The arguments' leaves by path, worked out when first compared. */
+  readonly leaves: Map<string, unknown>;
+  readonly outcome: Outcome;
 }
 
 const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
@@ -73,15 +75,16 @@ const HEX_ADDRESS = /\b0x[0-9a-f]{6,}\b/gi;
 function textOf(v: unknown): string {
   if (v === undefined || v === null) return '';
   const raw = typeof v === 'string' ? v : JSON.stringify(v);
-  return collapse(raw.length > MAX_OUTCOME_CHARS ? raw.slice(0, MAX_OUTCOME_CHARS) : raw).replace(
-    HEX_ADDRESS,
-    '0x…',
-  );
+  const text = collapse(raw.length > MAX_OUTCOME_CHARS ? raw.slice(0, MAX_OUTCOME_CHARS) : raw);
+  return text.includes('0x') ? text.replace(HEX_ADDRESS, '0x…') : text;
 }
+
+/** Longest markup taken for an empty envelope (one around output would be longer). */
+const MAX_ENVELOPE_CHARS = 200;
 
 /** Markup with no words between the tags: a harness's envelope around nothing. */
 function isEmptyEnvelope(text: string): boolean {
-  if (!text.includes('<')) return false;
+  if (text.length > MAX_ENVELOPE_CHARS || !text.includes('<')) return false;
   const inner = text.replace(/<[^>]*>/g, ' ');
   return inner !== text && !/\p{L}/u.test(inner);
 }
@@ -130,23 +133,52 @@ export function newResults(calls: readonly ToolCall[]): { fresh: number; of: num
   return { fresh, of };
 }
 
+/** Whitespace a request's JSON would lose when normalised: runs, newlines, tabs, at a string's ends. */
+const LOOSE_WHITESPACE = /\s\s|[\t\n\r\f\v]|\\[ntr]|"\s|\s"/;
+
+/** The facts of one call, each worked out when first asked for (most calls are never compared). */
+class Facts implements CallFacts {
+  readonly no: number;
+  readonly recorded: boolean;
+  readonly name: string;
+  readonly key: string;
+  private readonly step: ToolStep;
+  private normalised: unknown;
+  private argLeaves: Map<string, unknown> | undefined;
+  private result: Outcome | undefined;
+
+  constructor(
+    call: ToolCall,
+    readonly pos: number,
+  ) {
+    this.step = call.step;
+    this.no = call.no;
+    this.name = call.step.name;
+    this.recorded = call.step.args !== undefined;
+    let json = this.recorded ? stableJson(call.step.args) : '';
+    // Most requests are already tidy: their arguments are copied only when whitespace must go.
+    if (this.recorded && LOOSE_WHITESPACE.test(json)) {
+      this.normalised = collapseStrings(call.step.args);
+      json = stableJson(this.normalised);
+    } else this.normalised = call.step.args;
+    this.key = `${this.name}\u0000${json}`;
+  }
+
+  get args(): unknown {
+    return this.normalised;
+  }
+
+  get leaves(): Map<string, unknown> {
+    return (this.argLeaves ??= leaves(this.normalised));
+  }
+
+  get outcome(): Outcome {
+    return (this.result ??= outcomeOf(this.step));
+  }
+}
+
 export function callFacts(call: ToolCall, pos: number): CallFacts {
-  const { step } = call;
-  const recorded = step.args !== undefined;
-  const args = recorded ? collapseStrings(step.args) : undefined;
-  let outcome: Outcome | undefined;
-  return {
-    no: call.no,
-    pos,
-    name: step.name,
-    recorded,
-    key: `${step.name}\u0000${recorded ? stableJson(args) : ''}`,
-    args,
-    // Read only when a call is compared with one it may repeat: most calls repeat nothing.
-    get outcome() {
-      return (outcome ??= outcomeOf(step));
-    },
-  };
+  return new Facts(call, pos);
 }
 
 /** Leaves of a JSON value by path ("/flights/0/date" → "2024-05-13"), strings as they are. */
@@ -164,34 +196,72 @@ const isFreeText = (v: unknown): v is string => typeof v === 'string' && v.inclu
 /** Longest text compared character by character (a 200 kB heredoc is compared by its start). */
 const MAX_COMPARED_CHARS = 4000;
 
+/**
+ * A text's character bigrams as sorted numbers. Each request is compared with the few before it,
+ * so the last few hundred texts' bigrams are kept rather than counted again for every pair.
+ */
+const bigramCache = new Map<string, Int32Array>();
+const BIGRAM_CACHE_SIZE = 256;
+
+function bigramsOf(text: string): Int32Array {
+  const t = text.length > MAX_COMPARED_CHARS ? text.slice(0, MAX_COMPARED_CHARS) : text;
+  let grams = bigramCache.get(t);
+  if (grams) return grams;
+  grams = new Int32Array(Math.max(0, t.length - 1));
+  for (let i = 0; i < grams.length; i++) grams[i] = (t.charCodeAt(i) << 16) | t.charCodeAt(i + 1);
+  grams.sort();
+  if (bigramCache.size >= BIGRAM_CACHE_SIZE) bigramCache.delete(bigramCache.keys().next().value!);
+  bigramCache.set(t, grams);
+  return grams;
+}
+
 /** Dice coefficient of character bigrams: 1 for equal texts, near 0 for unrelated ones. */
 export function textSimilarity(a: string, b: string): number {
   if (a === b) return 1;
-  const x = a.slice(0, MAX_COMPARED_CHARS);
-  const y = b.slice(0, MAX_COMPARED_CHARS);
-  if (x.length < 2 || y.length < 2) return 0;
-  const grams = new Map<string, number>();
-  for (let i = 0; i < x.length - 1; i++) {
-    const g = x.slice(i, i + 2);
-    grams.set(g, (grams.get(g) ?? 0) + 1);
-  }
+  const x = bigramsOf(a);
+  const y = bigramsOf(b);
+  if (x.length === 0 || y.length === 0) return 0;
   let shared = 0;
-  for (let i = 0; i < y.length - 1; i++) {
-    const g = y.slice(i, i + 2);
-    const n = grams.get(g);
-    if (n) {
+  for (let i = 0, j = 0; i < x.length && j < y.length;) {
+    if (x[i] === y[j]) {
       shared++;
-      grams.set(g, n - 1);
-    }
+      i++;
+      j++;
+    } else if (x[i]! < y[j]!) i++;
+    else j++;
   }
-  return (2 * shared) / (x.length - 1 + y.length - 1);
+  return (2 * shared) / (x.length + y.length);
 }
 
 /**
  * The numbers of a text, in order: what differs between two requests for different things (line
  * ranges, amounts, dates). Digits that end a name (`python3`, `utf8`) are part of the name.
  */
-const numbersOf = (text: string): string => (text.match(/(?<![\p{L}_\d])\d+/gu) ?? []).join(',');
+const numbersCache = new Map<string, string>();
+
+function numbersOf(text: string): string {
+  let out = numbersCache.get(text);
+  if (out !== undefined) return out;
+  out = numbersIn(text);
+  if (numbersCache.size >= BIGRAM_CACHE_SIZE) numbersCache.delete(numbersCache.keys().next().value!);
+  numbersCache.set(text, out);
+  return out;
+}
+
+function numbersIn(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (!isDigit(text.charCodeAt(i))) continue;
+    const start = i;
+    while (i + 1 < text.length && isDigit(text.charCodeAt(i + 1))) i++;
+    if (start === 0 || !isNamePart(text.charAt(start - 1))) out += `${text.slice(start, i + 1)},`;
+  }
+  return out;
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+/** A letter or underscore: digits right after one end a name (`python3`). */
+const isNamePart = (ch: string): boolean => ch === '_' || /\p{L}/u.test(ch);
 
 /** Free-text fields at least this similar make two calls near-identical. */
 export const NEAR_IDENTICAL = 0.9;
@@ -199,8 +269,8 @@ export const NEAR_IDENTICAL = 0.9;
 export const NEAR_IDENTICAL_CHARS = 12;
 
 /** About how many characters two texts differ in: their dissimilarity times their mean length. */
-const differingChars = (a: string, b: string): number =>
-  ((1 - textSimilarity(a, b)) * (a.length + b.length)) / 2;
+const differingChars = (a: string, b: string, similarity: number): number =>
+  ((1 - similarity) * (a.length + b.length)) / 2;
 
 /**
  * Same argument fields, and every field that differs is free text at least NEAR_IDENTICAL similar.
@@ -212,17 +282,17 @@ export function nearIdentical(a: CallFacts, b: CallFacts): boolean {
   // Texts this different in length cannot reach the similarity (Dice ≤ 2·short / (short + long)).
   const [short, long] = a.key.length < b.key.length ? [a.key, b.key] : [b.key, a.key];
   if (short.length < 0.8 * long.length) return false;
-  const la = leaves(a.args);
-  const lb = leaves(b.args);
+  const la = a.leaves;
+  const lb = b.leaves;
   if (la.size !== lb.size) return false;
   let differs = false;
   for (const [path, x] of la) {
     if (!lb.has(path)) return false;
     const y = lb.get(path);
     if (x === y) continue;
-    if (!isFreeText(x) || !isFreeText(y) || textSimilarity(x, y) < NEAR_IDENTICAL) return false;
-    if (numbersOf(x) !== numbersOf(y)) return false;
-    if (differingChars(x, y) > NEAR_IDENTICAL_CHARS) return false;
+    if (!isFreeText(x) || !isFreeText(y) || numbersOf(x) !== numbersOf(y)) return false;
+    const similarity = textSimilarity(x, y);
+    if (similarity < NEAR_IDENTICAL || differingChars(x, y, similarity) > NEAR_IDENTICAL_CHARS) return false;
     differs = true;
   }
   return differs;
@@ -364,8 +434,8 @@ export function retries(earlier: CallFacts, call: CallFacts): boolean {
   if (earlier.name !== call.name) return false;
   if (errorShape(earlier.outcome) === errorShape(call.outcome)) return true;
   if (!earlier.recorded || !call.recorded || earlier.key === call.key) return true;
-  const la = leaves(earlier.args);
-  const lb = leaves(call.args);
+  const la = earlier.leaves;
+  const lb = call.leaves;
   for (const [path, x] of la) {
     const y = lb.get(path);
     if (x !== y && isFreeText(x) && isFreeText(y) && textSimilarity(x, y) < RETRY_SIMILARITY) return false;

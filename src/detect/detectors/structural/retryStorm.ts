@@ -12,8 +12,21 @@
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { clipRedacted } from '../../../redact/redact.js';
-import type { ToolStep } from '../../../trace/schema.js';
 import { callFacts, retries, type CallFacts } from './repetition.js';
+import type { ToolCall } from './shared.js';
+
+/** A failed call, with its facts worked out when first compared. */
+interface Failure extends ToolCall {
+  facts?: CallFacts;
+}
+
+/** `call` retries `last`: the same error text at a glance, else as repetition.ts compares them. */
+function retriesLast(last: Failure, call: Failure): boolean {
+  if (last.step.error !== undefined && last.step.error === call.step.error) return true;
+  last.facts ??= callFacts(last, 0);
+  call.facts ??= callFacts(call, 0);
+  return retries(last.facts, call.facts);
+}
 import { allIdentical, fmtInt, stepNo, stepSpan } from './shared.js';
 
 export const retryStorm = defineDetector({
@@ -41,7 +54,7 @@ export const retryStorm = defineDetector({
     let failed = 0;
     for (const s of trace.steps) if (s.type === 'tool' && s.status === 'error') failed++;
     if (failed < threshold) return [];
-    const streaks = new Map<string, { step: ToolStep; no: number; facts: CallFacts }[]>();
+    const streaks = new Map<string, Failure[]>();
     const found: (SignalDraft & { first: number })[] = [];
 
     // Index of each tool's last successful call, found once a streak is broken by an unlike failure.
@@ -88,16 +101,15 @@ export const retryStorm = defineDetector({
     trace.steps.forEach((s, i) => {
       if (s.type !== 'tool') return;
       if (s.status === 'error') {
-        const call = { step: s, no: stepNo(i) };
-        const facts = callFacts(call, i);
+        const call: Failure = { step: s, no: stepNo(i) };
         let streak = streaks.get(s.name);
         // A failure that does not retry the one before ends that streak and starts its own.
-        if (streak && !retries(streak[streak.length - 1]!.facts, facts)) {
+        if (streak && !retriesLast(streak[streak.length - 1]!, call)) {
           close(s.name, recoversLater(i, s.name));
           streak = undefined;
         }
         streak ??= [];
-        streak.push({ ...call, facts });
+        streak.push(call);
         streaks.set(s.name, streak);
       } else {
         close(s.name, true);

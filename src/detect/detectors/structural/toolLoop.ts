@@ -90,15 +90,18 @@ function nameLoops(calls: readonly ToolCall[], threshold: number, window: number
 }
 
 /**
- * Facts of the calls that could repeat or be repeated: those with a call of the same tool within
- * the window. Others stay undefined, so a run of distinct tools costs no argument normalising.
+ * Facts of the calls that could repeat or be repeated: those with recorded arguments and a call of
+ * the same tool within the window. Others stay undefined, so a run of distinct tools (or of calls
+ * whose arguments were not recorded) costs no argument normalising.
  */
 function factsNearRepeats(calls: readonly ToolCall[], window: number): (CallFacts | undefined)[] {
   const facts: (CallFacts | undefined)[] = new Array(calls.length);
   for (let p = 1; p < calls.length; p++) {
-    const name = calls[p]!.step.name;
+    const { name, args } = calls[p]!.step;
+    // A call whose arguments were not recorded repeats nothing anyone can tell.
+    if (args === undefined) continue;
     for (let i = p - 1; i >= 0 && i > p - window; i--) {
-      if (calls[i]!.step.name !== name) continue;
+      if (calls[i]!.step.name !== name || calls[i]!.step.args === undefined) continue;
       facts[i] ??= callFacts(calls[i]!, i);
       facts[p] ??= callFacts(calls[p]!, p);
     }
