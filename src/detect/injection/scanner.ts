@@ -148,15 +148,24 @@ export const prefilter = (): TriggerScanner => PREFILTER ?? (compileScanners(), 
 const triggerFinder = (): TriggerFinder => FINDER ?? (compileScanners(), FINDER!);
 /** The patterns of each literal, by its index in the finder (none for a `requires` literal). */
 const PATTERNS_OF_TRIGGER = [...FINDER_WORDS, ...FINDER_OTHERS].map((t) => PATTERNS_BY_TRIGGER.get(t) ?? []);
-/** The `requires` groups of each pattern that has some, as finder indexes (-1: not ASCII). */
-const REQUIRES_OF = new Map(
-  NORMAL_PATTERNS.filter((p) => p.requires).map((p) => [
-    p,
-    p.requires!.map((group) => group.map((t) => FINDER_INDEX.get(t) ?? -1)),
-  ]),
+/** The catalogue positions of each finder literal's patterns (the hot loop reads numbers). */
+const ORDERS_OF_TRIGGER = PATTERNS_OF_TRIGGER.map((ps) =>
+  Int32Array.from(ps.map((p) => CATALOGUE_ORDER.get(p)!)),
+);
+/**
+ * The `requires` groups of each pattern, by catalogue position, as finder indexes (none: an
+ * empty list; a literal outside ASCII, which ASCII text cannot hold, is left out).
+ */
+const REQUIRES_BY_ORDER = INJECTION_PATTERNS.map((p) =>
+  (p.requires ?? []).map((group) =>
+    Int32Array.from(group.map((t) => FINDER_INDEX.get(t) ?? -1).filter((i) => i >= 0)),
+  ),
 );
 /** Which finder literals the current text holds (reused: one text is looked at at a time). */
 const present = new Uint8Array(FINDER_INDEX.size);
+/** The candidates of the current text, by catalogue position (reused likewise). */
+const chosen = new Uint8Array(INJECTION_PATTERNS.length);
+const picked = new Int32Array(INJECTION_PATTERNS.length);
 const RAW_PRECHECK = /[\u200b-\u200d\u2060\ufeff\u180e\u202a-\u202e\u2066-\u2069]|[\u{E0000}-\u{E007F}]/u;
 const MIN_HEX_BLOB = 32;
 const MAX_BLOBS = 16;
@@ -208,14 +217,37 @@ function candidatesOf(hits: TriggerHits): InjectionPattern[] {
   if (found.length === 0) return [];
   present.fill(0);
   for (let i = 0; i < found.length; i++) present[found[i]!] = 1;
-  const out = new Set<InjectionPattern>();
-  for (const t of found) {
-    for (const p of PATTERNS_OF_TRIGGER[t]!) {
-      const groups = REQUIRES_OF.get(p);
-      if (groups === undefined || groups.every((g) => g.some((i) => i >= 0 && present[i] === 1))) out.add(p);
+  // Catalogue positions, collected once each and sorted as numbers (no comparator, no Set).
+  let n = 0;
+  for (let f = 0; f < found.length; f++) {
+    const orders = ORDERS_OF_TRIGGER[found[f]!]!;
+    for (let k = 0; k < orders.length; k++) {
+      const order = orders[k]!;
+      if (chosen[order] !== 0) continue;
+      // 1: a candidate; 2: ruled out for this text (a `requires` group is missing).
+      chosen[order] = requiresMet(REQUIRES_BY_ORDER[order]!) ? 1 : 2;
+      picked[n++] = order;
     }
   }
-  return out.size === 0 ? [] : [...out].sort(byCatalogueOrder);
+  if (n === 0) return [];
+  const orders = picked.subarray(0, n).sort();
+  const out: InjectionPattern[] = [];
+  for (let i = 0; i < n; i++) {
+    if (chosen[orders[i]!] === 1) out.push(INJECTION_PATTERNS[orders[i]!]!);
+    chosen[orders[i]!] = 0;
+  }
+  return out;
+}
+
+/** Every group has a literal the current text holds (see `present`). */
+function requiresMet(groups: readonly Int32Array[]): boolean {
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
+    let met = false;
+    for (let k = 0; k < group.length && !met; k++) met = present[group[k]!] === 1;
+    if (!met) return false;
+  }
+  return true;
 }
 
 /** The record of one pattern matched at `index` (where its excerpt starts). */
@@ -255,20 +287,24 @@ function excerptAt(text: string, index: number, max: number): string {
 }
 
 /** The occurrences of one pattern in `text`, at most MAX_OCCURRENCES, added to `out`. */
-function occurrencesOf(p: InjectionPattern, text: string, segment: number, out: Occurrence[]): boolean {
+function occurrencesOf(p: InjectionPattern, text: string, segment: number, out: Occurrence[]): void {
+  // Most candidates do not match: the first run is the pattern's own (stateless) regex, and only
+  // a match goes on with the `g` copy from where it ended.
+  scanWork.regexRuns++;
+  scanWork.charsMatched += text.length;
+  const first = p.pattern.exec(text);
+  if (first === null) return;
+  out.push({ pattern: p, index: first.index, segment });
   const g = GLOBAL.get(p)!;
-  g.lastIndex = 0;
-  let found = false;
-  for (let n = 0; n < MAX_OCCURRENCES; n++) {
+  g.lastIndex = first.index + Math.max(1, first[0].length);
+  for (let n = 1; n < MAX_OCCURRENCES; n++) {
     scanWork.regexRuns++;
     scanWork.charsMatched += text.length - g.lastIndex;
     const m = g.exec(text);
     if (m === null) break;
-    found = true;
     out.push({ pattern: p, index: m.index, segment });
     if (m[0].length === 0) g.lastIndex++;
   }
-  return found;
 }
 
 /**
@@ -279,6 +315,9 @@ function scanNormalised(
   raw: string,
   hits: TriggerHits | undefined,
   disabled: ReadonlySet<string> | undefined,
+  wants: ScanWants,
+  /** A cue that leads a passage is known already (invisible characters, an encoding). */
+  leadKnown: boolean,
   segment: number,
   out: Occurrence[],
 ): string | undefined {
@@ -295,9 +334,27 @@ function scanNormalised(
     text = normaliseForScan(raw, { ascii: true, onlyLowercase: hits.onlyLowercase });
     scanWork.normalised++;
   }
-  for (const p of candidates) if (!disabled?.has(p.id)) occurrencesOf(p, text, segment, out);
+  const runs = (p: InjectionPattern) => !disabled?.has(p.id) && wants.run(p);
+  if (!wants.leadFirst || leadKnown) {
+    for (const p of candidates) if (runs(p)) occurrencesOf(p, text, segment, out);
+    return text;
+  }
+  // Every passage that scores holds a cue that addresses the model, overrides its task or hides
+  // from the user (cues.ts): when none of those patterns occurs, the action and framing patterns
+  // cannot change the outcome and are not run.
+  const before = out.length;
+  for (const p of candidates)
+    if (LEADS[CATALOGUE_ORDER.get(p)!] === 1 && runs(p)) occurrencesOf(p, text, segment, out);
+  if (out.length === before) return text;
+  for (const p of candidates)
+    if (LEADS[CATALOGUE_ORDER.get(p)!] === 0 && runs(p)) occurrencesOf(p, text, segment, out);
   return text;
 }
+
+/** 1 for the patterns whose cues can lead a passage: addressee, override, concealment, fake turn. */
+const LEADS = Uint8Array.from(INJECTION_PATTERNS, (p) =>
+  p.cues.addressee || p.cues.override || p.cues.concealment || p.cues.fake_turn ? 1 : 0,
+);
 
 const HEX_ONLY = /^[0-9a-fA-F]+$/;
 
@@ -353,8 +410,25 @@ export function capText(text: string, maxChars: number): { text: string; truncat
 export function scanText(raw: string, opts: ScanOptions): ScanResult {
   const { text, truncated } = capText(raw, opts.maxChars);
   if (!prefilter().mayMatch(text)) return { matches: [], truncated };
-  return { ...scanCapped(text, opts), truncated };
+  return { ...scanCapped(text, opts, ALL), truncated };
 }
+
+/**
+ * What a caller wants of a scan: the first match of which patterns (their excerpts are redacted,
+ * which costs: only those asked for are built), and whether the best passage of cues.
+ */
+export interface ScanWants {
+  matches: (p: InjectionPattern) => boolean;
+  passage: boolean;
+  /** Which patterns run at all. */
+  run: (p: InjectionPattern) => boolean;
+  /**
+   * Run the patterns that can lead a passage first, and the others only when one of them
+   * occurs: the same passage for less work, when only the passage is wanted.
+   */
+  leadFirst: boolean;
+}
+const ALL: ScanWants = { matches: () => true, passage: true, run: () => true, leadFirst: false };
 
 /** The text a segment's occurrences point into, and how it was hidden (for decoded blobs). */
 interface Segment {
@@ -363,7 +437,11 @@ interface Segment {
 }
 
 /** The full scan of text already capped and passed by the prefilter. */
-export function scanCapped(raw: string, opts: ScanOptions): Omit<ScanResult, 'truncated'> {
+export function scanCapped(
+  raw: string,
+  opts: ScanOptions,
+  wants: ScanWants = ALL,
+): Omit<ScanResult, 'truncated'> {
   const occurrences: Occurrence[] = [];
   const segments: Segment[] = [];
   const hits = triggerFinder().find(raw);
@@ -378,14 +456,23 @@ export function scanCapped(raw: string, opts: ScanOptions): Omit<ScanResult, 'tr
       if (m) occurrences.push({ pattern: p, index: Math.max(0, m.index - 20), segment: -1 });
     }
   }
-  const normalised = scanNormalised(raw, hits, opts.disabled, 0, occurrences);
+  const normalised = scanNormalised(raw, hits, opts.disabled, wants, occurrences.length > 0, 0, occurrences);
   segments[0] = { text: normalised ?? '' };
   const runs = hits === undefined ? (opts.decodeEncoded ? blobRuns(raw) : []) : hits.blobRuns;
   if (opts.decodeEncoded && runs.length > 0) {
     for (const blob of decodedBlobs(raw, runs)) {
       const segment = segments.length;
       const inner: Occurrence[] = [];
-      const text = scanNormalised(blob.text, triggerFinder().find(blob.text), opts.disabled, segment, inner);
+      // What a blob hides counts as concealed (a leading cue) whatever it says.
+      const text = scanNormalised(
+        blob.text,
+        triggerFinder().find(blob.text),
+        opts.disabled,
+        wants,
+        true,
+        segment,
+        inner,
+      );
       // The base64 fragment pattern would only re-find what was decoded.
       const kept = inner.filter((o) => o.pattern.category !== 'delimiter_encoding');
       if (text === undefined || kept.length === 0) continue;
@@ -396,13 +483,9 @@ export function scanCapped(raw: string, opts: ScanOptions): Omit<ScanResult, 'tr
   if (occurrences.length === 0) return { matches: [] };
   const textOf = (o: Occurrence) => (o.segment < 0 ? raw : segments[o.segment]!.text);
   const encodingOf = (o: Occurrence) => (o.segment > 0 ? segments[o.segment]!.encoding : undefined);
-  const matches = firstOfEach(occurrences).map((o) => matchOf(o.pattern, textOf(o), o.index, encodingOf(o)));
-  const passage = bestOfSegments(
-    occurrences,
-    segments.length,
-    (o) => matchOf(o.pattern, textOf(o), o.index, encodingOf(o)),
-    textOf,
-  );
+  const toMatch = (o: Occurrence) => matchOf(o.pattern, textOf(o), o.index, encodingOf(o));
+  const matches = firstOfEach(occurrences.filter((o) => wants.matches(o.pattern))).map(toMatch);
+  const passage = wants.passage ? bestOfSegments(occurrences, segments.length, toMatch, textOf) : undefined;
   return passage ? { matches, passage } : { matches };
 }
 

@@ -14,13 +14,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
  * The triggers that occur in text, by definition: word triggers at a word start (after a non-word
  * character or a written escape \n, \r, \t), the others anywhere.
  */
+const wordCount = WORD_TRIGGERS.filter(ascii).length;
+const atWordStart = dfa.triggers.map((t) => new RegExp(`(?:^|[^a-z0-9_]|\\\\[nrt])${escape(t)}`));
 function triggersIn(text: string): number[] {
   const lower = text.toLowerCase();
   const out: number[] = [];
   dfa.triggers.forEach((t, i) => {
-    const word = i < WORD_TRIGGERS.filter(ascii).length;
-    if (word ? new RegExp(`(?:^|[^a-z0-9_]|\\\\[nrt])${escape(t)}`).test(lower) : lower.includes(t))
-      out.push(i);
+    if (i < wordCount ? atWordStart[i]!.test(lower) : lower.includes(t)) out.push(i);
   });
   return out;
 }

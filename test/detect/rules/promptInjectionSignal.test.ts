@@ -4,7 +4,13 @@ import {
   promptInjectionSignal,
 } from '../../../src/detect/detectors/rules/promptInjectionSignal.js';
 import { INJECTION_PATTERNS } from '../../../src/detect/injection/patterns.js';
-import { capText, MAX_OCCURRENCES, scanText, scanWork } from '../../../src/detect/injection/scanner.js';
+import {
+  capText,
+  MAX_OCCURRENCES,
+  scanCapped,
+  scanText,
+  scanWork,
+} from '../../../src/detect/injection/scanner.js';
 import { llm, makeTrace, message, retrieval, tool } from '../../helpers/traceBuilder.js';
 import { runDetector, testDetector } from '../tester.js';
 
@@ -110,7 +116,7 @@ testDetector(promptInjectionSignal, {
           steps: [2],
           severity: 'critical',
           message:
-            /^Step 2: the result of tool "get_emails" holds text that looks like instructions to the model — addressed to the model \(.*ai\.to_you_model.*\); overrides or reorders its task \(.*io\.before_task.*\).*asks for an action \(.*ac\.send_to_destination.*\).*An override addressed to the model that asks for an action/,
+            /^Step 2: the result of tool "get_emails" holds text that looks like instructions to the model — addressed to the model \(.*ai\.to_you_model.*\); overrides or reorders its task \(.*io\.before_task.*\).*asks for an action \(.*ac\.send_to_address.*\).*An override addressed to the model that asks for an action/,
           confidence: 0.93,
         },
       ],
@@ -406,6 +412,30 @@ describe('PROMPT_INJECTION_SIGNAL on injections of several styles inside data', 
   });
 });
 
+describe('the data scan runs the action and framing patterns only after a leading cue', () => {
+  it('finds the same passage as running every candidate, on every fixture and on mixed text', () => {
+    const opts = { maxChars: 100_000, decodeEncoded: true };
+    const leadFirst = { matches: () => false, passage: true, run: () => true, leadFirst: true };
+    const texts = [
+      ...ATTACKS.map((a) => a.text),
+      ...LOOKALIKES.map((l) => l.text),
+      ...INJECTION_PATTERNS.map((p) => p.positive),
+      // Cues of one kind only, then of two kinds, in one text.
+      ...ATTACKS.map((a, i) => `${LOOKALIKES[i % LOOKALIKES.length]!.text} ${a.text.slice(0, 80)}`),
+    ];
+    let scored = 0;
+    for (const text of texts) {
+      const all = scanText(text, opts).passage;
+      const lean = scanCapped(text, opts, leadFirst).passage;
+      expect(lean && { ...lean, matches: lean.matches.map((m) => m.pattern) }, text).toEqual(
+        all && { ...all, matches: all.matches.map((m) => m.pattern) },
+      );
+      if (all) scored++;
+    }
+    expect(scored).toBeGreaterThan(ATTACKS.length);
+  });
+});
+
 describe('PROMPT_INJECTION_SIGNAL evidence', () => {
   it('names the channel, the step, the cues and the patterns, with excerpts of at most 80 characters', () => {
     const trace = makeTrace([
@@ -432,7 +462,7 @@ describe('PROMPT_INJECTION_SIGNAL evidence', () => {
     expect(evidence.source).toBe('tool_result');
     expect(evidence.channel).toBe('data');
     expect(evidence.cues).toMatchObject({ addressee: 'strong', override: 'strong', action: 'weak' });
-    expect(evidence.patterns).toEqual(expect.arrayContaining(['ai.to_you_model', 'ac.send_to_destination']));
+    expect(evidence.patterns).toEqual(expect.arrayContaining(['ai.to_you_model', 'ac.send_to_address']));
     expect(evidence.excerpt).toMatch(/^important message from me, dana, to you, the ai assistant/);
     for (const m of evidence.matches) {
       expect(m.tool).toBe('get_emails');

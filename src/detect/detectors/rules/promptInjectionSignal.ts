@@ -29,8 +29,18 @@ import { defineDetector, type SignalDraft } from '../../detector.js';
 import type { Severity } from '../../signal.js';
 import { CUE_LABELS, CUES, type Cue, type CueSet } from '../../injection/cues.js';
 import { passingField, type Field } from '../../injection/fieldText.js';
-import { CATEGORY_LABELS, INJECTION_PATTERNS, type InjectionCategory } from '../../injection/patterns.js';
-import { scanCapped, type InjectionMatch, type ScanOptions } from '../../injection/scanner.js';
+import {
+  CATEGORY_LABELS,
+  INJECTION_PATTERNS,
+  type InjectionCategory,
+  type InjectionPattern,
+} from '../../injection/patterns.js';
+import {
+  scanCapped,
+  type InjectionMatch,
+  type ScanOptions,
+  type ScanWants,
+} from '../../injection/scanner.js';
 import type { Trace } from '../../../trace/schema.js';
 import { nearest } from '../../../util/nearest.js';
 
@@ -56,6 +66,16 @@ export function injectionConfidence(matches: readonly InjectionMatch[]): number 
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Data is scored by passage; the user's turn is looked at for strong jailbreak patterns only. */
+const DATA_WANTS: ScanWants = { matches: () => false, passage: true, run: () => true, leadFirst: true };
+const isJailbreak = (p: InjectionPattern) => p.weak !== true && JAILBREAK_CATEGORIES.has(p.category);
+const USER_TURN_WANTS: ScanWants = {
+  matches: isJailbreak,
+  passage: false,
+  run: isJailbreak,
+  leadFirst: false,
+};
 
 type Channel = 'data' | 'user_turn';
 
@@ -171,15 +191,9 @@ class TraceScan {
     // matches are then dropped as already reported, so the findings are the same.
     if (this.scanned.seen(f.text) && llmInput) return;
     if (channel === 'user_turn' && this.prep.userTurnSeverity === undefined) return;
-    const scan = scanCapped(f.capped, this.prep.opts);
-    let found: InjectionMatch[];
-    let passage: ReturnType<typeof scanCapped>['passage'];
-    if (channel === 'data') {
-      passage = scan.passage;
-      found = passage?.matches ?? [];
-    } else {
-      found = scan.matches.filter((m) => !m.weak && JAILBREAK_CATEGORIES.has(m.category));
-    }
+    const scan = scanCapped(f.capped, this.prep.opts, channel === 'data' ? DATA_WANTS : USER_TURN_WANTS);
+    const passage = scan.passage;
+    const found = channel === 'data' ? (passage?.matches ?? []) : scan.matches;
     const fresh = found.filter((m) => {
       const key = `${m.pattern}\u0000${m.excerpt}`;
       if (llmInput && this.reported.has(key)) return false;
