@@ -14,7 +14,7 @@ import {
   type TraceAnalysis,
   type TribunalSession,
 } from 'tracejury';
-import type { WorkerSettings } from './options.js';
+import type { WorkerSettings } from '../shared/workerSettings.js';
 
 let settings: WorkerSettings | undefined;
 let analyser: TraceAnalyser | undefined;

@@ -19,8 +19,12 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTraceValues, type Trace } from 'tracejury';
-import { decodeTraceRequest } from '../../vitest-plugin/otlpProtobuf.js';
-import { closeAllReceivers, startTraceReceiver, type TraceReceiver } from '../../vitest-plugin/receiver.js';
+import { decodeTraceRequest } from '../../../vitest-plugin/receiver/otlpProtobuf.js';
+import {
+  closeAllReceivers,
+  startTraceReceiver,
+  type TraceReceiver,
+} from '../../../vitest-plugin/receiver/receiver.js';
 import { AGENT_NAME, recordAgentRun, stepSummary } from './genAiAgentRun.js';
 
 const EXPECTED_STEPS = ['llm gpt-4o-mini', 'tool lookup_order', 'llm gpt-4o-mini', 'tool send_email'];

@@ -6,7 +6,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/ap
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
-import { spansToOtlp } from '../../vitest-plugin/spansToOtlp.js';
+import { spansToOtlp } from '../../../vitest-plugin/capture/spansToOtlp.js';
 
 async function sampleSpans() {
   const exporter = new InMemorySpanExporter();

@@ -5,17 +5,17 @@
  */
 import { ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LlmStep, ToolStep } from '../../src/trace/schema.js';
+import type { LlmStep, ToolStep } from '../../../src/trace/schema.js';
 import {
   captureTrace,
   captureTraceWithResult,
   resetCapture,
   type CaptureFailure,
-} from '../../vitest-plugin/capture.js';
-import { retained } from '../../vitest-plugin/spanProcessor.js';
-import { runSupportAgent } from '../helpers/aiSdk5Agent.js';
-import { GENAI, OPENINFERENCE, runHandMadeAgent } from '../helpers/handMadeAgent.js';
-import { EXPECTED_SHAPE, expectRun, shape } from '../helpers/realLibraryRun.js';
+} from '../../../vitest-plugin/capture/capture.js';
+import { retained } from '../../../vitest-plugin/capture/spanProcessor.js';
+import { runSupportAgent } from '../../helpers/aiSdk5Agent.js';
+import { GENAI, OPENINFERENCE, runHandMadeAgent } from '../../helpers/handMadeAgent.js';
+import { EXPECTED_SHAPE, expectRun, shape } from '../../helpers/realLibraryRun.js';
 
 const FINAL = 'Order A1 ships tomorrow; it is 18°C and sunny in Paris.';
 const finalAnswer = (t: { steps: { type: string }[] }) => {

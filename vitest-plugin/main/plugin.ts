@@ -9,17 +9,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_STATE_DIR, loadConfig } from 'tracejury';
-import {
-  parsePluginOptions,
-  PROVIDE_KEY,
-  type TracejuryPluginOptions,
-  type WorkerSettings,
-} from './options.js';
-import { TracejuryReporter } from './reporter.js';
+import { PROVIDE_KEY, type WorkerSettings } from '../shared/workerSettings.js';
+import { parsePluginOptions, type TracejuryPluginOptions } from './options.js';
+import { TracejuryReporter } from '../reporter/reporter.js';
 
-/** The setup file beside this module: setup.js when built, setup.ts when this runs from source. */
+/**
+ * The setup file each test worker loads, at the plugin's root (vitest-plugin/setup.ts, built to
+ * build/vitest-plugin/setup.js): setup.js when built, setup.ts when this runs from source.
+ */
 const SETUP_FILE = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? './setup.ts' : './setup.js', import.meta.url),
+  new URL(import.meta.url.endsWith('.ts') ? '../setup.ts' : '../setup.js', import.meta.url),
 );
 
 export const DEFAULT_REPORT_PATH = path.join(DEFAULT_STATE_DIR, 'report.json');

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { buildTestRunReport, renderText, type Severity, type TestRunEntry } from 'tracejury';
-import { META_KEY, type TestMeta } from './meta.js';
+import { META_KEY, type TestMeta } from '../shared/meta.js';
 
 export interface ReporterSettings {
   root: string;

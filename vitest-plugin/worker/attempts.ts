@@ -9,7 +9,7 @@
  * retried), and the last repeat decides: enough passed → the test passes and its note says how
  * many did; too few → the held errors come back with one more that says the rate was missed.
  */
-import { metaOf } from './meta.js';
+import { metaOf } from '../shared/meta.js';
 
 type TestError = { message: string; name?: string; stack?: string };
 

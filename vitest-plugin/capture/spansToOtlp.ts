@@ -5,7 +5,7 @@
  * Written here rather than through otlp-transformer's JsonTraceSerializer: that one returns bytes
  * (JSON.stringify, then we would JSON.parse them back), and this builds the parsed value directly,
  * several times cheaper per capture (bench/capture.mjs measures both). It writes the fields the
- * serializer writes that the importer reads; test/vitest-plugin/spansToOtlp.test.ts holds the two
+ * serializer writes that the importer reads; test/vitest-plugin/capture/spansToOtlp.test.ts holds the two
  * to the same output.
  */
 import type { Attributes, AttributeValue, HrTime, Link } from '@opentelemetry/api';

@@ -19,7 +19,7 @@
  * reading stays visible until the new one is ready.
  */
 import { readTraceValues, type InputFormat, type Trace } from 'tracejury';
-import { rememberSource, traceAnalyser } from './context.js';
+import { rememberSource, traceAnalyser } from '../worker/context.js';
 
 export interface TraceAssemblerOptions {
   /** How long a trace with its root must go without a new span to be complete. */

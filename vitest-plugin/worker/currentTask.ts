@@ -3,7 +3,7 @@
  * import this (it loads Vitest's runtime); the reporter reads meta without it.
  */
 import { TestRunner } from 'vitest';
-import type { TaskLike } from './meta.js';
+import type { TaskLike } from '../shared/meta.js';
 
 /**
  * The test bound to the `expect` that called the matcher (right for concurrent tests using the

@@ -17,7 +17,7 @@ import {
 import { rememberSource, traceAnalyser, workerSettings } from './context.js';
 import { currentTask } from './currentTask.js';
 import { inputErrorsMessage } from './inputErrors.js';
-import { metaOf } from './meta.js';
+import { metaOf } from '../shared/meta.js';
 
 export interface LoadTracesOptions {
   /** Read every file as this format instead of detecting it. */

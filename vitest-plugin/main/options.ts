@@ -1,7 +1,6 @@
 /**
  * The plugin's options, checked with zod when `tracejury()` is called so that a typo fails at
- * startup with the key named, and the settings every test worker receives (through Vitest's
- * `provide` / `inject`, so plain JSON).
+ * startup with the key named. What the workers receive from them is shared/workerSettings.ts.
  */
 import { z } from 'zod';
 
@@ -27,19 +26,6 @@ export const PluginOptionsSchema = z.strictObject({
   cassette: z.enum(['auto', 'replay', 'record']).optional(),
 });
 export type TracejuryPluginOptions = z.input<typeof PluginOptionsSchema>;
-
-/** What the workers get: paths resolved against the project root. */
-export interface WorkerSettings {
-  root: string;
-  configFile?: string;
-  stateDir: string;
-  passRate?: number;
-  agent?: string;
-  defaultModel?: string;
-  cassette?: 'auto' | 'replay' | 'record';
-}
-
-export const PROVIDE_KEY = 'tracejury';
 
 export function parsePluginOptions(options: unknown): z.infer<typeof PluginOptionsSchema> {
   const parsed = PluginOptionsSchema.safeParse(options ?? {});

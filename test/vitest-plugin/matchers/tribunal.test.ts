@@ -14,8 +14,8 @@ import {
   openaiReply,
   startFakeServer,
   type FakeServer,
-} from '../judge/fakeServers.js';
-import { configWith, createProject, nativeTrace } from '../helpers/vitestProject.js';
+} from '../../judge/fakeServers.js';
+import { configWith, createProject, nativeTrace } from '../../helpers/vitestProject.js';
 
 const EVALS = `
 import { expect, test } from 'vitest';

@@ -4,14 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from '../helpers/realLibraryRun.js';
+import { fixture } from '../../helpers/realLibraryRun.js';
 import {
   configWith,
   createProject,
   nativeTrace,
   type Project,
   type RunResult,
-} from '../helpers/vitestProject.js';
+} from '../../helpers/vitestProject.js';
 
 const EVALS = `
 import { expect, test } from 'vitest';

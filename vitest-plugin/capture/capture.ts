@@ -9,7 +9,7 @@
  */
 import { context } from '@opentelemetry/api';
 import { readTraceValues, type Trace } from 'tracejury';
-import { rememberSource, traceAnalyser } from './context.js';
+import { rememberSource, traceAnalyser } from '../worker/context.js';
 import { ensureCaptureTracing } from './globalTracing.js';
 import { CAPTURE_KEY, closeCapture, openCapture, type Capture } from './spanProcessor.js';
 import { spansToOtlp } from './spansToOtlp.js';
