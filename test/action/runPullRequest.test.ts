@@ -1,9 +1,10 @@
 /**
- * run(deps) on a pull request whose baseline someone else tried to choose or to make expensive,
- * with the real Octokit against the loopback fake GitHub: a fork's pull_request run on its own
- * branch called main, newer than the repository's push run and holding a planted report that
- * would pass the regression gate, is passed over, so the gate fails as it should; a zip bomb and
- * an oversized report each end in a warning and a comment without deltas, never a crash.
+ * run(deps) on a pull request that someone else tried to steer, with the real Octokit against the
+ * loopback fake GitHub. The baseline: a fork's pull_request run on its own branch called main,
+ * newer than the repository's push run and holding a planted report that would pass the
+ * regression gate, is passed over, so the gate fails as it should; a zip bomb and an oversized
+ * report each end in a warning and a comment without deltas, never a crash. The comment: a
+ * stranger's comment that begins with the marker is never edited; the Action's own is.
  */
 import { getOctokit } from '@actions/github';
 import * as fs from 'node:fs/promises';
@@ -17,7 +18,12 @@ import { run } from '../../src/action/run.js';
 import type { Report } from '../../src/report/schema.js';
 import { finding, report, trace } from '../diff/reports.js';
 import { fakeCore } from '../helpers/fakeCore.js';
-import { startFakeGitHub, type FakeGitHub } from '../helpers/fakeGitHub.js';
+import {
+  GITHUB_TOKEN_IDENTITY,
+  startFakeGitHub,
+  type FakeComment,
+  type FakeGitHub,
+} from '../helpers/fakeGitHub.js';
 import {
   addRun,
   artifactRoutes,
@@ -71,17 +77,20 @@ beforeEach(() => {
   resetArtifactStore(store);
   gh.comments.clear();
   gh.requests.length = 0;
+  gh.forbidden.clear();
+  gh.identity = GITHUB_TOKEN_IDENTITY;
   workspace = mkdtempSync(path.join(tmpdir(), 'tracejury-run-baseline-'));
   writeFileSync(path.join(workspace, 'head.json'), JSON.stringify(head));
 });
 afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
-async function runOnPullRequest() {
+async function runOnPullRequest(inputs: Record<string, string> = {}) {
   const { core, rec } = fakeCore({
     report: 'head.json',
     'github-token': 'ghs_run_baseline_test',
     'fail-on': 'regression',
     'check-run': 'false',
+    ...inputs,
   });
   const deps: ActionDeps = {
     core,
@@ -105,10 +114,21 @@ async function runOnPullRequest() {
   };
   const result = await run(deps);
   const comments = gh.comments.get(PR) ?? [];
-  expect(comments).toHaveLength(1);
-  expect(comments[0]!.body.startsWith(MARKER)).toBe(true);
-  return { result, rec, comment: comments[0]!.body };
+  const ours = comments.filter((c) => c.user.login === gh.identity.login);
+  expect(ours).toHaveLength(1);
+  expect(ours[0]!.body.startsWith(MARKER)).toBe(true);
+  return { result, rec, comment: ours[0]!.body, comments };
 }
+
+/** A comment written by someone other than the token: a stranger's, or the token's own. */
+const comment = (id: number, body: string, user: FakeComment['user']): FakeComment => ({
+  id,
+  body,
+  user,
+  html_url: `https://github.com/acme/agent/pull/${PR}#issuecomment-${id}`,
+  created_at: '2025-01-01T00:00:00Z',
+  updated_at: '2025-01-01T00:00:00Z',
+});
 
 describe('run() and a baseline someone else chose', () => {
   it('compares with the repository’s own push run, not a fork’s newer planted report: the gate fails honestly', async () => {
@@ -156,5 +176,45 @@ describe('run() and a baseline someone else chose', () => {
     expect(result?.diffPath).toBeUndefined();
     expect(rec.failed).toEqual([]);
     expect(comment).toContain('> No baseline to compare with: none: the report of run');
+  });
+});
+
+describe('run() and a comment someone else wrote', () => {
+  /** A fake pass, posted by a stranger under the marker, before the Action's first run. */
+  const fakePass = `${MARKER}\n### tracejury ✅ no regression`;
+  const stranger = { login: 'mallory', type: 'User' };
+  const patched = () => gh.requests.filter((r) => r.method === 'PATCH').map((r) => r.url.pathname);
+
+  it('a stranger’s marker comment is left alone: the first run creates its own, the next updates that one', async () => {
+    gh.comments.set(PR, [comment(1, fakePass, stranger)]);
+    const first = await runOnPullRequest({ baseline: 'none', 'fail-on': 'never' });
+    expect(first.comments.map((c) => c.user.login)).toEqual(['mallory', 'github-actions[bot]']);
+    expect(first.rec.info).toContain(
+      'tracejury: the comment to update is the one github-actions[bot] wrote (GraphQL viewer)',
+    );
+    const ours = first.comments[1]!;
+
+    gh.requests.length = 0;
+    const second = await runOnPullRequest({ baseline: 'none', 'fail-on': 'never' });
+    expect(second.comments.map((c) => c.id)).toEqual([1, ours.id]);
+    expect(patched()).toEqual([`/repos/acme/agent/issues/comments/${ours.id}`]);
+    expect(second.comments[0]!.body).toBe(fakePass);
+    // The identity is asked for once per run.
+    expect(gh.requests.filter((r) => r.url.pathname === '/graphql')).toHaveLength(1);
+  });
+
+  it('with a personal access token, the comment to update is that user’s, found by GET /user', async () => {
+    gh.identity = { login: 'maintainer', type: 'User', kind: 'user' };
+    gh.forbidden.add('graphql');
+    gh.comments.set(PR, [
+      comment(1, fakePass, stranger),
+      comment(2, `${MARKER}\nthe maintainer's last report`, { login: 'maintainer', type: 'User' }),
+    ]);
+    const { rec, comments } = await runOnPullRequest({ baseline: 'none', 'fail-on': 'never' });
+    expect(rec.info).toContain('tracejury: the comment to update is the one maintainer wrote (GET /user)');
+    expect(comments.map((c) => c.id)).toEqual([1, 2]);
+    expect(comments[0]!.body).toBe(fakePass);
+    expect(comments[1]!.body).toContain('### tracejury');
+    expect(patched()).toEqual(['/repos/acme/agent/issues/comments/2']);
   });
 });
