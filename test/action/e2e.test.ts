@@ -5,7 +5,7 @@
  * marker, left alone), the second updates that same comment; a token without write permissions
  * degrades to warnings and the job summary; a bad input fails before any work; the fork pattern's workflow_run job comments from a downloaded report; three
  * Vitest shards end in one merged comment. The token never shows outside the Authorization header.
- * Under Node 20, and Node 24 when TRACEJURY_NODE24 names its binary (CI installs it).
+ * Under the Node running the suite, and Node 24 when TRACEJURY_NODE24 names its binary (CI installs it).
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,8 +28,11 @@ const MARKER = commentMarker('default');
 const PR = 7;
 const PR_HEAD = 'feedbeef00000000000000000000000000000000';
 
-const nodes: [string, string][] = [['node 20', process.execPath]];
-if (process.env.TRACEJURY_NODE24) nodes.push(['node 24', process.env.TRACEJURY_NODE24]);
+const nodes: [string, string][] = [[`node ${process.versions.node.split('.')[0]}`, process.execPath]];
+// The Action runs on node24: when the suite itself runs on another line, run the bundle on 24 too.
+if (process.env.TRACEJURY_NODE24 && !process.versions.node.startsWith('24.')) {
+  nodes.push(['node 24', process.env.TRACEJURY_NODE24]);
+}
 
 /** A checkout: base traces (committed on main) and, for the PR, one more file with a tool loop. */
 function workspace(withPrChange: boolean): string {
