@@ -4,7 +4,7 @@
  * of the directory (`../`, absolute, backslashes) and symbolic links. Local headers and the
  * central directory agree with each other; the sizes they state are what `claimedSize` says.
  */
-import { deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 
 export interface ZipEntrySpec {
   name: string;
@@ -15,18 +15,6 @@ export interface ZipEntrySpec {
   claimedSize?: number;
   /** A Unix symbolic link whose target is `data`. */
   symlink?: boolean;
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 export function zipFile(entries: ZipEntrySpec[]): Buffer {
