@@ -8,9 +8,15 @@
  * Answers follow the OTLP/HTTP specification: 200 with an ExportTraceServiceResponse in the
  * request's encoding (`{}` / an empty protobuf body; a partial_success naming spans without a
  * trace id), and for a request that cannot be taken a google.rpc.Status in that encoding with 400
- * (undecodable body), 413 (over `maxRequestBytes`, compressed or not) or 415 (unknown
- * Content-Type or Content-Encoding). These are not retryable for exporters, so a bad request is
- * not sent again. Other paths get 404, other methods 405.
+ * (undecodable body), 408 (a body not received within `requestTimeoutMs`, and the connection is
+ * closed), 413 (over `maxRequestBytes`, compressed or not) or 415 (unknown Content-Type or
+ * Content-Encoding). These are not retryable for exporters, so a bad request is not sent again.
+ * Other paths get 404, other methods 405.
+ *
+ * What it holds is bounded: each request by `maxRequestBytes` and `requestTimeoutMs`, and the
+ * spans still waiting for their trace's root by `maxWaitingSpans` (traceAssembler.ts: the traces
+ * that went longest without a span are dropped, counted in errors()). Complete traces are kept
+ * until the receiver closes: they are what traces() returns.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +45,19 @@ export interface TraceReceiverOptions {
    * complete (default 100 ms): spans of one trace can come in several requests, in any order.
    */
   quietPeriodMs?: number;
+  /**
+   * Spans of traces whose root span has not arrived, held at most (default 20 000). Past it the
+   * traces that went longest without a new span are dropped, with their later spans, and counted
+   * in errors(). A trace whose root comes last (as exporters send it) waits whole, so one bigger
+   * than this cannot be received: raise it for such an agent.
+   */
+  maxWaitingSpans?: number;
+  /**
+   * How long a request's body may take to arrive (default 10 000 ms, the OTLP exporters' own
+   * timeout, past which the sender has given up on it anyway); slower gets 408 and the connection
+   * is closed.
+   */
+  requestTimeoutMs?: number;
 }
 
 export interface TraceReceiver {
@@ -69,6 +88,8 @@ export interface TraceReceiver {
 const TRACES_PATH = '/v1/traces';
 const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 const DEFAULT_QUIET_PERIOD_MS = 100;
+const DEFAULT_MAX_WAITING_SPANS = 20_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 const DEFAULT_WAIT_MS = 10_000;
 
 const CONTENT_TYPE: Record<OtlpEncoding, string> = {
@@ -77,7 +98,7 @@ const CONTENT_TYPE: Record<OtlpEncoding, string> = {
 };
 
 /** google.rpc.Code of each error status (google/rpc/code.proto). */
-const RPC_CODE: Record<number, number> = { 400: 3, 413: 8, 415: 3, 500: 13 };
+const RPC_CODE: Record<number, number> = { 400: 3, 408: 4, 413: 8, 415: 3, 500: 13 };
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -126,8 +147,9 @@ function send(res: ServerResponse, status: number, contentType: string, body: Ui
 
 function sendError(res: ServerResponse, encoding: OtlpEncoding | undefined, status: number, message: string) {
   const code = RPC_CODE[status] ?? 2;
-  // A body may still be arriving (413 refused it unread): this connection is not reused.
-  if (status === 413) res.setHeader('connection', 'close');
+  // A body may still be arriving (413 refused it unread, 408 gave up on it): the connection is
+  // closed once the answer is out, not reused.
+  if (status === 413 || status === 408) res.setHeader('connection', 'close');
   if (encoding === 'protobuf') send(res, status, CONTENT_TYPE.protobuf, encodeRpcStatus(code, message));
   else send(res, status, CONTENT_TYPE.json, JSON.stringify({ code, message }));
 }
@@ -150,6 +172,8 @@ function formatError(e: InputError): string {
 
 export async function startTraceReceiver(options: TraceReceiverOptions = {}): Promise<TraceReceiver> {
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  const maxWaitingSpans = options.maxWaitingSpans ?? DEFAULT_MAX_WAITING_SPANS;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const importOptions = {
     ...(options.inputFormat ? { inputFormat: options.inputFormat } : {}),
     ...(options.agent ? { agent: options.agent } : {}),
@@ -161,22 +185,43 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
 
   const assembler = new TraceAssembler({
     quietPeriodMs: options.quietPeriodMs ?? DEFAULT_QUIET_PERIOD_MS,
+    maxWaitingSpans,
     ...importOptions,
     onComplete: () => {
       for (const w of [...waiters]) w.check();
     },
   });
 
-  /** Takes a decoded request's spans; returns how many were rejected. */
-  function accept(request: number, document: Record<string, unknown>): number {
-    if (!hasSpans(document)) return 0;
+  /** Takes a decoded request's spans; returns how many were rejected, and why, for the answer. */
+  function accept(request: number, document: Record<string, unknown>): { rejected: number; why: string } {
+    if (!hasSpans(document)) return { rejected: 0, why: '' };
     const file = `OTLP request #${request}`;
     // Read once on its own so that problems are reported once, with the request's name and the
     // field path inside it; the traces themselves are read when complete (traceAssembler.ts).
     const { stats } = readTraceValues(file, [document], importOptions);
     // The request is one record, so the importer's line 1 says nothing.
     for (const { line: _line, ...e } of stats.errors) errors.push(e);
-    return assembler.add(request, document).rejected;
+    const { rejected, dropped } = assembler.add(request, document);
+    const why = [
+      ...(rejected > 0 ? [`${rejected} span(s) without a trace id were dropped`] : []),
+      ...(dropped > 0
+        ? [`${dropped} span(s) of traces dropped for the bound on spans waiting for their root were dropped`]
+        : []),
+    ].join('; ');
+    return { rejected: rejected + dropped, why };
+  }
+
+  /** The traces dropped for maxWaitingSpans, as one error that keeps its count up to date. */
+  function droppedError(): InputError[] {
+    const dropped = assembler.dropped();
+    if (dropped.traces === 0) return [];
+    const ids = dropped.examples.join(', ') + (dropped.traces > dropped.examples.length ? ', …' : '');
+    return [
+      {
+        file: 'OTLP receiver',
+        message: `${dropped.traces} incomplete trace(s) dropped (${dropped.spans} span(s)): more than ${maxWaitingSpans} spans were waiting for their trace's root span, so the traces that went longest without a span were dropped, and their later spans with them (${ids}); raise maxWaitingSpans if one trace is that big`,
+      },
+    ];
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -203,10 +248,9 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
           `unsupported Content-Type ${contentType ? `"${contentType}"` : '(none)'}: expected application/json or application/x-protobuf`,
         );
       }
-      const wire = await readBody(req, maxBytes);
+      const wire = await readBody(req, maxBytes, requestTimeoutMs);
       const body = await decompress(wire, req.headers['content-encoding'], maxBytes);
-      const rejected = accept(request, decodeDocument(body, encoding));
-      const errorMessage = rejected > 0 ? `${rejected} span(s) without a trace id were dropped` : '';
+      const { rejected, why: errorMessage } = accept(request, decodeDocument(body, encoding));
       if (encoding === 'protobuf')
         send(res, 200, CONTENT_TYPE.protobuf, encodeTraceResponse(rejected, errorMessage));
       else {
@@ -223,7 +267,16 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
     }
   }
 
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer(
+    {
+      // Headers that stall are Node's to end (408 and close); a body that stalls is readBody's, so
+      // that the answer says why. Node's own bound on the whole request is only a backstop.
+      headersTimeout: requestTimeoutMs,
+      requestTimeout: 2 * requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 4))),
+    },
+    (req, res) => void handle(req, res),
+  );
   // Neither the server nor an idle connection keeps the process alive: a receiver a test forgot
   // to close must not hang the run (an active waitForTrace keeps its own timer).
   server.on('connection', (socket) => socket.unref());
@@ -260,10 +313,12 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
         );
       parts.push(`Incomplete: ${listed.join('; ')}.`);
     }
-    if (errors.length > 0) {
-      const listed = errors.slice(0, 3).map(formatError);
-      if (errors.length > 3) listed.push(`… ${errors.length - 3} more`);
-      parts.push(`${errors.length} error(s): ${listed.join('; ')}.`);
+    // The dropped traces first: they are why an awaited trace may never come.
+    const all = [...droppedError(), ...errors];
+    if (all.length > 0) {
+      const listed = all.slice(0, 3).map(formatError);
+      if (all.length > 3) listed.push(`… ${all.length - 3} more`);
+      parts.push(`${all.length} error(s): ${listed.join('; ')}.`);
     }
     return parts.join(' ');
   }
@@ -280,7 +335,7 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
     },
     traces: () => assembler.traces(),
-    errors: () => [...errors],
+    errors: () => [...errors, ...droppedError()],
     flush() {
       assembler.flush();
       return assembler.traces();

@@ -17,6 +17,14 @@
  * whole span tree and its result is exactly what `tracejury analyze` would read from a file
  * holding those spans. A span arriving after its trace completed reopens it; the last complete
  * reading stays visible until the new one is ready.
+ *
+ * Spans waiting for their root are bounded (`maxWaitingSpans`): an agent that never sends its root
+ * span, or a sender of endless rootless spans, would otherwise hold them all until the receiver
+ * closes. Past the bound, the traces that went longest without a new span are dropped whole, and
+ * so are their later spans (the ids of the last MAX_DROPPED_IDS dropped traces are remembered),
+ * all counted in `dropped()`. Dropped, not completed as they stand: a trace without its root, or a
+ * root without the steps sent before it, would be judged as if it were the agent's whole run, and
+ * a test could pass on a fragment; a trace that is missing says so in waitForTrace's message.
  */
 import { readTraceValues, type InputFormat, type Trace } from 'tracejury';
 import { rememberSource, traceAnalyser } from '../worker/context.js';
@@ -26,9 +34,23 @@ export interface TraceAssemblerOptions {
   quietPeriodMs: number;
   inputFormat?: InputFormat;
   agent?: string;
+  /** Spans of traces whose root has not arrived, held at most; past it the stalest are dropped. */
+  maxWaitingSpans: number;
   /** Called whenever a trace completes (again). */
   onComplete(): void;
 }
+
+/** Traces dropped for the bound on waiting spans, and their spans (counted as they arrive). */
+export interface DroppedTraces {
+  traces: number;
+  spans: number;
+  /** The first few dropped trace ids, for messages. */
+  examples: string[];
+}
+
+/** Dropped trace ids remembered, so that a dropped trace's late spans are dropped too. */
+const MAX_DROPPED_IDS = 10_000;
+const MAX_EXAMPLES = 5;
 
 /** The spans of one trace that came in one ScopeSpans of one request, with their resource and scope. */
 interface SpanChunk {
@@ -38,9 +60,11 @@ interface SpanChunk {
 }
 
 interface TraceGroup {
+  traceId: string;
   /** Keyed `request:resourceSpans index:scopeSpans index`, in arrival order. */
   chunks: Map<string, SpanChunk>;
   spanIds: Set<string>;
+  spanCount: number;
   hasRoot: boolean;
   timer?: NodeJS.Timeout;
   /** The traces last imported from the group (usually one), once it has completed. */
@@ -89,16 +113,26 @@ function isRootSpan(span: Record<string, unknown>): boolean {
 
 export class TraceAssembler {
   private readonly groups = new Map<string, TraceGroup>();
+  /** Groups still waiting for their root, the one that went longest without a span first. */
+  private readonly waiting = new Map<string, TraceGroup>();
+  /** Recently dropped trace ids (insertion order: oldest first). */
+  private readonly droppedIds = new Set<string>();
+  private readonly droppedCount: DroppedTraces = { traces: 0, spans: 0, examples: [] };
 
   constructor(private readonly options: TraceAssemblerOptions) {}
 
   /**
-   * Adds the spans of one OTLP/JSON request. Returns how many spans were taken and how many were
-   * rejected for having no trace id (the importer, reading the request, says why).
+   * Adds the spans of one OTLP/JSON request. Returns how many spans were taken, how many were
+   * rejected for having no trace id (the importer, reading the request, says why), and how many
+   * belonged to a trace already dropped for the bound on waiting spans.
    */
-  add(request: number, document: Record<string, unknown>): { accepted: number; rejected: number } {
+  add(
+    request: number,
+    document: Record<string, unknown>,
+  ): { accepted: number; rejected: number; dropped: number } {
     let accepted = 0;
     let rejected = 0;
+    let dropped = 0;
     const touched = new Set<TraceGroup>();
     const resourceSpans = Array.isArray(document.resourceSpans) ? document.resourceSpans : [];
     resourceSpans.forEach((rs, i) => {
@@ -110,6 +144,12 @@ export class TraceAssembler {
           const traceId = isRecord(span) ? idKey(span.traceId) : undefined;
           if (!isRecord(span) || traceId === undefined) {
             rejected++;
+            continue;
+          }
+          // Its trace was dropped: a later part of it is no trace either.
+          if (this.droppedIds.has(traceId)) {
+            dropped++;
+            this.droppedCount.spans++;
             continue;
           }
           const group = this.group(traceId);
@@ -125,6 +165,7 @@ export class TraceAssembler {
             group.chunks.set(chunkKey, chunk);
           }
           chunk.spans.push(span);
+          group.spanCount++;
           if (isRootSpan(span)) group.hasRoot = true;
           group.changed = true;
           touched.add(group);
@@ -132,8 +173,44 @@ export class TraceAssembler {
         }
       });
     });
-    for (const group of touched) this.schedule(group);
-    return { accepted, rejected };
+    for (const group of touched) {
+      this.schedule(group);
+      // Moved to the end: the stalest waiting trace stays first.
+      this.waiting.delete(group.traceId);
+      if (!group.hasRoot) this.waiting.set(group.traceId, group);
+    }
+    this.dropStalest();
+    return { accepted, rejected, dropped };
+  }
+
+  /** Traces dropped so far for the bound on waiting spans. */
+  dropped(): DroppedTraces {
+    return { ...this.droppedCount, examples: [...this.droppedCount.examples] };
+  }
+
+  /** Spans held by traces whose root has not arrived. */
+  waitingSpans(): number {
+    let n = 0;
+    for (const group of this.waiting.values()) n += group.spanCount;
+    return n;
+  }
+
+  /** Drops the traces that went longest without a span until the waiting spans are within the bound. */
+  private dropStalest(): void {
+    let held = this.waitingSpans();
+    for (const group of this.waiting.values()) {
+      if (held <= this.options.maxWaitingSpans) break;
+      held -= group.spanCount;
+      clearTimeout(group.timer);
+      this.waiting.delete(group.traceId);
+      this.groups.delete(group.traceId);
+      this.droppedIds.add(group.traceId);
+      if (this.droppedIds.size > MAX_DROPPED_IDS)
+        this.droppedIds.delete(this.droppedIds.values().next().value!);
+      this.droppedCount.traces++;
+      this.droppedCount.spans += group.spanCount;
+      if (this.droppedCount.examples.length < MAX_EXAMPLES) this.droppedCount.examples.push(group.traceId);
+    }
   }
 
   /** Complete traces, in the order their first span arrived. */
@@ -173,7 +250,14 @@ export class TraceAssembler {
   private group(traceId: string): TraceGroup {
     let group = this.groups.get(traceId);
     if (!group) {
-      group = { chunks: new Map(), spanIds: new Set(), hasRoot: false, changed: false };
+      group = {
+        traceId,
+        chunks: new Map(),
+        spanIds: new Set(),
+        spanCount: 0,
+        hasRoot: false,
+        changed: false,
+      };
       this.groups.set(traceId, group);
     }
     return group;
@@ -194,6 +278,8 @@ export class TraceAssembler {
   private read(group: TraceGroup): void {
     group.timer = undefined;
     group.changed = false;
+    // Complete now (flushed, if its root never came): no longer waiting.
+    this.waiting.delete(group.traceId);
     const document = {
       resourceSpans: [...group.chunks.values()].map((c) => ({
         ...(c.resource !== undefined ? { resource: c.resource } : {}),

@@ -358,6 +358,118 @@ describe('startTraceReceiver', () => {
     });
   });
 
+  it('holds at most maxWaitingSpans spans without a root: the stalest trace is dropped, counted, its late root too', async () => {
+    const r = await receiver({ maxWaitingSpans: 10, quietPeriodMs: 20 });
+    const A = 'a1'.repeat(16);
+    const B = 'b2'.repeat(16);
+    /** `n` chat spans of one trace, children of a root span `…f0` that has not been sent. */
+    const children = (traceId: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        ...span(`00000000000000${(i + 1).toString(16).padStart(2, '0')}`, '00000000000000f0', 'chat', {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': 'gpt-4o',
+        }),
+        traceId,
+      }));
+    const root = (traceId: string) => ({
+      ...span('00000000000000f0', undefined, 'invoke_agent', {
+        'gen_ai.agent.name': `agent-${traceId.slice(0, 2)}`,
+      }),
+      traceId,
+    });
+    const json = { 'content-type': 'application/json' };
+    expect((await post(r, JSON.stringify(otlpJson(children(A, 6))), json)).status).toBe(200);
+    expect(r.errors()).toEqual([]);
+    // 12 waiting spans now: A, the one that went longest without a span, is dropped whole.
+    expect((await post(r, JSON.stringify(otlpJson(children(B, 6))), json)).status).toBe(200);
+    expect(r.errors()).toEqual([
+      {
+        file: 'OTLP receiver',
+        message: `1 incomplete trace(s) dropped (6 span(s)): more than 10 spans were waiting for their trace's root span, so the traces that went longest without a span were dropped, and their later spans with them (${A}); raise maxWaitingSpans if one trace is that big`,
+      },
+    ]);
+    // A's root comes late: refused too (a root without its steps is no trace), and said so.
+    const late = await post(r, JSON.stringify(otlpJson([root(A)])), json);
+    expect(await late.json()).toEqual({
+      partialSuccess: {
+        rejectedSpans: '1',
+        errorMessage:
+          '1 span(s) of traces dropped for the bound on spans waiting for their root were dropped',
+      },
+    });
+    expect(r.errors()[0]!.message).toMatch(/^1 incomplete trace\(s\) dropped \(7 span\(s\)\)/);
+    // B was within the bound: its root completes it, with every step.
+    await post(r, JSON.stringify(otlpJson([root(B)])), json);
+    const b = await r.waitForTrace(undefined, 5000);
+    expect(b.id).toBe(B);
+    expect(b.steps).toHaveLength(6);
+    // A is gone for good, and waitForTrace says why it never came.
+    await expect(r.waitForTrace((t) => t.id === A, 100)).rejects.toThrow(/1 incomplete trace\(s\) dropped/);
+    expect(r.flush().map((t) => t.id)).toEqual([B]);
+  });
+
+  it('a trace whose root comes with its spans is not held back by the bound, whatever its size', async () => {
+    const r = await receiver({ maxWaitingSpans: 5, quietPeriodMs: 20 });
+    const root = span('00000000000000c0', undefined, 'invoke_agent', { 'gen_ai.agent.name': 'big' });
+    const chats = Array.from({ length: 20 }, (_, i) =>
+      span(`00000000000000${(0xc1 + i).toString(16)}`, '00000000000000c0', 'chat', {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': 'gpt-4o',
+      }),
+    );
+    await post(r, JSON.stringify(otlpJson([...chats, root])), { 'content-type': 'application/json' });
+    expect((await r.waitForTrace(undefined, 5000)).steps).toHaveLength(20);
+    expect(r.errors()).toEqual([]);
+  });
+
+  it('closes an upload that stalls with 408 within requestTimeoutMs, and keeps working', async () => {
+    const r = await receiver({ requestTimeoutMs: 300 });
+    const port = Number(new URL(r.url).port);
+    /** Sends `head` and then nothing; resolves with what came back and when the socket closed. */
+    const stall = (head: string) =>
+      new Promise<{ answer: string; closedAfterMs: number }>((resolve, reject) => {
+        const started = Date.now();
+        const socket = connect(port, '127.0.0.1', () => socket.write(head));
+        let answer = '';
+        // The test's own bound: a socket still open after 5 s fails it.
+        const guard = setTimeout(() => {
+          socket.destroy();
+          reject(new Error(`still open after 5 s; answered: ${JSON.stringify(answer)}`));
+        }, 5000);
+        socket.on('data', (d: Buffer) => (answer += d.toString()));
+        socket.on('error', () => {});
+        socket.on('close', () => {
+          clearTimeout(guard);
+          resolve({ answer, closedAfterMs: Date.now() - started });
+        });
+      });
+
+    // The body: 10 bytes of the 1,000 announced, then silence.
+    const body = await stall(
+      'POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"resource',
+    );
+    expect(body.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(body.answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(body.answer).toContain(
+      JSON.stringify({ code: 4, message: 'request body not received within 300 ms (10 bytes came of 1000)' }),
+    );
+    expect(body.closedAfterMs).toBeGreaterThanOrEqual(250);
+    expect(body.closedAfterMs).toBeLessThan(2000);
+    expect(r.errors()).toEqual([
+      { file: 'OTLP request #1', message: 'request body not received within 300 ms (10 bytes came of 1000)' },
+    ]);
+
+    // The headers, half sent: Node ends these (408 and close) within the same bound.
+    const headers = await stall('POST /v1/traces HTTP/1.1\r\nHost: x\r\n');
+    expect(headers.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(headers.closedAfterMs).toBeLessThan(2000);
+
+    await post(r, JSON.stringify(otlpJson([span('00000000000000b1', undefined, 'after', {})])), {
+      'content-type': 'application/json',
+    });
+    expect((await r.waitForTrace(undefined, 5000)).id).toBe(TRACE_ID);
+  });
+
   it('says what was received when waitForTrace times out', async () => {
     const r = await receiver();
     await expect(r.waitForTrace(undefined, 50)).rejects.toThrow(
