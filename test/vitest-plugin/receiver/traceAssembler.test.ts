@@ -5,7 +5,7 @@
  * keep getting spans outlive the stale ones.
  */
 import { describe, expect, it } from 'vitest';
-import { TraceAssembler } from '../../vitest-plugin/traceAssembler.js';
+import { TraceAssembler } from '../../../vitest-plugin/receiver/traceAssembler.js';
 
 const traceId = (n: number) => n.toString(16).padStart(32, '0');
 const spanId = (n: number) => n.toString(16).padStart(16, '0');
