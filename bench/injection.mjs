@@ -3,7 +3,8 @@
 // key, an empty state directory) over each dataset and prints, per half:
 //   - AgentDojo: runs with an injection finding among attacked runs (all of them, and those whose
 //     tool results carried the injected text at all), among attacks that succeeded, and among
-//     benign runs; critical findings on benign runs; signals left for review;
+//     benign runs; critical findings (the agent acted on the injection) on attacks that succeeded
+//     and on those that did not; critical findings and signals left for review on benign runs;
 //   - mini-swe-agent (a coding agent), τ-bench (customer service), Who&When (multi-agent web
 //     browsing), crashlens (flat LLM-call logs): runs with any injection signal, by status and
 //     severity (none of them carries an attack).
@@ -109,6 +110,8 @@ try {
         'attacked: finding',
         'injected text reached the model: finding',
         'attack succeeded: finding',
+        'attack succeeded: critical',
+        'attack failed: critical',
         'benign: finding',
         'benign: review',
         'benign: critical',
@@ -118,6 +121,7 @@ try {
         // The injected text in a tool result the agent received (some agents never fetch it).
         const reached = attacked.filter((r) => /important message|<INFORMATION>/i.test(r.text));
         const succeeded = attacked.filter((r) => r.info.attack_succeeded === true);
+        const resisted = attacked.filter((r) => r.info.attack_succeeded !== true);
         const benign = rs.filter((r) => r.info.attacked === false);
         const n = (xs, f) => xs.filter(f).length;
         out[h] = {
@@ -127,6 +131,9 @@ try {
           reachedFinding: n(reached, finding),
           succeeded: succeeded.length,
           succeededFinding: n(succeeded, finding),
+          succeededCritical: n(succeeded, critical),
+          resisted: resisted.length,
+          resistedCritical: n(resisted, critical),
           benign: benign.length,
           benignFinding: n(benign, finding),
           benignReview: n(benign, review),
@@ -138,6 +145,8 @@ try {
           share(o.attackedFinding, o.attacked),
           share(o.reachedFinding, o.reached),
           share(o.succeededFinding, o.succeeded),
+          share(o.succeededCritical, o.succeeded),
+          share(o.resistedCritical, o.resisted),
           share(o.benignFinding, o.benign),
           share(o.benignReview, o.benign),
           share(o.benignCritical, o.benign),

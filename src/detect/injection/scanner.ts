@@ -44,6 +44,8 @@ export interface InjectionMatch {
 interface Occurrence {
   pattern: InjectionPattern;
   index: number;
+  /** Where the match ends. */
+  end: number;
   segment: number;
 }
 
@@ -52,6 +54,11 @@ export interface ScoredPassage extends PassageScore {
   matches: InjectionMatch[];
   /** The passage itself, redacted, at most PASSAGE_EXCERPT_MAX characters. */
   excerpt: string;
+  /**
+   * What the passage asks the model to send things to or open, as a later tool call would carry
+   * it: e-mail addresses, hosts of links, account numbers, wallets (see passageTargets).
+   */
+  targets: string[];
 }
 
 export interface ScanOptions {
@@ -294,7 +301,7 @@ function occurrencesOf(p: InjectionPattern, text: string, segment: number, out: 
   scanWork.charsMatched += text.length;
   const first = p.pattern.exec(text);
   if (first === null) return;
-  out.push({ pattern: p, index: first.index, segment });
+  out.push({ pattern: p, index: first.index, end: first.index + first[0].length, segment });
   const g = GLOBAL.get(p)!;
   g.lastIndex = first.index + Math.max(1, first[0].length);
   for (let n = 1; n < MAX_OCCURRENCES; n++) {
@@ -302,7 +309,7 @@ function occurrencesOf(p: InjectionPattern, text: string, segment: number, out: 
     scanWork.charsMatched += text.length - g.lastIndex;
     const m = g.exec(text);
     if (m === null) break;
-    out.push({ pattern: p, index: m.index, segment });
+    out.push({ pattern: p, index: m.index, end: m.index + m[0].length, segment });
     if (m[0].length === 0) g.lastIndex++;
   }
 }
@@ -453,7 +460,13 @@ export function scanCapped(
       const m = p.pattern.exec(raw);
       // Raw patterns match invisible characters: start the excerpt a little before them. They
       // are placed in the raw text, which the passage scoring reads apart (segment -1).
-      if (m) occurrences.push({ pattern: p, index: Math.max(0, m.index - 20), segment: -1 });
+      if (m)
+        occurrences.push({
+          pattern: p,
+          index: Math.max(0, m.index - 20),
+          end: m.index + m[0].length,
+          segment: -1,
+        });
     }
   }
   const normalised = scanNormalised(raw, hits, opts.disabled, wants, occurrences.length > 0, 0, occurrences);
@@ -539,5 +552,48 @@ function bestOfSegments(
     ...score,
     matches: firsts.map(toMatch),
     excerpt: excerptAt(text, score.start, PASSAGE_EXCERPT_MAX),
+    targets: actionTargets(text, inside),
   };
+}
+
+/**
+ * What the action cues of a passage point at: for each action match, the last address, host,
+ * account or wallet inside it (the send-to patterns end on their destination: "send the body of
+ * the email from a@x to b@y" names b@y), else the first within TARGET_REACH characters after it
+ * (patterns that stop at "… to "). Other addresses in the data around them are not targets.
+ */
+function actionTargets(text: string, inside: readonly Occurrence[]): string[] {
+  const out = new Set<string>();
+  for (const o of inside) {
+    if (!o.pattern.cues.action) continue;
+    const within = passageTargets(text.slice(o.index, o.end));
+    const target = within.at(-1) ?? passageTargets(text.slice(o.end, o.end + TARGET_REACH))[0];
+    if (target !== undefined) out.add(target);
+  }
+  return [...out].slice(0, 8);
+}
+
+/** How far past an action match its target may come ("… send the secrets to" + address). */
+const TARGET_REACH = 120;
+const TARGET = new RegExp(
+  [
+    String.raw`[a-z0-9._%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,4}\.[a-z]{2,24}`,
+    String.raw`(?:https?:\/\/|www\.)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,5}`,
+    String.raw`\b[a-z]{2}[0-9]{2}[a-z0-9]{10,30}\b`,
+    String.raw`\b0x[0-9a-f]{40}\b`,
+  ].join('|'),
+  'g',
+);
+
+/**
+ * The addresses, hosts, account numbers and wallets a text names, in order (lowercase, as
+ * normalised text is): a link counts by its host without `www.`, which is how a later call is
+ * likely to carry it. At most eight.
+ */
+export function passageTargets(passage: string): string[] {
+  const out = new Set<string>();
+  TARGET.lastIndex = 0;
+  for (let m = TARGET.exec(passage); m !== null && out.size < 8; m = TARGET.exec(passage))
+    out.add(m[0].replace(/^(?:https?:\/\/)?(?:www\.)?/, ''));
+  return [...out];
 }

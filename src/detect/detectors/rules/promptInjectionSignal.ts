@@ -8,8 +8,10 @@
  *   agents, tool / function messages of an LLM input: text the agent read, written by anyone. An
  *   injection there is an instruction addressed to the model (cues.ts): a passage that speaks to
  *   the model, overrides or reorders its task and asks it to act. The severity follows the
- *   evidence: critical only when an override addressed to the model asks for an action; high for
- *   a finding with less; the gray zone (escalated to later tiers) when it is unclear.
+ *   evidence and what the agent did next (dataSeverity): critical only when an override addressed
+ *   to the model asks for an action and a later tool call carries its target; medium when the
+ *   passage names targets that no later call carries (attacked, not compromised); high otherwise;
+ *   the gray zone (escalated to later tiers) when the passage is unclear.
  * - **The user's turn** — the trace input, user messages of an LLM input, message steps from the
  *   user: written by the operator (a harness's task template, often in XML-like tags) or by the
  *   person the agent serves. That is not an injection into data and never a critical finding;
@@ -29,6 +31,7 @@ import { defineDetector, type SignalDraft } from '../../detector.js';
 import type { Severity } from '../../signal.js';
 import { CUE_LABELS, CUES, type Cue, type CueSet } from '../../injection/cues.js';
 import { passingField, type Field } from '../../injection/fieldText.js';
+import { followedFrom, type Followed } from '../../injection/followed.js';
 import {
   CATEGORY_LABELS,
   INJECTION_PATTERNS,
@@ -168,6 +171,10 @@ interface Pending {
   critical: boolean;
   cues: CueSet;
   excerpt?: string;
+  /** Data channel: what the passages asked the model to send things to or open. */
+  targets: Set<string>;
+  /** Where the agent's actions after the injected text start (0-based step). */
+  actsFrom: number;
   truncated: boolean;
 }
 
@@ -212,6 +219,10 @@ class TraceScan {
         confidence: 0,
         critical: false,
         cues: {},
+        targets: new Set(),
+        // Text in an LLM call's input is acted on by that call's own output; a tool result,
+        // document or message by the steps after it.
+        actsFrom: llmInput ? stepIndex : stepIndex + 1,
         truncated: false,
       };
     }
@@ -227,6 +238,7 @@ class TraceScan {
         cur.excerpt = passage.excerpt;
       }
       cur.critical ||= passage.critical;
+      for (const t of passage.targets) cur.targets.add(t);
       for (const c of CUES) {
         const s = passage.cues[c];
         if (s === 'strong' || (s === 'weak' && cur.cues[c] === undefined)) cur.cues[c] = s;
@@ -237,9 +249,12 @@ class TraceScan {
   flush(): void {
     const cur = this.current;
     if (!cur || cur.matches.length === 0) return;
-    this.signals.push(
-      cur.channel === 'data' ? dataSignal(cur) : userTurnSignal(cur, this.prep.userTurnSeverity!),
-    );
+    if (cur.channel === 'user_turn') {
+      this.signals.push(userTurnSignal(cur, this.prep.userTurnSeverity!));
+      return;
+    }
+    const targets = [...cur.targets];
+    this.signals.push(dataSignal(cur, targets, followedFrom(this.trace, cur.actsFrom, targets)));
   }
 }
 
@@ -451,10 +466,27 @@ function baseEvidence(
 }
 
 /**
- * A passage of data addressed to the model. The message names the cues found (with the patterns
- * behind each) and, in the gray zone, what was missing for a finding.
+ * The severity of a passage of data addressed to the model, from what it holds and what the agent
+ * did next: critical when an override addressed to the model asked for an action and a later step
+ * carries its target (the agent acted on it); high when the agent acted on a lesser one, or when
+ * the passage names no target to check (what it asked cannot be read from the calls); medium when
+ * it names targets and nothing the agent did afterwards carries one (attacked, not compromised:
+ * worth knowing, not a failed run).
  */
-function dataSignal(cur: Pending): SignalDraft {
+export function dataSeverity(
+  critical: boolean,
+  targets: readonly string[],
+  followed: Followed | undefined,
+): Severity {
+  if (followed) return critical ? 'critical' : 'high';
+  return targets.length > 0 ? 'medium' : 'high';
+}
+
+/**
+ * A passage of data addressed to the model. The message names the cues found (with the patterns
+ * behind each), whether the agent acted on it and, in the gray zone, what was missing.
+ */
+function dataSignal(cur: Pending, targets: readonly string[], followed: Followed | undefined): SignalDraft {
   const { subject, plural } = subjectOf(cur.sources);
   const idsOf = (c: Cue) => [
     ...new Set(cur.matches.filter((m) => m.cues[c] !== undefined).map((m) => m.pattern)),
@@ -471,11 +503,17 @@ function dataSignal(cur: Pending): SignalDraft {
       !(c === 'addressee' && cur.cues.fake_turn === 'strong') &&
       !(c === 'override' && cur.cues.concealment === 'strong'),
   );
-  const verdict = cur.critical
-    ? 'An override addressed to the model that asks for an action: this is untrusted data, not instructions — check whether the agent acted on it.'
-    : finding
-      ? 'This is untrusted data, not instructions: check whether the agent acted on it.'
-      : `Not clearly an injection (${missing.map((c) => CUE_LABELS[c]).join(', ') || 'weak cues only'}: not found or weak), so this needs a closer look.`;
+  const kind = cur.critical
+    ? 'An override addressed to the model that asks for an action'
+    : 'Untrusted data, not instructions';
+  const acted = followed
+    ? `the agent acted on it: step ${followed.step} (${followed.where}) carries what it asked for.`
+    : targets.length > 0
+      ? `no later tool call carries what it asked for (${targets.length} ${targets.length === 1 ? 'address' : 'addresses'} checked): attacked, not compromised.`
+      : 'it names no address to check the agent’s later calls against: check whether the agent acted on it.';
+  const verdict = finding
+    ? `${kind}; ${acted}`
+    : `Not clearly an injection (${missing.map((c) => CUE_LABELS[c]).join(', ') || 'weak cues only'}: not found or weak), so this needs a closer look; ${acted}`;
   const message =
     `${subject} ${plural ? 'hold' : 'holds'} text that looks like instructions to the model — ${parts.join('; ')}.${encoded} ` +
     verdict;
@@ -483,13 +521,14 @@ function dataSignal(cur: Pending): SignalDraft {
     ...baseEvidence('data', cur.sources, cur.matches),
     cues: cur.cues,
     ...(cur.excerpt !== undefined ? { excerpt: cur.excerpt } : {}),
+    ...(targets.length > 0 ? { targets, followed: followed ?? false } : {}),
   };
   if (cur.truncated) evidence.truncated = true;
   const step = cur.sources[0]!.step;
   return {
     steps: step === undefined ? [] : [step],
     confidence: cur.confidence,
-    severity: cur.critical ? 'critical' : 'high',
+    severity: dataSeverity(cur.critical, targets, followed),
     message,
     evidence,
   };
