@@ -290,7 +290,16 @@ function excerptAt(text: string, index: number, max: number): string {
       const cp = c.codePointAt(0)!;
       return cp === 10 ? ' ' : `\\u{${cp.toString(16)}}`;
     });
-  return visible.length > max ? `${visible.slice(0, max - 1)}…` : visible;
+  return detached(visible.length > max ? `${visible.slice(0, max - 1)}…` : visible);
+}
+
+/**
+ * A copy of a short string that does not keep the text it was cut from alive: V8 shares a slice's
+ * memory with its parent, so an 80-character excerpt kept in a signal would otherwise hold on to
+ * the whole normalised field (up to max_field_chars) for as long as the report lives.
+ */
+function detached(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
 }
 
 /** The occurrences of one pattern in `text`, at most MAX_OCCURRENCES, added to `out`. */
@@ -594,6 +603,6 @@ export function passageTargets(passage: string): string[] {
   const out = new Set<string>();
   TARGET.lastIndex = 0;
   for (let m = TARGET.exec(passage); m !== null && out.size < 8; m = TARGET.exec(passage))
-    out.add(m[0].replace(/^(?:https?:\/\/)?(?:www\.)?/, ''));
+    out.add(detached(m[0].replace(/^(?:https?:\/\/)?(?:www\.)?/, '')));
   return [...out];
 }
