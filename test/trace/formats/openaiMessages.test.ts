@@ -66,6 +66,7 @@ describe('openai-messages importer: τ-bench runs', () => {
       result: '{"reservation_id": "QX12ZZ", "status": "active"}',
       status: 'ok',
       callId: 'call_a1',
+      issuedBy: 1,
     });
     expect(cancel).toMatchObject({
       name: 'cancel_reservation',
