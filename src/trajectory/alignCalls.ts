@@ -33,9 +33,11 @@ export interface AlignInput {
   failed: (actual: number) => boolean;
 }
 
-interface Segment {
-  /** expected index (absolute) → actual index, and whether the pair is exact. */
-  pairs: { expected: number; actual: number; exact: boolean }[];
+/** An expected call (absolute index) paired with a recorded call, and whether the pair is exact. */
+interface Pair {
+  expected: number;
+  actual: number;
+  exact: boolean;
 }
 
 /** The walk's events, in sequence order: pairs, missing expected calls and extra recorded calls. */
@@ -116,7 +118,7 @@ export function alignCalls(input: AlignInput): AlignedEvent[] {
   };
 
   /** The pairs behind stretchValues(e, b)[k]. */
-  const stretchPairs = (e: number, k: number, b: number): Segment['pairs'] => {
+  const stretchPairs = (e: number, k: number, b: number): Pair[] => {
     const members = batches[b]!;
     if (members.length === 1) {
       const a = members[0]!;
