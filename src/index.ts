@@ -160,4 +160,4 @@ export {
   type RegressionPolicy,
 } from './diff/config.js';
 export { mergeReports } from './report/mergeReports.js';
-export { stepsText } from './report/summarise.js';
+export { formatUsd, stepsText } from './report/summarise.js';

@@ -61,6 +61,8 @@ function tribunalConfig(baseURL: string, anthropicURL: string): string {
     `    - { provider: anthropic, model: claude-sonnet-4-6, baseURL: "${anthropicURL}" }`,
     `    - { provider: openai, model: gpt-4.1, baseURL: "${baseURL}" }`,
     '  threshold: 0.7',
+    '  rubrics:',
+    '    helpfulness: The answer helps the user with what they asked, directly.',
     '',
   ].join('\n');
 }
