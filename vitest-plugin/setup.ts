@@ -5,9 +5,10 @@
  * at the end.
  */
 import { afterAll, afterEach, beforeEach, expect, inject } from 'vitest';
-import { attemptEnded, attemptStart, type AttemptTask } from './worker/attempts.js';
+import { attemptEnded, attemptStart, failAttempt, type AttemptTask } from './worker/attempts.js';
 import { configureWorker, flushTribunal, workerSettings } from './worker/context.js';
-import { failUnawaited } from './worker/pendingMatchers.js';
+import { unawaitedFailure } from './worker/pendingMatchers.js';
+import { testFileOf } from './worker/currentTask.js';
 import { saveAttemptTraces } from './worker/savedTraces.js';
 import { matchers } from './matchers.js';
 import { PROVIDE_KEY } from './shared/workerSettings.js';
@@ -29,7 +30,11 @@ beforeEach(({ task }) => {
 
 // A setup file's hooks are registered before the test file's and afterEach hooks run in reverse, so
 // this runs after the test's own afterEach hooks, which may still await the matcher.
-afterEach(({ task }) => failUnawaited(task as unknown as AttemptTask));
+afterEach(async ({ task }) => {
+  const attempt = task as unknown as AttemptTask;
+  const failure = await unawaitedFailure(attempt, testFileOf(attempt));
+  if (failure) failAttempt(attempt, failure);
+});
 
 // A capture a test left open (it threw mid-agent) must not keep collecting the next test's spans.
 afterEach(() => resetCapture());

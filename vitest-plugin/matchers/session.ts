@@ -121,12 +121,12 @@ async function meetsThresholds(
   if (looksLikeSessionSignals(received)) {
     const given = checkArgument(MATCHER, 'received', SessionSignalsSchema, received);
     scored = { perTrace: given, sessionId: 'session' };
-    what = `${given.length} traces' signals`;
+    what = `${given.length} trace${given.length === 1 ? "'s" : "s'"} signals`;
   } else {
     const traces = await tracesOf(received);
     if (traces.length === 0) throw new Error(`${MATCHER}: no traces to score`);
     scored = signalsOfTraces(task, traces);
-    what = `${traces.length} traces`;
+    what = `${traces.length} trace${traces.length === 1 ? '' : 's'}`;
   }
   const { perTrace, sessionId } = scored;
   const settings = traceAnalyser().config.sessions;

@@ -10,12 +10,15 @@
  * assertion's pass/fail check and hands what that returns to the test; that second thenable is
  * the one the test awaits, so a call to its `then`, `catch` or `finally` is how an await is seen.
  */
+import path from 'node:path';
 import type { TaskLike } from '../shared/meta.js';
 
 interface Pending {
   matcher: string;
   /** `file:line:column` of the call in the test file, when the stack shows it. */
   where: string | undefined;
+  /** The stack at the call: the failure points at that line of the test. */
+  stack: string | undefined;
   /** The assertion's outcome: resolves when it passed, rejects with its failure. */
   settled: Promise<void>;
   /** Whether it had settled by then: a verdict still on its way when the test ended is said so. */
@@ -56,7 +59,9 @@ function callSite(stack: string | undefined, testFile: string | undefined): stri
     const at = line.indexOf(testFile);
     if (at === -1) continue;
     const m = /^(.*?):(\d+):(\d+)/.exec(line.slice(at));
-    if (m) return `${m[1]}:${m[2]}:${m[3]}`;
+    if (!m) continue;
+    const shown = path.relative(process.cwd(), m[1]!).split(path.sep).join('/');
+    return `${shown.startsWith('..') ? m[1] : shown}:${m[2]}:${m[3]}`;
   }
   return undefined;
 }
@@ -80,6 +85,7 @@ export function trackAsyncMatcher<T>(
   const entry: Pending = {
     matcher,
     where: callSite(stack, testFile),
+    stack,
     settled: Promise.resolve(),
     done: false,
     awaited: false,
@@ -92,7 +98,7 @@ export function trackAsyncMatcher<T>(
       // Vitest's own `then`: it turns the matcher's { pass, message } into pass or throw.
       const assertion = result.then(onFulfilled, onRejected);
       entry.settled = assertion.then(() => undefined);
-      // Kept from being an unhandled rejection: an unawaited failure is reported by failUnawaited.
+      // Kept from being an unhandled rejection: an unawaited failure is reported by unawaitedFailure.
       entry.settled.then(
         () => (entry.done = true),
         () => (entry.done = true),
@@ -107,15 +113,27 @@ export function trackAsyncMatcher<T>(
   return thenable as unknown as Promise<T>;
 }
 
+/** A test's failure as Vitest keeps it in `task.result.errors`. */
+export interface TestFailure {
+  name: string;
+  message: string;
+  stack?: string;
+}
+
 /**
  * At the end of a test: the async matchers it did not await, each awaited now and reported with
- * its line and, when it failed, its failure. Throws (failing the test) when there were any.
+ * its line and, when it failed, its failure; undefined when every one was awaited. The caller adds
+ * it to the test's errors rather than throwing it: a throwing afterEach hook would skip the hooks
+ * after it, and with them the attempt's bookkeeping.
  */
-export async function failUnawaited(task: TaskLike): Promise<void> {
+export async function unawaitedFailure(
+  task: TaskLike,
+  testFile: string | undefined,
+): Promise<TestFailure | undefined> {
   const list = pendingByTest.get(task);
   pendingByTest.delete(task);
   const missed = (list ?? []).filter((p) => !p.awaited);
-  if (missed.length === 0) return;
+  if (missed.length === 0) return undefined;
   const lines = await Promise.all(
     missed.map(async (p) => {
       const when = p.done ? '' : 'still running when the test ended; ';
@@ -126,9 +144,13 @@ export async function failUnawaited(task: TaskLike): Promise<void> {
       return `${p.matcher}(…)${p.where ? ` at ${p.where}` : ''} was not awaited (${outcome})`;
     }),
   );
-  const error = new Error(
-    `${lines.join('\n')}\n${missed.length === 1 ? 'This matcher is' : 'These matchers are'} asynchronous: write \`await expect(…).${missed[0]!.matcher}(…)\`, or the test cannot fail on ${missed.length === 1 ? 'it' : 'them'}.`,
-  );
-  error.name = 'UnawaitedMatcherError';
-  throw error;
+  const name = 'UnawaitedMatcherError';
+  const message =
+    `${lines.join('\n')}\n${missed.length === 1 ? 'This matcher is' : 'These matchers are'} asynchronous: ` +
+    `write \`await expect(…).${missed[0]!.matcher}(…)\`, or the test cannot fail on ${missed.length === 1 ? 'it' : 'them'}.`;
+  // The frames of the first call from the test's own line down: Vitest shows that line's code.
+  const all = missed[0]!.stack?.split('\n').slice(1) ?? [];
+  const fromTest = testFile ? all.findIndex((l) => l.includes(testFile)) : -1;
+  const frames = (fromTest === -1 ? all : all.slice(fromTest)).join('\n');
+  return { name, message, ...(frames ? { stack: `${name}: ${message}\n${frames}` } : {}) };
 }
