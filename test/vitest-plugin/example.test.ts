@@ -114,7 +114,9 @@ describe('examples/vitest', () => {
     const byTrace = Object.fromEntries(recorded.map((t) => [t.traces[0], t.name.split(' > ').at(-1)]));
     expect(recorded.every((t) => t.traces.length === 1)).toBe(true);
     expect(byTrace['support-002']).toBe('support-002');
-    expect(byTrace['0af7651916cd43dd8448eb211c80319c']).toBe('"How do I rotate an API key without downtime?"');
+    expect(byTrace['0af7651916cd43dd8448eb211c80319c']).toBe(
+      '"How do I rotate an API key without downtime?"',
+    );
     const support = report.traces.find((t: { id: string }) => t.id === 'support-002');
     expect(support).toMatchObject({
       file: '../traces/native-support-agent.jsonl',
