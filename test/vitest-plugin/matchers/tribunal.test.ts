@@ -175,12 +175,12 @@ describe('tribunal and session matchers in a real Vitest run', () => {
       'expected the tribunal to pass the response: INDETERMINATE (fail-closed): 3 of 3 judges could not judge',
     );
     expect(unseen.output).not.toContain('INDETERMINATE: INDETERMINATE');
-    for (const [judge, keyEnv] of [
-      ['openai:gpt-4o', 'OPENAI_API_KEY'],
-      ['anthropic:claude-sonnet-4-6', 'ANTHROPIC_API_KEY'],
-    ])
+    for (const [provider, model, keyEnv] of [
+      ['openai', 'gpt-4o', 'OPENAI_API_KEY'],
+      ['anthropic', 'claude-sonnet-4-6', 'ANTHROPIC_API_KEY'],
+    ] as const)
       expect(unseen.output).toContain(
-        `  - ${judge}: no cassette entry for ${judge.split(':')[1]} (${judge.split(':')[0]}) in .tracejury/cassette.jsonl (replay mode); record it with ${keyEnv} set: TRACEJURY_CASSETTE=record npx vitest run unseen.test.ts`,
+        `  - ${provider}:${model}: no cassette entry for ${model} (${provider}) in .tracejury/cassette.jsonl (replay mode); record it with ${keyEnv} set: TRACEJURY_CASSETTE=record npx vitest run unseen.test.ts`,
       );
     expect(readFileSync(path.join(project.dir, '.tracejury/report.json'), 'utf8')).toContain(
       '"indeterminate": true',
