@@ -7,7 +7,7 @@
  *
  * At the start of a run it clears the traces an earlier run saved (`.tracejury/traces/`), so the
  * folder holds the traces of this run's failures only; a shard leaves it, as another shard in the
- * same directory may be writing there.
+ * same directory may be writing there, and so does `--merge-reports`, which runs no test.
  */
 import { readdirSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -108,7 +108,9 @@ export class TracejuryReporter implements Reporter {
   }
 
   onTestRunStart(): void {
-    if (!this.settings.stateDir || this.vitest?.config.shard) return;
+    // A shard may share the folder with another; `--merge-reports` runs no test and saves nothing.
+    const config = this.vitest?.config as { shard?: unknown; mergeReports?: unknown } | undefined;
+    if (!this.settings.stateDir || config?.shard || config?.mergeReports) return;
     const dir = path.join(this.settings.stateDir, TRACES_DIR);
     let names: string[];
     try {
