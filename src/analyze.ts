@@ -6,10 +6,12 @@
  */
 import { agentKey, baselineNotes, type BaselineFile } from './baseline/store.js';
 import type { Config } from './config/config.js';
+import { unmatchedAgentSections } from './config/unmatchedAgents.js';
 import type { Detector } from './detect/detector.js';
 import type { Severity, Signal } from './detect/signal.js';
 import { findDetector } from './detect/registry.js';
 import { assertJudgesAllowed, createTribunalSession, type TribunalSession } from './judge/tribunal.js';
+import { cassetteModeFromEnv, type CassetteMode } from './judge/cassette.js';
 import { postReview, webhookNote } from './report/reviewWebhook.js';
 import { redact } from './redact/redact.js';
 import type { Verdict } from './judge/verdict.js';
@@ -64,8 +66,12 @@ export interface AnalyzeOptions {
   cwd?: string;
   /** A tribunal session to share (one circuit breaker per run); made from config when absent. */
   tribunal?: TribunalSession;
-  /** Where judges read API keys (default process.env). */
+  /** Where judges read API keys, and TRACEJURY_CASSETTE its mode (default process.env). */
   env?: Record<string, string | undefined>;
+  /** The judge cassette's mode, over TRACEJURY_CASSETTE and the config's (the CLI's --cassette). */
+  cassette?: CassetteMode;
+  /** The command that runs this again, for the message of a cassette miss (the CLI's own command line). */
+  rerunCommand?: string;
   /**
    * Worker threads for loading and detection (default 1, as the CLI's --jobs). Inputs under 32 MB,
    * trace objects, custom `detectors` and `onTrace` always run in this thread.
@@ -103,18 +109,22 @@ export interface AnalyzeOptions {
 }
 
 /** The tribunal session for a run, when judges are configured and escalation is on. */
-function tribunalFor(
-  config: Config,
-  stateDir: string,
-  cwd: string,
-  env?: Record<string, string | undefined>,
-) {
+function tribunalFor(config: Config, stateDir: string, cwd: string, options: AnalyzeOptions) {
   if (!config.tribunal || !config.tiers.escalate) return undefined;
   const routed = routedJudges(config.tribunal);
   if (config.tribunal.judges.length === 0 && routed.length === 0) return undefined;
   // Route judges are checked before the run, as `judges` are, not at their first case.
   assertJudgesAllowed(routed, config.tribunal.allowedModels);
-  return createTribunalSession({ ...tribunalSettingsFor(config, stateDir, cwd), ...(env ? { env } : {}) });
+  const { env } = options;
+  const settings = tribunalSettingsFor(config, stateDir, cwd);
+  // The run's own choice (--cassette, then TRACEJURY_CASSETTE) over the config's: recording is one command.
+  const mode = options.cassette ?? cassetteModeFromEnv(env ?? process.env);
+  return createTribunalSession({
+    ...settings,
+    ...(mode && settings.cassette ? { cassette: { ...settings.cassette, mode } } : {}),
+    ...(env ? { env } : {}),
+    ...(options.rerunCommand ? { rerunCommand: options.rerunCommand } : {}),
+  });
 }
 
 /** Tier 3's embedder: config's `embeddings:` endpoint behind the cache, or the free offline one. */
@@ -245,12 +255,13 @@ export async function analyze(
   const tribunal =
     options.escalate === false
       ? undefined
-      : (options.tribunal ?? tribunalFor(config, stateDir, cwd, options.env));
+      : (options.tribunal ?? tribunalFor(config, stateDir, cwd, options));
   const agent = options.agent ?? config.agent;
   const noDowngrade = new Set(config.tiers.noDowngrade);
   const verdicts: Verdict[] = [];
   const sessions = createSessionAccumulator();
   const agentsSeen = new Set<string>();
+  const agentIdsSeen = new Set<string>();
   const routing = config.tribunal ?? {};
   const budgetUsd = config.tiers.budgetUsd;
   let overBudget = 0;
@@ -350,12 +361,18 @@ export async function analyze(
       });
       if (options.onTrace && result.loaded) options.onTrace(result.loaded, signals);
       agentsSeen.add(agentKey(result.summary.agentId, result.summary.agentVersion));
+      agentIdsSeen.add(result.summary.agentId);
     }
   }
   const { stats, unknownModels, failures } = run.finished();
 
   inCanonicalOrder(stats);
-  const notes = [...config.warnings, ...baselineNotes(store, agentsSeen, config.baselines), ...stats.notes];
+  const notes = [
+    ...config.warnings,
+    ...unmatchedAgentSections(config, agentIdsSeen),
+    ...baselineNotes(store, agentsSeen, config.baselines),
+    ...stats.notes,
+  ];
   if (stats.notesDropped > 0)
     notes.push(
       `${stats.notesDropped} more note${stats.notesDropped === 1 ? '' : 's'} about reading the input are not listed`,

@@ -6,6 +6,7 @@ export {
   StepSchema,
   LlmStepSchema,
   ToolStepSchema,
+  ToolStatusSchema,
   RetrievalStepSchema,
   StateStepSchema,
   MessageStepSchema,
@@ -15,6 +16,7 @@ export {
   type Trace,
   type TraceInput,
   type Step,
+  type ToolStatus,
   type LoadedTrace,
 } from './trace/schema.js';
 export { INPUT_FORMATS, type InputFormat, type Importer } from './trace/importer.js';
@@ -22,11 +24,13 @@ export { SignalSchema, SeveritySchema, severityRank, type Signal, type Severity 
 export { defineDetector, type Detector, type DetectorMeta, type DetectContext } from './detect/detector.js';
 export { detectors, findDetector } from './detect/registry.js';
 export { parseConfig, loadConfig, configSchema, type Config } from './config/config.js';
+export { unmatchedAgentSections } from './config/unmatchedAgents.js';
+export { nearest } from './util/nearest.js';
 export { ReportSchema, type Report } from './report/schema.js';
 export { isFinding } from './report/finding.js';
 export { renderMarkdown } from './report/renderMarkdown.js';
 export { renderText } from './report/renderText.js';
-export { redact } from './redact/redact.js';
+export { redact, redactDeep } from './redact/redact.js';
 export { createPricer, type Pricer } from './pricing/pricer.js';
 export { VerdictSchema, JudgeEvalSchema, type Verdict, type JudgeEval } from './judge/verdict.js';
 export { VERSION } from './version.js';
@@ -40,10 +44,16 @@ export {
   checkConsistency,
   validateResponse,
   compactCassette,
+  cassetteModeFromEnv,
+  CASSETTE_ENV,
+  CASSETTE_MODES,
   BUILT_IN_RUBRICS,
+  rubricProblem,
+  JudgeSpecSchema,
   type TribunalOptions,
   type TribunalSession,
   type TribunalStats,
+  type CassetteMode,
 } from './judge/index.js';
 export { escalateGrayZone } from './tiers/escalate.js';
 export { DEFAULT_ROUTE_BY_FAILURE_MODE, judgesFor, routeOf, type JudgeRoute } from './tiers/routing.js';
@@ -132,6 +142,8 @@ export {
   type ExtraCall,
   type MismatchedCall,
   type OutOfOrderCall,
+  type AlignedCall,
+  type CallMark,
 } from './trajectory/matchTrajectory.js';
 export { describeTrajectoryResult, type DescribeTrajectoryOptions } from './trajectory/describe.js';
 export {
@@ -147,6 +159,7 @@ export {
   type ArgsRule,
   type ArgsComparator,
   type TrajectoryIgnore,
+  DEFAULT_TRAJECTORY_MODE,
 } from './trajectory/options.js';
 export { diffReports, type DiffOptions } from './diff/diffReports.js';
 export { ReportDiffSchema, type ReportDiff } from './diff/schema.js';
@@ -159,4 +172,4 @@ export {
   type RegressionPolicy,
 } from './diff/config.js';
 export { mergeReports } from './report/mergeReports.js';
-export { stepsText } from './report/summarise.js';
+export { formatUsd, stepsText } from './report/summarise.js';

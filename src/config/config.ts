@@ -112,6 +112,8 @@ export interface Config {
   agent?: string;
   /** Raw sections as written, for inheritance. */
   sections: Record<string, Record<string, unknown>>;
+  /** The line of each section's key in the file, when read from one (for notes that point at it). */
+  sectionLines?: Record<string, number>;
   warnings: string[];
 }
 
@@ -294,8 +296,11 @@ function configFromValue(
   const data = parsed.data as Record<string, unknown>;
   const warnings: string[] = [];
   const sections: Record<string, Record<string, unknown>> = {};
+  const sectionLines: Record<string, number> = {};
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     if ((RESERVED_KEYS as readonly string[]).includes(key) && key !== 'default') continue;
+    const line = lineOf([key]);
+    if (line !== undefined) sectionLines[key] = line;
     if (key !== 'default') {
       const close = nearest(key, RESERVED_KEYS);
       if (close && close !== key) {
@@ -338,6 +343,7 @@ function configFromValue(
     regression: regressionPolicy(data.regression as RegressionSection | undefined),
     ...(typeof data.agent === 'string' ? { agent: data.agent } : {}),
     sections,
+    ...(Object.keys(sectionLines).length > 0 ? { sectionLines } : {}),
     warnings,
   };
 }

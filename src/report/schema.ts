@@ -13,9 +13,11 @@ export const REPORT_SCHEMA_VERSION = 1;
  * Additions that old readers can ignore. 1: every signal carries `status` (finding, review,
  * suppressed, shadow), over which every count in the report is taken. 2: reports of a Vitest run
  * name the test of each trace, signal, verdict and session score (`test`), and list the tests
- * (`tests`, `testRun`) with their attempts, pass^k and pass@k.
+ * (`tests`, `testRun`) with their attempts, pass^k and pass@k. 3: a test may list where its
+ * traces were saved (`tests[].savedTraces`: file and line of each, native JSONL), and a trace a
+ * Vitest run read twice is in the report once.
  */
-export const REPORT_SCHEMA_MINOR = 2;
+export const REPORT_SCHEMA_MINOR = 3;
 
 /** The full name of the Vitest test (file > suite > test) a trace, signal or verdict belongs to. */
 const TestNameSchema = z.string();
@@ -116,6 +118,13 @@ export const TestResultSchema = z.object({
   trajectories: z.array(TrajectoryResultSchema).optional(),
   /** The first line of each failure, redacted. */
   errors: z.array(z.string()).optional(),
+  /**
+   * Where the test's traces were saved (the plugin's `saveTraces`; by default those of failing
+   * tests): native JSONL, redacted, one trace a line, file relative to the project root. Since 1.3.
+   */
+  savedTraces: z
+    .array(z.object({ id: z.string(), file: z.string(), line: z.number().int().positive() }))
+    .optional(),
 });
 export type TestResult = z.infer<typeof TestResultSchema>;
 

@@ -20,7 +20,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ZodError } from 'zod';
 import { createPricer, type Pricer } from '../pricing/pricer.js';
-import type { InputError } from './inputError.js';
+import { formatInputError, type InputError } from './inputError.js';
 import { fileAgentKey, keyAgent } from './agentKey.js';
 import { parseTrace } from './fastParse.js';
 import { importerFor, importers } from './formats/index.js';
@@ -118,6 +118,14 @@ const SNIFF_LIMIT = 20;
  * is 300 MB whatever the input. Larger ones are refused with how to write them as JSONL.
  */
 export const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
+
+/** A Report v1 (`tracejury analyze --out report.json`, the Vitest plugin's report.json) given as input. */
+function isTracejuryReport(value: unknown): boolean {
+  const v = value as { schemaVersion?: unknown; tool?: { name?: unknown } } | null | undefined;
+  return (
+    typeof v === 'object' && v !== null && typeof v.schemaVersion === 'number' && v.tool?.name === 'tracejury'
+  );
+}
 
 export function emptyStats(): LoadStats {
   return {
@@ -285,13 +293,19 @@ export class FileReader {
           const line = this.document ? (this.elementLine(p.field) ?? p.line) : p.line;
           this.addError({ file: this.file, ...p, ...(line !== undefined ? { line } : {}) });
         },
-        note: (message) => {
-          if (this.stats.notes.length < MAX_NOTES) this.stats.notes.push(`${this.file}: ${message}`);
-          else this.stats.notesDropped++;
+        note: (message) => this.addNote(`${this.file}: ${message}`),
+        warning: (p) => {
+          const line = this.document ? (this.elementLine(p.field) ?? p.line) : p.line;
+          this.addNote(formatInputError({ file: this.file, ...p, ...(line !== undefined ? { line } : {}) }));
         },
       },
       this.maxOpenTraces !== undefined ? { maxOpenTraces: this.maxOpenTraces } : {},
     );
+  }
+
+  private addNote(note: string): void {
+    if (this.stats.notes.length < MAX_NOTES) this.stats.notes.push(note);
+    else this.stats.notesDropped++;
   }
 
   /** One parsed JSON value; returns the traces it completed. */
@@ -358,7 +372,10 @@ export class FileReader {
     this.addError({
       file: this.file,
       line: first?.line,
-      message: `not a trace file: the first records match none of the formats tried (${INPUT_FORMATS.join(', ')}); force one with --input-format if you know it`,
+      message: isTracejuryReport(first?.value)
+        ? 'a tracejury report, not a trace file: it holds the summaries of an analysis, not the recorded runs; ' +
+          'compare two reports with `tracejury diff base.json head.json`, or analyze the traces the report was made from'
+        : `not a trace file: the first records match none of the formats tried (${INPUT_FORMATS.join(', ')}); force one with --input-format if you know it`,
     });
   }
 

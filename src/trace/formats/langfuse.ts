@@ -40,6 +40,7 @@ import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { toChatMessage, toChatMessages } from './openaiMessages.js';
 import { outcomeFromLangfuseScores } from '../outcome.js';
+import { linkIssuedBy } from '../issuedBy.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];
 type LlmStepInput = Extract<StepInput, { type: 'llm' }>;
@@ -404,6 +405,8 @@ export const langfuseImporter: Importer = {
         const step = stepOf(o.obs, o.line, o.at);
         if (step) steps.push(step);
       }
+      // A GENERATION's output lists the calls it asked for; the TOOL observations ran them.
+      linkIssuedBy(steps);
 
       const metadata = isRecord(header.metadata) ? header.metadata : {};
       const rootAgent = roots.find((o) => String(o.obs.type).toUpperCase() === 'AGENT');
