@@ -4,7 +4,9 @@
  * passes) and accumulates a Report v1. The CLI, the Vitest reporter and the Action call
  * this; it does no printing.
  */
-import { agentKey, baselineNotes, type BaselineFile } from './baseline/store.js';
+import { baselineAccount, type AgentSeen } from './baseline/account.js';
+import { createInputBaselines } from './baseline/inputBaselines.js';
+import { agentKey, baselineNotes, firstBaseline, type BaselineFile } from './baseline/store.js';
 import type { Config } from './config/config.js';
 import type { Detector } from './detect/detector.js';
 import type { Severity, Signal } from './detect/signal.js';
@@ -29,7 +31,7 @@ import { GRAY_ZONE_LOWER, isGrayZone } from './detect/grayZone.js';
 import { countedSignals } from './report/build.js';
 import { effectiveJobs } from './run/jobs.js';
 import { analyseInThisThread } from './run/local.js';
-import type { AnalysedRun } from './run/protocol.js';
+import type { AnalysedRun, TraceResult } from './run/protocol.js';
 import { analyseInWorkers } from './run/workers.js';
 import { createSessionAccumulator } from './session/sessions.js';
 import {
@@ -56,8 +58,22 @@ export interface AnalyzeOptions {
   inputFormat?: InputFormat;
   /** Where baselines.json and the cassette live (default `.tracejury` under cwd). */
   stateDir?: string;
-  /** Baselines to use instead of `<stateDir>/baselines.json`; `false` for static thresholds only. */
+  /**
+   * Baselines to use instead of `<stateDir>/baselines.json`; `false` for static thresholds only
+   * (neither the store, the base report nor the input's own runs).
+   */
   baselines?: BaselineFile | false;
+  /**
+   * The base branch's report (a pull request's comparison): its good runs are the baseline of
+   * agents the store has too few runs of, before the input's own (config `baselines.fromInput`).
+   */
+  baseReport?: Report;
+  /**
+   * Gather the good runs of each agent in the input as its baseline when neither the store nor the
+   * base report has enough (default true, with config `baselines.fromInput`; `baseline update`
+   * says false: it judges the runs it learns against the store as it stands).
+   */
+  inputBaselines?: boolean;
   detectors?: readonly Detector[];
   onProgress?: (p: LoadProgress) => void;
   cwd?: string;
@@ -93,12 +109,26 @@ export interface AnalyzeOptions {
    * `baseline update` says false).
    */
   escalate?: boolean;
-  /** Called with each trace and its final signals, as they are added to the report. */
+  /**
+   * Called with each trace and its final signals, as they are added to the report. When baseline
+   * detectors wait for the input's own baselines (config `baselines.fromInput`), the traces from
+   * the first such one on are held and handed over at the end of the run.
+   */
   onTrace?: (loaded: LoadedTrace, signals: readonly Signal[]) => void;
   /** POST the review list to config's `review.webhook` after the run (default true; `baseline update` says false). */
   notify?: boolean;
   /** The fetch the review webhook uses (default globalThis.fetch). */
   fetch?: typeof globalThis.fetch;
+}
+
+/** A trace's results once escalation has decided its gray-zone signals. */
+interface Decided {
+  result: TraceResult;
+  /** Its final signals. */
+  signals: Signal[];
+  /** Signals a tier dismissed as no failure (for the report's decisions). */
+  dismissed: Signal[];
+  verdicts: readonly Verdict[];
 }
 
 /** The tribunal session for a run, when judges are configured and escalation is on. */
@@ -231,7 +261,17 @@ export async function analyze(
   const kind = inputKind(input);
   if (options.config && options.configFile)
     throw new TypeError('analyze(): give options.config or options.configFile, not both');
-  const { config, prices, pricer, stateDir, store, runner } = prepareRun({
+  const {
+    config,
+    prices,
+    pricer,
+    stateDir,
+    store,
+    baseReportBaselines,
+    baselines: knownBeforeRun,
+    deferring,
+    runner,
+  } = prepareRun({
     cwd,
     ...(options.config ? { config: options.config } : {}),
     ...(options.configFile ? { configFile: options.configFile } : {}),
@@ -239,6 +279,8 @@ export async function analyze(
     ...(options.baselines !== undefined ? { baselines: options.baselines } : {}),
     ...(options.detectors ? { detectors: options.detectors } : {}),
     ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
+    ...(options.baseReport ? { baseReport: options.baseReport } : {}),
+    inputBaselines: options.inputBaselines !== false,
   });
   const report = createReportAccumulator();
   const tribunal =
@@ -249,7 +291,8 @@ export async function analyze(
   const noDowngrade = new Set(config.tiers.noDowngrade);
   const verdicts: Verdict[] = [];
   const sessions = createSessionAccumulator();
-  const agentsSeen = new Set<string>();
+  // Agent versions of the run, with their trace counts, for the baselines account.
+  const agentsSeen = new Map<string, AgentSeen>();
   const routing = config.tribunal ?? {};
   const budgetUsd = config.tiers.budgetUsd;
   let overBudget = 0;
@@ -279,6 +322,8 @@ export async function analyze(
         ...(agent !== undefined ? { agent } : {}),
         config: { sections: config.sections, prices, baselines: config.baselines },
         baselines: store,
+        ...(baseReportBaselines ? { baseReportBaselines } : {}),
+        deferMissingBaselines: deferring,
         keepGrayZoneTraces,
       },
       jobs.count,
@@ -303,9 +348,38 @@ export async function analyze(
     });
   }
 
+  // A trace whose baseline detectors wait for the input's own baselines is held (its results and
+  // a skeleton, not the trace) until every trace has been read; the traces after it are held too,
+  // so that the report keeps the input's order.
+  const inputBaselines = deferring ? createInputBaselines(config.baselines) : undefined;
+  const held: Decided[] = [];
+  const add = ({ result, signals, dismissed, verdicts: traceVerdicts }: Decided) => {
+    report.addSummary(
+      { ...result.summary, signals: countedSignals(signals) },
+      signals,
+      result.unreadSpans,
+      dismissed,
+    );
+    sessions.add({
+      traceId: result.summary.id,
+      agentId: result.summary.agentId,
+      ...(result.summary.sessionId !== undefined ? { sessionId: result.summary.sessionId } : {}),
+      signals,
+      facts: result.sessionSignals,
+      verdicts: traceVerdicts,
+    });
+    if (options.onTrace && result.loaded) options.onTrace(result.loaded, signals);
+    const { agentId, agentVersion } = result.summary;
+    const key = agentKey(agentId, agentVersion);
+    const seen = agentsSeen.get(key);
+    if (seen) seen.traces++;
+    else agentsSeen.set(key, { agentId, ...(agentVersion !== undefined ? { agentVersion } : {}), traces: 1 });
+  };
+
   for await (const batch of run.results) {
     for (const result of batch) {
       let signals = result.signals;
+      const dismissed: Signal[] = [];
       let traceVerdicts: readonly Verdict[] = [];
       const escalatable = result.trace ?? result.loaded?.trace;
       if (embedder && escalatable && signals.some(isGrayZone)) {
@@ -317,6 +391,7 @@ export async function analyze(
         }
         // Signals tier 3 resolved below the gray zone are no failure: they are not in t3.signals.
         signals = t3.signals;
+        dismissed.push(...t3.cleared);
       }
       if (tribunal && escalatable && signals.some(isGrayZone)) {
         const escalated = await escalateGrayZone(escalatable, signals, {
@@ -329,26 +404,54 @@ export async function analyze(
         overBudget += escalated.overBudget;
         // A judge that clears a signal below the gray zone resolves it: the verdict stays, the signal goes.
         signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
+        dismissed.push(...escalated.signals.filter((s) => s.confidence < GRAY_ZONE_LOWER));
         for (const v of escalated.verdicts) verdicts.push(v);
         traceVerdicts = escalated.verdicts;
       }
-      report.addSummary({ ...result.summary, signals: countedSignals(signals) }, signals, result.unreadSpans);
-      sessions.add({
-        traceId: result.summary.id,
-        agentId: result.summary.agentId,
-        ...(result.summary.sessionId !== undefined ? { sessionId: result.summary.sessionId } : {}),
-        signals,
-        facts: result.sessionSignals,
-        verdicts: traceVerdicts,
-      });
-      if (options.onTrace && result.loaded) options.onTrace(result.loaded, signals);
-      agentsSeen.add(agentKey(result.summary.agentId, result.summary.agentVersion));
+      const decided: Decided = { result, signals, dismissed, verdicts: traceVerdicts };
+      if (result.baselineSkeleton) inputBaselines?.offer(result.baselineSkeleton, signals);
+      if (held.length > 0 || result.baselineSkeleton) held.push(decided);
+      else add(decided);
     }
   }
-  const { stats, unknownModels, failures } = run.finished();
+  if (held.length > 0) {
+    // Every trace has been read: the input's own baselines are known. The baseline detectors never
+    // land in the gray zone (their confidence starts at 0.8), so what they find needs no escalation.
+    const lookup = firstBaseline(knownBeforeRun, inputBaselines!.lookup());
+    for (const h of held) {
+      const skeleton = h.result.baselineSkeleton;
+      if (skeleton) {
+        const { file, format } = h.result.summary;
+        h.signals = [
+          ...h.signals,
+          ...runner.runDeferred({ trace: skeleton, source: { file, format } }, lookup),
+        ];
+      }
+      add(h);
+    }
+    held.length = 0;
+  }
+  const finished = run.finished();
+  const { stats, unknownModels } = finished;
+  // Deferred baseline detectors ran in this thread: with workers, their failures are this runner's.
+  const failures = jobs.count > 1 ? [...finished.failures, ...runner.failures] : finished.failures;
+  const baselineUse = baselineAccount(
+    agentsSeen.values(),
+    runner.baselineDetectors,
+    {
+      store,
+      ...(baseReportBaselines ? { baseReport: baseReportBaselines } : {}),
+      ...(inputBaselines ? { input: inputBaselines.file() } : {}),
+    },
+    config.baselines,
+  );
+  // Agents whose detectors fell back to static thresholds: the store's notes say how far it is.
+  const staticAgents = baselineUse
+    .filter((u) => Object.values(u.detectors).some((d) => d.source === 'static'))
+    .map((u) => u.agent);
 
   inCanonicalOrder(stats);
-  const notes = [...config.warnings, ...baselineNotes(store, agentsSeen, config.baselines), ...stats.notes];
+  const notes = [...config.warnings, ...baselineNotes(store, staticAgents, config.baselines), ...stats.notes];
   if (stats.notesDropped > 0)
     notes.push(
       `${stats.notesDropped} more note${stats.notesDropped === 1 ? '' : 's'} about reading the input are not listed`,
@@ -398,6 +501,7 @@ export async function analyze(
     detectorFailures: failures,
     sessions: sessions.finish(config.sessions),
     failOnSessions: config.sessions.failGate,
+    baselines: baselineUse,
   });
   const webhook = config.review?.webhook;
   if (webhook && options.notify !== false && built.review.length > 0) {

@@ -470,6 +470,7 @@ async function baselineUpdate(args: string[], io: CliIO): Promise<number> {
     ...(values.agent !== undefined ? { agent: agentOf(values.agent) } : {}),
     escalate: false,
     notify: false,
+    inputBaselines: false,
     onTrace: ({ trace }, signals) => {
       const reason = whyNotLearned(trace, signals);
       if (reason) {

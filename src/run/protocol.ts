@@ -25,6 +25,10 @@ export interface WorkerInput {
   agent?: string;
   config: DetectorSections & { prices: PriceOverrides; baselines: { minRuns: number; window: number } };
   baselines: BaselineFile;
+  /** Baselines of the base branch's report, after the store's. */
+  baseReportBaselines?: BaselineFile;
+  /** Leave baseline detectors of agents with too few runs in `baselines` to the main thread. */
+  deferMissingBaselines: boolean;
   /** Send the trace with its results when a signal is in the gray zone (judges are configured). */
   keepGrayZoneTraces: boolean;
 }
@@ -43,6 +47,12 @@ export interface TraceResult {
   unreadSpans?: Record<string, number>;
   /** The trace, for escalation; only sent when one of its signals is in the gray zone. */
   trace?: Trace;
+  /**
+   * When the runner deferred baseline detectors of this trace until the input's own baselines are
+   * known (its agent has too few runs in the store): what they and the good-run rule read of the
+   * trace (detect/baselineSkeleton.ts), kept until the end of the run instead of the trace.
+   */
+  baselineSkeleton?: Trace;
   /** The trace and its source, in this thread only, when the caller asked for every trace (onTrace). */
   loaded?: LoadedTrace;
 }
