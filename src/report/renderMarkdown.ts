@@ -164,9 +164,9 @@ export function renderMarkdown(
     out.push('', `Unpriced models: ${totals.unknownModels.map((u) => safe(u.model, 60)).join(', ')}`);
   }
   const decided = decisionsLine(report);
-  if (decided) out.push('', safe(decided));
+  if (decided) out.push('', safe(decided, 1000));
   const baselines = baselinesLine(report);
-  if (baselines) out.push('', safe(baselines));
+  if (baselines) out.push('', safe(baselines, 1000));
   let text = out.join('\n') + '\n';
   if (text.length > limit) {
     const note = `\n\n_…cut to ${fmtInt(limit)} characters; for the rest, see ${seeAlso}._\n`;

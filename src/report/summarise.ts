@@ -238,7 +238,7 @@ const pctOf = (n: number, of: number) => `${Math.round((100 * n) / of)} %`;
 
 /**
  * "Decided: 124 signals — tier 1 rules 41 (33 %), tier 2 state deltas 0, tier 3 embeddings 16
- * (13 %, 6 dismissed), tier 4 judges 0, tier 5 review 67 (54 %); detection cost $0.0000 per
+ * (13 %, 6 dismissed), tier 4 judges 0, tier 5 review 67 (54 %); detection cost $0.00 per
  * trace"; undefined for a report without decisions (before schema 1.3).
  */
 export function decisionsLine(report: Pick<Report, 'decisions' | 'cost'>): string | undefined {
