@@ -11,41 +11,15 @@ import { escapeMarkdown } from '../../src/report/markdownEscape.js';
 import { renderMarkdown } from '../../src/report/renderMarkdown.js';
 import { renderText } from '../../src/report/renderText.js';
 import type { Report } from '../../src/report/schema.js';
-import type { TraceInput } from '../../src/trace/schema.js';
+import { codingRun, normalRuns, outlierRun } from '../helpers/codingRuns.js';
 import { makeTrace } from '../helpers/traceBuilder.js';
 
 const config = parseConfig('', 'tracejury.yml');
 const noStore = emptyBaselines();
 
-/**
- * A coding agent's run: `calls` LLM calls whose prompt grows from 4k by 1k tokens a call, each
- * followed by one of five tools in turn. Normal runs (12 calls) use ~114k tokens and grow their prompt 3.75×:
- * the static fallbacks (> 50k tokens, ≥ 3× growth) fire on every one of them.
- */
-const TOOLS = ['read', 'edit', 'grep', 'test', 'list'];
-
-function run(id: string, calls: number, fields: Partial<TraceInput> = {}): TraceInput {
-  const steps: NonNullable<TraceInput['steps']> = [];
-  for (let i = 0; i < calls; i++) {
-    steps.push({
-      type: 'llm',
-      model: 'gpt-4o-mini',
-      output: `step ${i}`,
-      usage: { inputTokens: 4_000 + 1_000 * i, outputTokens: 100 },
-    });
-    steps.push({
-      type: 'tool',
-      name: TOOLS[i % TOOLS.length]!,
-      args: { path: `file${i}.py` },
-      result: `line ${i}`,
-    });
-  }
-  return { id, agentId: 'coder', status: 'ok', steps, ...fields };
-}
-
-const normal = (n: number, prefix = 'ok') => Array.from({ length: n }, (_, i) => run(`${prefix}-${i}`, 12));
-/** Four times the usual work: 48 calls, prompts up to 51k tokens. */
-const outlier = () => run('outlier', 48);
+const run = codingRun;
+const normal = normalRuns;
+const outlier = outlierRun;
 
 const findings = (report: Report, detector: string) =>
   report.signals.filter((s) => s.detector === detector && s.status === 'finding');
