@@ -11,6 +11,7 @@ import type { Config } from './config/config.js';
 import type { Detector } from './detect/detector.js';
 import type { Severity, Signal } from './detect/signal.js';
 import { findDetector } from './detect/registry.js';
+import { unpackSkeleton } from './detect/baselineSkeleton.js';
 import { assertJudgesAllowed, createTribunalSession, type TribunalSession } from './judge/tribunal.js';
 import { postReview, webhookNote } from './report/reviewWebhook.js';
 import { redact } from './redact/redact.js';
@@ -31,6 +32,7 @@ import { GRAY_ZONE_LOWER, isGrayZone } from './detect/grayZone.js';
 import { countedSignals } from './report/build.js';
 import { effectiveJobs } from './run/jobs.js';
 import { analyseInThisThread } from './run/local.js';
+import { fmtInt } from './util/thousands.js';
 import type { AnalysedRun, TraceResult } from './run/protocol.js';
 import { analyseInWorkers } from './run/workers.js';
 import { createSessionAccumulator } from './session/sessions.js';
@@ -121,13 +123,23 @@ export interface AnalyzeOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/**
+ * Traces held at most while their baseline detectors wait for the input's own baselines (about
+ * 1–2 KB each): a CI job's input is far below it; past it, traces are judged as they are read.
+ */
+export const MAX_HELD_TRACES = 10_000;
+
+/** The empty list every trace without dismissals or verdicts shares (thousands may be held). */
+const NONE: readonly never[] = [];
+
 /** A trace's results once escalation has decided its gray-zone signals. */
 interface Decided {
-  result: TraceResult;
+  /** The trace's results, without the trace sent for escalation, the signals before it or its order. */
+  result: Omit<TraceResult, 'trace' | 'signals' | 'order' | 'baselineRun'>;
   /** Its final signals. */
   signals: Signal[];
   /** Signals a tier dismissed as no failure (for the report's decisions). */
-  dismissed: Signal[];
+  dismissed: readonly Signal[];
   verdicts: readonly Verdict[];
 }
 
@@ -350,9 +362,33 @@ export async function analyze(
 
   // A trace whose baseline detectors wait for the input's own baselines is held (its results and
   // a skeleton, not the trace) until every trace has been read; the traces after it are held too,
-  // so that the report keeps the input's order.
+  // so that the report keeps the input's order. Past MAX_HELD_TRACES held traces, memory would grow
+  // with the input: those held are decided against the good runs read so far, and every later
+  // trace as it is read, against the good runs read before it.
   const inputBaselines = deferring ? createInputBaselines(config.baselines) : undefined;
+  const deferredLookup = inputBaselines
+    ? firstBaseline(knownBeforeRun, inputBaselines.lookup)
+    : knownBeforeRun;
   const held: Decided[] = [];
+  /** Past MAX_HELD_TRACES: traces are decided as they are read; how many were. */
+  let asRead = false;
+  let readAfter = 0;
+  // The baseline detectors never land in the gray zone (their confidence starts at 0.8), so what
+  // they find needs no escalation.
+  const runDeferred = (d: Decided) => {
+    const packed = d.result.baselineSkeleton;
+    if (!packed) return;
+    const { file, format } = d.result.summary;
+    const loaded = { trace: unpackSkeleton(packed), source: { file, format } };
+    d.signals = [...d.signals, ...runner.runDeferred(loaded, deferredLookup)];
+  };
+  const release = () => {
+    for (const h of held) {
+      runDeferred(h);
+      add(h);
+    }
+    held.length = 0;
+  };
   const add = ({ result, signals, dismissed, verdicts: traceVerdicts }: Decided) => {
     report.addSummary(
       { ...result.summary, signals: countedSignals(signals) },
@@ -379,8 +415,8 @@ export async function analyze(
   for await (const batch of run.results) {
     for (const result of batch) {
       let signals = result.signals;
-      const dismissed: Signal[] = [];
-      let traceVerdicts: readonly Verdict[] = [];
+      let dismissed: readonly Signal[] = NONE;
+      let traceVerdicts: readonly Verdict[] = NONE;
       const escalatable = result.trace ?? result.loaded?.trace;
       if (embedder && escalatable && signals.some(isGrayZone)) {
         const t3 = await escalateWithEmbeddings(escalatable, signals, { embedder, noDowngrade, describe });
@@ -391,7 +427,7 @@ export async function analyze(
         }
         // Signals tier 3 resolved below the gray zone are no failure: they are not in t3.signals.
         signals = t3.signals;
-        dismissed.push(...t3.cleared);
+        if (t3.cleared.length > 0) dismissed = [...dismissed, ...t3.cleared];
       }
       if (tribunal && escalatable && signals.some(isGrayZone)) {
         const escalated = await escalateGrayZone(escalatable, signals, {
@@ -404,33 +440,32 @@ export async function analyze(
         overBudget += escalated.overBudget;
         // A judge that clears a signal below the gray zone resolves it: the verdict stays, the signal goes.
         signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
-        dismissed.push(...escalated.signals.filter((s) => s.confidence < GRAY_ZONE_LOWER));
+        const cleared = escalated.signals.filter((s) => s.confidence < GRAY_ZONE_LOWER);
+        if (cleared.length > 0) dismissed = [...dismissed, ...cleared];
         for (const v of escalated.verdicts) verdicts.push(v);
         traceVerdicts = escalated.verdicts;
       }
-      const decided: Decided = { result, signals, dismissed, verdicts: traceVerdicts };
-      if (result.baselineSkeleton) inputBaselines?.offer(result.baselineSkeleton, signals);
-      if (held.length > 0 || result.baselineSkeleton) held.push(decided);
-      else add(decided);
+      // What the report still needs of the trace: a held result must not keep the trace itself
+      // (sent along for escalation), only the caller's onTrace may.
+      const { trace: _escalated, signals: _detected, order: _order, baselineRun: _run, ...kept } = result;
+      const decided: Decided = { result: kept, signals, dismissed, verdicts: traceVerdicts };
+      if (result.baselineSkeleton && result.baselineRun)
+        inputBaselines?.offer(result.baselineSkeleton.head, result.baselineRun, signals);
+      if (asRead) {
+        if (result.baselineSkeleton) readAfter++;
+        runDeferred(decided);
+        add(decided);
+      } else if (held.length > 0 || result.baselineSkeleton) {
+        held.push(decided);
+        if (held.length >= MAX_HELD_TRACES) {
+          release();
+          asRead = true;
+        }
+      } else add(decided);
     }
   }
-  if (held.length > 0) {
-    // Every trace has been read: the input's own baselines are known. The baseline detectors never
-    // land in the gray zone (their confidence starts at 0.8), so what they find needs no escalation.
-    const lookup = firstBaseline(knownBeforeRun, inputBaselines!.lookup());
-    for (const h of held) {
-      const skeleton = h.result.baselineSkeleton;
-      if (skeleton) {
-        const { file, format } = h.result.summary;
-        h.signals = [
-          ...h.signals,
-          ...runner.runDeferred({ trace: skeleton, source: { file, format } }, lookup),
-        ];
-      }
-      add(h);
-    }
-    held.length = 0;
-  }
+  // Every trace has been read: the input's own baselines are known.
+  release();
   const finished = run.finished();
   const { stats, unknownModels } = finished;
   // Deferred baseline detectors ran in this thread: with workers, their failures are this runner's.
@@ -452,6 +487,12 @@ export async function analyze(
 
   inCanonicalOrder(stats);
   const notes = [...config.warnings, ...baselineNotes(store, staticAgents, config.baselines), ...stats.notes];
+  if (readAfter > 0)
+    notes.push(
+      `more than ${fmtInt(MAX_HELD_TRACES)} traces waited for their agent's baselines from the input: ` +
+        `the ${fmtInt(readAfter)} read after were judged against the good runs read before them, ` +
+        'not the whole input (memory stays bounded); a baseline store (`tracejury baseline update`) avoids this',
+    );
   if (stats.notesDropped > 0)
     notes.push(
       `${stats.notesDropped} more note${stats.notesDropped === 1 ? '' : 's'} about reading the input are not listed`,

@@ -11,26 +11,44 @@
  * `minRuns` (20) runs moves by at most one rank when one run is added, and an outlier sits above
  * the P75 whether it is counted or not; an input whose runs are all alike is judged alike.
  */
-import type { BaselineLookup } from '../detect/detector.js';
+import type { BaselineLookup, BaselineMetric, BaselineValue } from '../detect/detector.js';
 import type { Signal } from '../detect/signal.js';
 import { parseTime } from '../trace/measure.js';
 import type { Trace } from '../trace/schema.js';
 import { whyNotLearned } from './learn.js';
 import { agentKey, baselineLookup, runMetrics, type BaselineFile, type BaselineRun } from './store.js';
 
+/** What an input baseline keeps of a run: its metrics and its time (startedAt, else endedAt). */
+export function inputRunOf(trace: Trace): BaselineRun {
+  const run: BaselineRun = { traceId: trace.id, metrics: runMetrics(trace) };
+  const runAt = trace.startedAt ?? trace.endedAt;
+  if (runAt !== undefined) run.runAt = runAt;
+  return run;
+}
+
 export interface InputBaselines {
   /**
-   * Offers one run: learned when it is good. `trace` need hold only what a baseline skeleton holds
-   * (detect/baselineSkeleton.ts); `signals` are its findings so far.
+   * Offers one run (`inputRunOf` its trace): learned when it is good, by the trace's status and
+   * outcome and `signals`, its findings so far.
    */
-  offer(trace: Trace, signals: readonly Signal[]): void;
+  offer(
+    trace: Pick<Trace, 'agentId' | 'agentVersion' | 'status' | 'outcome'>,
+    run: BaselineRun,
+    signals: readonly Signal[],
+  ): void;
   /** Good runs offered so far. */
   readonly learned: number;
   /** The good runs kept, as a baseline file (the window of each agent version, oldest first). */
   file(): BaselineFile;
-  /** The lookup over the good runs offered (at least `minRuns` per agent and metric to answer). */
-  lookup(): BaselineLookup;
+  /**
+   * The lookup over the good runs offered so far (at least `minRuns` per agent and metric to
+   * answer); it follows later offers.
+   */
+  lookup: BaselineLookup;
 }
+
+/** Good runs of an agent after which its P75s are computed again (see `values`). */
+const REFRESH_EVERY = 5;
 
 interface Kept {
   run: BaselineRun;
@@ -46,6 +64,13 @@ export function createInputBaselines({
   window: number;
 }): InputBaselines {
   const byAgent = new Map<string, Kept[]>();
+  /**
+   * Per agent key, its P75s as last computed, and the good runs offered since. They are computed
+   * again once REFRESH_EVERY runs have come (a P75 of 20 to 50 runs hardly moves with fewer), or at
+   * the next run while the agent is short of minRuns; lookups come after every offer only when
+   * traces are judged as they are read (past analyze()'s MAX_HELD_TRACES).
+   */
+  const values = new Map<string, { p75s: Map<BaselineMetric, BaselineValue | undefined>; since: number }>();
   let learned = 0;
   const newest = (kept: Kept[]) =>
     kept.sort((a, b) => a.time - b.time || a.seq - b.seq).splice(0, Math.max(0, kept.length - window));
@@ -58,15 +83,15 @@ export function createInputBaselines({
     return { version: 2, agents };
   };
   return {
-    offer(trace, signals) {
+    offer(trace, run, signals) {
       if (whyNotLearned(trace, signals) !== undefined) return;
-      const runAt = trace.startedAt ?? trace.endedAt;
-      const run: BaselineRun = { traceId: trace.id, metrics: runMetrics(trace) };
-      if (runAt !== undefined) run.runAt = runAt;
       const key = agentKey(trace.agentId, trace.agentVersion);
       let kept = byAgent.get(key);
       if (!kept) byAgent.set(key, (kept = []));
-      kept.push({ run, time: parseTime(runAt) ?? Number.POSITIVE_INFINITY, seq: learned++ });
+      kept.push({ run, time: parseTime(run.runAt) ?? Number.POSITIVE_INFINITY, seq: learned++ });
+      const known = values.get(key);
+      if (known && (++known.since >= REFRESH_EVERY || [...known.p75s.values()].includes(undefined)))
+        values.delete(key);
       // Sorting now and then keeps an agent's runs under twice the window.
       if (kept.length >= 2 * window) newest(kept);
     },
@@ -74,8 +99,17 @@ export function createInputBaselines({
       return learned;
     },
     file,
-    lookup() {
-      return baselineLookup(file(), minRuns, window, 'input');
+    lookup(agentId, agentVersion, metric) {
+      const key = agentKey(agentId, agentVersion);
+      let known = values.get(key);
+      if (!known) values.set(key, (known = { p75s: new Map(), since: 0 }));
+      if (!known.p75s.has(metric)) {
+        const kept = byAgent.get(key) ?? [];
+        newest(kept);
+        const runs: BaselineFile = { version: 2, agents: { [key]: { runs: kept.map((k) => k.run) } } };
+        known.p75s.set(metric, baselineLookup(runs, minRuns, window, 'input')(agentId, agentVersion, metric));
+      }
+      return known.p75s.get(metric);
     },
   };
 }

@@ -4,7 +4,8 @@
  * what the report needs of each trace: its summary, its signals, its session facts, and the trace itself only when a
  * gray-zone signal may be escalated to judges on the main thread.
  */
-import type { BaselineFile } from '../baseline/store.js';
+import type { BaselineFile, BaselineRun } from '../baseline/store.js';
+import type { PackedSkeleton } from '../detect/baselineSkeleton.js';
 import type { DetectorFailure } from '../detect/runner.js';
 import type { Signal } from '../detect/signal.js';
 import type { TraceSummary } from '../report/schema.js';
@@ -50,9 +51,11 @@ export interface TraceResult {
   /**
    * When the runner deferred baseline detectors of this trace until the input's own baselines are
    * known (its agent has too few runs in the store): what they and the good-run rule read of the
-   * trace (detect/baselineSkeleton.ts), kept until the end of the run instead of the trace.
+   * trace, packed (detect/baselineSkeleton.ts), kept until the end of the run instead of the trace.
    */
-  baselineSkeleton?: Trace;
+  baselineSkeleton?: PackedSkeleton;
+  /** With a skeleton: the trace's run as the input's baselines would learn it. */
+  baselineRun?: BaselineRun;
   /** The trace and its source, in this thread only, when the caller asked for every trace (onTrace). */
   loaded?: LoadedTrace;
 }

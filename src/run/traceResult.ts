@@ -3,7 +3,8 @@
  * threads: its summary, its signals, its session facts, and what escalation or the deferred
  * baseline detectors will need of it.
  */
-import { baselineSkeleton } from '../detect/baselineSkeleton.js';
+import { inputRunOf } from '../baseline/inputBaselines.js';
+import { packSkeleton } from '../detect/baselineSkeleton.js';
 import { isGrayZone } from '../detect/grayZone.js';
 import type { DetectorRunner } from '../detect/runner.js';
 import { summariseTrace, unreadSpansOf } from '../report/build.js';
@@ -35,6 +36,8 @@ export function traceResult(
     unreadSpans: unreadSpansOf(trace),
     ...(keep.loaded ? { loaded } : {}),
     ...(keep.grayZoneTrace && signals.some(isGrayZone) ? { trace } : {}),
-    ...(runner.deferred(trace) ? { baselineSkeleton: baselineSkeleton(trace) } : {}),
+    ...(runner.deferred(trace)
+      ? { baselineSkeleton: packSkeleton(trace), baselineRun: inputRunOf(trace) }
+      : {}),
   };
 }

@@ -4,7 +4,7 @@
  * baselines.minRuns (20) of them; with fewer, the static fallbacks apply. Every report says which.
  */
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../src/analyze.js';
+import { analyze, MAX_HELD_TRACES } from '../../src/analyze.js';
 import { emptyBaselines, updateBaselines } from '../../src/baseline/store.js';
 import { parseConfig } from '../../src/config/config.js';
 import { escapeMarkdown } from '../../src/report/markdownEscape.js';
@@ -155,4 +155,23 @@ describe("baselines from the base branch's report", () => {
     });
     expect(findings(head, 'CONTEXT_BLOAT')).toHaveLength(4);
   });
+});
+
+describe('baselines from a large input', () => {
+  it(`holds at most ${MAX_HELD_TRACES} traces: later ones are judged against the good runs read before them`, async () => {
+    const runs = [
+      ...Array.from({ length: MAX_HELD_TRACES + 40 }, (_, i) => codingRun(`r-${i}`, 3)),
+      outlier(),
+    ];
+    const report = await analyze(runs, { config, baselines: noStore });
+    expect(report.traces).toHaveLength(runs.length);
+    expect(report.traces.at(-1)!.id).toBe('outlier');
+    // STEP_COUNT_INFLATION has no static fallback: it fires only against a baseline.
+    expect(findings(report, 'STEP_COUNT_INFLATION').map((s) => s.traceId)).toEqual(['outlier']);
+    expect(report.notes).toContainEqual(
+      expect.stringMatching(
+        /^more than 10,000 traces waited for their agent's baselines from the input: the 41 read after/,
+      ),
+    );
+  }, 60_000);
 });
