@@ -6,48 +6,19 @@
  */
 import { getOctokit } from '@actions/github';
 import * as fs from 'node:fs/promises';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionContext, ActionCore, ActionDeps, Exec } from '../../src/action/deps.js';
+import type { ActionContext, ActionDeps, Exec } from '../../src/action/deps.js';
+import { MAX_BASELINE_BYTES } from '../../src/action/baseline.js';
 import { run } from '../../src/action/run.js';
 import { analyze } from '../../src/analyze.js';
+import { fakeCore } from '../helpers/fakeCore.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fakeGitHub.js';
 import type { Report } from '../../src/report/schema.js';
 import { normalRuns, outlierRun } from '../helpers/codingRuns.js';
 import { nativeTrace } from '../helpers/vitestProject.js';
-
-interface Recorded {
-  outputs: Record<string, string>;
-  failed: string[];
-  warnings: string[];
-  info: string[];
-  summary: string;
-  secrets: string[];
-}
-
-function fakeCore(inputs: Record<string, string>): { core: ActionCore; rec: Recorded } {
-  const rec: Recorded = { outputs: {}, failed: [], warnings: [], info: [], summary: '', secrets: [] };
-  const core = {
-    getInput: (name: string) => inputs[name] ?? '',
-    setOutput: (name: string, value: unknown) => void (rec.outputs[name] = String(value)),
-    setFailed: (m: string | Error) => void rec.failed.push(String(m)),
-    setSecret: (s: string) => void rec.secrets.push(s),
-    info: (m: string) => void rec.info.push(m),
-    warning: (m: string | Error) => void rec.warnings.push(String(m)),
-    error: (m: string | Error) => void rec.warnings.push(String(m)),
-    notice: (m: string | Error) => void rec.info.push(String(m)),
-    debug: () => {},
-    startGroup: () => {},
-    endGroup: () => {},
-    summary: {
-      addRaw: (t: string) => void (rec.summary += t),
-      write: async () => undefined,
-    },
-  } as unknown as ActionCore;
-  return { core, rec };
-}
 
 const pushContext: ActionContext = {
   eventName: 'push',
@@ -86,9 +57,6 @@ function setup(inputs: Record<string, string>, exec: Exec = async () => 0) {
     octokit: (token) => getOctokit(token, { baseUrl: gh.url }),
     artifacts: {
       uploadArtifact: async () => {
-        throw new Error('no artifact call expected');
-      },
-      downloadArtifact: async () => {
         throw new Error('no artifact call expected');
       },
     },
@@ -147,6 +115,21 @@ describe('run(deps)', () => {
     expect(await run(deps)).toBeUndefined();
     expect(rec.failed).toEqual([
       expect.stringMatching(/^merge: shards\/b\.json: not a Report v1: tool\.name: /),
+    ]);
+  });
+
+  it('a report input heavier than the baseline limit is refused by its size before it is read', async () => {
+    // In the fork pattern the comment job reads a report the fork's run wrote. A sparse file has the
+    // size of a huge report without its bytes: the step must fail on the size, not while reading.
+    const { deps, rec, workspace } = setup({ report: 'huge.json' });
+    const file = path.join(workspace, 'huge.json');
+    writeFileSync(file, '');
+    truncateSync(file, MAX_BASELINE_BYTES + 1);
+    expect(await run(deps)).toBeUndefined();
+    expect(rec.failed).toEqual([
+      expect.stringMatching(
+        /^report: huge\.json is 256 MiB \(268,435,457 bytes\), over the 256 MiB a report file may weigh$/,
+      ),
     ]);
   });
 

@@ -41,6 +41,7 @@ import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { toChatMessage, toChatMessages } from './openaiMessages.js';
 import { outcomeFromLangfuseScores } from '../outcome.js';
+import { linkIssuedBy } from '../issuedBy.js';
 import type { CallUsage } from './providerUsage.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];
@@ -411,6 +412,8 @@ export const langfuseImporter: Importer = {
         const step = stepOf(o.obs, o.line, o.at);
         if (step) steps.push(step);
       }
+      // A GENERATION's output lists the calls it asked for; the TOOL observations ran them.
+      linkIssuedBy(steps);
 
       const metadata = isRecord(header.metadata) ? header.metadata : {};
       const rootAgent = roots.find((o) => String(o.obs.type).toUpperCase() === 'AGENT');
