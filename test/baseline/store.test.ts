@@ -124,7 +124,11 @@ describe('per-agent baselines', () => {
         run(`b${i}`, 9, { agentId: 'x', agentVersion: '1' }),
       ]).flat(),
     );
-    expect(baselineLookup(store)('x@1', undefined, 'stepCount')).toEqual({ p75: 2, runs: 20, source: 'store' });
+    expect(baselineLookup(store)('x@1', undefined, 'stepCount')).toEqual({
+      p75: 2,
+      runs: 20,
+      source: 'store',
+    });
     expect(baselineLookup(store)('x', '1', 'stepCount')).toEqual({ p75: 10, runs: 20, source: 'store' });
     expect(agentKey('bot', undefined)).toBe('bot');
     expect(agentKey('bot', '1.2')).toBe('bot@1.2');
