@@ -129,8 +129,11 @@ const inHalf = (position) => (id) => half === undefined || (position.get(id) % 2
 function halfOf(report, position) {
   if (half === undefined) return report;
   const keep = inHalf(position);
+  // The report's decisions are counted over the whole input: the half's are counted from its
+  // signals (and tier 2's, both ways, apart).
+  const { decisions: _whole, ...rest } = report;
   return {
-    ...report,
+    ...rest,
     traces: report.traces.filter((t) => keep(t.id)),
     signals: report.signals.filter((s) => keep(s.traceId)),
   };
@@ -187,8 +190,21 @@ function measure(ds, report, info, tier2) {
 
   // Where signals were decided: the report's own account when it has one (it counts the signals a
   // tier dismissed, which never reach the signal list), else the tier of each reported signal.
-  const decided = report.decisions?.byTier
-    ? Object.entries(report.decisions.byTier).map(([tier, n]) => [tier, n])
+  const TIER_NAMES = {
+    1: 'tier 1 (rules)',
+    2: 'tier 2 (state deltas)',
+    3: 'tier 3 (embeddings)',
+    4: 'tier 4 (judges)',
+  };
+  const decided = report.decisions
+    ? [
+        ...Object.entries(report.decisions.byTier).map(([tier, n]) => [
+          TIER_NAMES[tier] ?? `tier ${tier}`,
+          n,
+          report.decisions.dismissed?.[tier] ?? 0,
+        ]),
+        ['review (tier 5)', report.decisions.review, 0],
+      ]
     : (() => {
         const byTier = new Map();
         for (const s of report.signals) {
@@ -196,9 +212,18 @@ function measure(ds, report, info, tier2) {
           const key = s.status === 'review' ? 'review (tier 5)' : `tier ${s.tier}`;
           byTier.set(key, (byTier.get(key) ?? 0) + 1);
         }
-        return [...byTier].sort();
+        return [...byTier].sort().map(([k, n]) => [k, n, 0]);
       })();
   const decidedTotal = decided.reduce((a, [, n]) => a + n, 0);
+  // Which baseline each baseline detector used (one line per agent version, at most five).
+  const baselineLines = (report.baselines ?? []).slice(0, 5).map((b) => {
+    const byUse = new Map();
+    for (const [d, u] of Object.entries(b.detectors)) {
+      const key = u.source === 'static' ? `static (${u.runs} good runs)` : `${u.source} (${u.runs} runs)`;
+      byUse.set(key, [...(byUse.get(key) ?? []), d]);
+    }
+    return `Baselines of ${path.basename(b.agent)} (${b.traces} runs): ${[...byUse].map(([k, ds]) => `${ds.join(', ')} ${k}`).join('; ')}.`;
+  });
 
   const result = {
     name: ds.name,
@@ -212,7 +237,7 @@ function measure(ds, report, info, tier2) {
     perDetector: Object.fromEntries(
       [...perDetector].map(([d, r]) => [d, { ...r, severities: [...r.severities] }]),
     ),
-    decided: Object.fromEntries(decided),
+    decided: Object.fromEntries(decided.map(([k, n, dismissed]) => [k, { signals: n, dismissed }])),
     tier2,
     costUsd: report.totals.costUsd,
     perTraceUsd: report.cost.perTraceUsd ?? 0,
@@ -254,8 +279,8 @@ function measure(ds, report, info, tier2) {
   );
   lines.push(
     table(
-      ['decided at', 'signals', 'share'],
-      decided.map(([tier, n]) => [tier, String(n), pct(n, decidedTotal)]),
+      ['decided at', 'signals', 'of which dismissed', 'share'],
+      decided.map(([tier, n, dismissed]) => [tier, String(n), String(dismissed), pct(n, decidedTotal)]),
     ),
     '',
     `Tier 2 examined ${tier2.checked} gray-zone signal${tier2.checked === 1 ? '' : 's'}: ${tier2.failure} confirmed, ` +
@@ -267,6 +292,7 @@ function measure(ds, report, info, tier2) {
         : '') +
       '.',
     '',
+    ...(baselineLines.length ? [...baselineLines, ''] : []),
     `Detection cost per trace: ${usd(report.cost.perTraceUsd ?? 0)}; LLM cost of the runs: ${usd(report.totals.costUsd)}.`,
     '',
   );

@@ -4,12 +4,15 @@
  * passes) and accumulates a Report v1. The CLI, the Vitest reporter and the Action call
  * this; it does no printing.
  */
-import { agentKey, baselineNotes, type BaselineFile } from './baseline/store.js';
+import { baselineAccount, type AgentSeen } from './baseline/account.js';
+import { createInputBaselines } from './baseline/inputBaselines.js';
+import { agentKey, baselineNotes, firstBaseline, type BaselineFile } from './baseline/store.js';
 import type { Config } from './config/config.js';
 import { unmatchedAgentSections } from './config/unmatchedAgents.js';
 import type { Detector } from './detect/detector.js';
 import type { Severity, Signal } from './detect/signal.js';
 import { findDetector } from './detect/registry.js';
+import { unpackSkeleton } from './detect/baselineSkeleton.js';
 import { assertJudgesAllowed, createTribunalSession, type TribunalSession } from './judge/tribunal.js';
 import { cassetteModeFromEnv, type CassetteMode } from './judge/cassette.js';
 import { postReview, webhookNote } from './report/reviewWebhook.js';
@@ -32,7 +35,8 @@ import { GRAY_ZONE_LOWER, isGrayZone } from './detect/grayZone.js';
 import { countedSignals } from './report/build.js';
 import { effectiveJobs } from './run/jobs.js';
 import { analyseInThisThread } from './run/local.js';
-import type { AnalysedRun } from './run/protocol.js';
+import { fmtInt } from './util/thousands.js';
+import type { AnalysedRun, TraceResult } from './run/protocol.js';
 import { analyseInWorkers } from './run/workers.js';
 import { createSessionAccumulator } from './session/sessions.js';
 import {
@@ -59,8 +63,22 @@ export interface AnalyzeOptions {
   inputFormat?: InputFormat;
   /** Where baselines.json and the cassette live (default `.tracejury` under cwd). */
   stateDir?: string;
-  /** Baselines to use instead of `<stateDir>/baselines.json`; `false` for static thresholds only. */
+  /**
+   * Baselines to use instead of `<stateDir>/baselines.json`; `false` for static thresholds only
+   * (neither the store, the base report nor the input's own runs).
+   */
   baselines?: BaselineFile | false;
+  /**
+   * The base branch's report (a pull request's comparison): its good runs are the baseline of
+   * agents the store has too few runs of, before the input's own (config `baselines.fromInput`).
+   */
+  baseReport?: Report;
+  /**
+   * Gather the good runs of each agent in the input as its baseline when neither the store nor the
+   * base report has enough (default true, with config `baselines.fromInput`; `baseline update`
+   * says false: it judges the runs it learns against the store as it stands).
+   */
+  inputBaselines?: boolean;
   detectors?: readonly Detector[];
   onProgress?: (p: LoadProgress) => void;
   cwd?: string;
@@ -100,12 +118,36 @@ export interface AnalyzeOptions {
    * `baseline update` says false).
    */
   escalate?: boolean;
-  /** Called with each trace and its final signals, as they are added to the report. */
+  /**
+   * Called with each trace and its final signals, as they are added to the report. When baseline
+   * detectors wait for the input's own baselines (config `baselines.fromInput`), the traces from
+   * the first such one on are held and handed over at the end of the run.
+   */
   onTrace?: (loaded: LoadedTrace, signals: readonly Signal[]) => void;
   /** POST the review list to config's `review.webhook` after the run (default true; `baseline update` says false). */
   notify?: boolean;
   /** The fetch the review webhook uses (default globalThis.fetch). */
   fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * Traces held at most while their baseline detectors wait for the input's own baselines (about
+ * 1–2 KB each): a CI job's input is far below it; past it, traces are judged as they are read.
+ */
+export const MAX_HELD_TRACES = 10_000;
+
+/** The empty list every trace without dismissals or verdicts shares (thousands may be held). */
+const NONE: readonly never[] = [];
+
+/** A trace's results once escalation has decided its gray-zone signals. */
+interface Decided {
+  /** The trace's results, without the trace sent for escalation, the signals before it or its order. */
+  result: Omit<TraceResult, 'trace' | 'signals' | 'order' | 'baselineRun'>;
+  /** Its final signals. */
+  signals: Signal[];
+  /** Signals a tier dismissed as no failure (for the report's decisions). */
+  dismissed: readonly Signal[];
+  verdicts: readonly Verdict[];
 }
 
 /** The tribunal session for a run, when judges are configured and escalation is on. */
@@ -242,7 +284,17 @@ export async function analyze(
   const kind = inputKind(input);
   if (options.config && options.configFile)
     throw new TypeError('analyze(): give options.config or options.configFile, not both');
-  const { config, prices, pricer, stateDir, store, runner } = prepareRun({
+  const {
+    config,
+    prices,
+    pricer,
+    stateDir,
+    store,
+    baseReportBaselines,
+    baselines: knownBeforeRun,
+    deferring,
+    runner,
+  } = prepareRun({
     cwd,
     ...(options.config ? { config: options.config } : {}),
     ...(options.configFile ? { configFile: options.configFile } : {}),
@@ -250,6 +302,8 @@ export async function analyze(
     ...(options.baselines !== undefined ? { baselines: options.baselines } : {}),
     ...(options.detectors ? { detectors: options.detectors } : {}),
     ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
+    ...(options.baseReport ? { baseReport: options.baseReport } : {}),
+    inputBaselines: options.inputBaselines !== false,
   });
   const report = createReportAccumulator();
   const tribunal =
@@ -260,7 +314,9 @@ export async function analyze(
   const noDowngrade = new Set(config.tiers.noDowngrade);
   const verdicts: Verdict[] = [];
   const sessions = createSessionAccumulator();
-  const agentsSeen = new Set<string>();
+  // Agent versions of the run, with their trace counts, for the baselines account.
+  const agentsSeen = new Map<string, AgentSeen>();
+  // Agent ids of the run, for tracejury.yml sections that name none of them.
   const agentIdsSeen = new Set<string>();
   const routing = config.tribunal ?? {};
   const budgetUsd = config.tiers.budgetUsd;
@@ -293,6 +349,8 @@ export async function analyze(
         ...(agent !== undefined ? { agent } : {}),
         config: { sections: config.sections, prices, baselines: config.baselines },
         baselines: store,
+        ...(baseReportBaselines ? { baseReportBaselines } : {}),
+        deferMissingBaselines: deferring,
         keepGrayZoneTraces,
       },
       jobs.count,
@@ -317,14 +375,70 @@ export async function analyze(
     });
   }
 
+  // A trace whose baseline detectors wait for the input's own baselines is held (its results and
+  // a skeleton, not the trace) until every trace has been read; the traces after it are held too,
+  // so that the report keeps the input's order. Past MAX_HELD_TRACES held traces, memory would grow
+  // with the input: those held are decided against the good runs read so far, and every later
+  // trace as it is read, against the good runs read before it.
+  const inputBaselines = deferring ? createInputBaselines(config.baselines) : undefined;
+  const deferredLookup = inputBaselines
+    ? firstBaseline(knownBeforeRun, inputBaselines.lookup)
+    : knownBeforeRun;
+  const held: Decided[] = [];
+  /** Past MAX_HELD_TRACES: traces are decided as they are read; how many were. */
+  let asRead = false;
+  let readAfter = 0;
+  // The baseline detectors never land in the gray zone (their confidence starts at 0.8), so what
+  // they find needs no escalation.
+  const runDeferred = (d: Decided) => {
+    const packed = d.result.baselineSkeleton;
+    if (!packed) return;
+    const { file, format } = d.result.summary;
+    const loaded = { trace: unpackSkeleton(packed), source: { file, format } };
+    d.signals = [...d.signals, ...runner.runDeferred(loaded, deferredLookup)];
+  };
+  const release = () => {
+    for (const h of held) {
+      runDeferred(h);
+      add(h);
+    }
+    held.length = 0;
+  };
+  const add = ({ result, signals, dismissed, verdicts: traceVerdicts }: Decided) => {
+    report.addSummary(
+      { ...result.summary, signals: countedSignals(signals) },
+      signals,
+      result.unreadSpans,
+      dismissed,
+    );
+    sessions.add({
+      traceId: result.summary.id,
+      agentId: result.summary.agentId,
+      ...(result.summary.sessionId !== undefined ? { sessionId: result.summary.sessionId } : {}),
+      signals,
+      facts: result.sessionSignals,
+      verdicts: traceVerdicts,
+    });
+    if (options.onTrace && result.loaded) options.onTrace(result.loaded, signals);
+    const { agentId, agentVersion } = result.summary;
+    agentIdsSeen.add(agentId);
+    const key = agentKey(agentId, agentVersion);
+    const seen = agentsSeen.get(key);
+    if (seen) seen.traces++;
+    else agentsSeen.set(key, { agentId, ...(agentVersion !== undefined ? { agentVersion } : {}), traces: 1 });
+  };
+
   for await (const batch of run.results) {
     for (const result of batch) {
       let signals = result.signals;
-      let traceVerdicts: readonly Verdict[] = [];
+      let dismissed: readonly Signal[] = NONE;
+      let traceVerdicts: readonly Verdict[] = NONE;
       const escalatable = result.trace ?? result.loaded?.trace;
       if (stateDeltas.size > 0 && escalatable && signals.some(isGrayZone)) {
         // Signals tier 2 resolved below the gray zone are no failure: they are not in t2.signals.
-        signals = applyStateDeltas(escalatable, signals, stateDeltas).signals;
+        const t2 = applyStateDeltas(escalatable, signals, stateDeltas);
+        signals = t2.signals;
+        if (t2.cleared.length > 0) dismissed = [...dismissed, ...t2.cleared];
       }
       if (embedder && escalatable && signals.some(isGrayZone)) {
         const t3 = await escalateWithEmbeddings(escalatable, signals, { embedder, noDowngrade, describe });
@@ -335,6 +449,7 @@ export async function analyze(
         }
         // Signals tier 3 resolved below the gray zone are no failure: they are not in t3.signals.
         signals = t3.signals;
+        if (t3.cleared.length > 0) dismissed = [...dismissed, ...t3.cleared];
       }
       if (tribunal && escalatable && signals.some(isGrayZone)) {
         const escalated = await escalateGrayZone(escalatable, signals, {
@@ -347,32 +462,64 @@ export async function analyze(
         overBudget += escalated.overBudget;
         // A judge that clears a signal below the gray zone resolves it: the verdict stays, the signal goes.
         signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
+        const cleared = escalated.signals.filter((s) => s.confidence < GRAY_ZONE_LOWER);
+        if (cleared.length > 0) dismissed = [...dismissed, ...cleared];
         for (const v of escalated.verdicts) verdicts.push(v);
         traceVerdicts = escalated.verdicts;
       }
-      report.addSummary({ ...result.summary, signals: countedSignals(signals) }, signals, result.unreadSpans);
-      sessions.add({
-        traceId: result.summary.id,
-        agentId: result.summary.agentId,
-        ...(result.summary.sessionId !== undefined ? { sessionId: result.summary.sessionId } : {}),
-        signals,
-        facts: result.sessionSignals,
-        verdicts: traceVerdicts,
-      });
-      if (options.onTrace && result.loaded) options.onTrace(result.loaded, signals);
-      agentsSeen.add(agentKey(result.summary.agentId, result.summary.agentVersion));
-      agentIdsSeen.add(result.summary.agentId);
+      // What the report still needs of the trace: a held result must not keep the trace itself
+      // (sent along for escalation), only the caller's onTrace may.
+      const { trace: _escalated, signals: _detected, order: _order, baselineRun: _run, ...kept } = result;
+      const decided: Decided = { result: kept, signals, dismissed, verdicts: traceVerdicts };
+      if (result.baselineSkeleton && result.baselineRun)
+        inputBaselines?.offer(result.baselineSkeleton.head, result.baselineRun, signals);
+      if (asRead) {
+        if (result.baselineSkeleton) readAfter++;
+        runDeferred(decided);
+        add(decided);
+      } else if (held.length > 0 || result.baselineSkeleton) {
+        held.push(decided);
+        if (held.length >= MAX_HELD_TRACES) {
+          release();
+          asRead = true;
+        }
+      } else add(decided);
     }
   }
-  const { stats, unknownModels, failures } = run.finished();
+  // Every trace has been read: the input's own baselines are known.
+  release();
+  const finished = run.finished();
+  const { stats, unknownModels } = finished;
+  // Deferred baseline detectors ran in this thread: with workers, their failures are this runner's.
+  const failures = jobs.count > 1 ? [...finished.failures, ...runner.failures] : finished.failures;
+  const baselineUse = baselineAccount(
+    agentsSeen.values(),
+    runner.baselineDetectors,
+    {
+      store,
+      ...(baseReportBaselines ? { baseReport: baseReportBaselines } : {}),
+      ...(inputBaselines ? { input: inputBaselines.file() } : {}),
+    },
+    config.baselines,
+  );
+  // Agents whose detectors fell back to static thresholds: the store's notes say how far it is.
+  const staticAgents = baselineUse
+    .filter((u) => Object.values(u.detectors).some((d) => d.source === 'static'))
+    .map((u) => u.agent);
 
   inCanonicalOrder(stats);
   const notes = [
     ...config.warnings,
     ...unmatchedAgentSections(config, agentIdsSeen),
-    ...baselineNotes(store, agentsSeen, config.baselines),
+    ...baselineNotes(store, staticAgents, config.baselines),
     ...stats.notes,
   ];
+  if (readAfter > 0)
+    notes.push(
+      `more than ${fmtInt(MAX_HELD_TRACES)} traces waited for their agent's baselines from the input: ` +
+        `the ${fmtInt(readAfter)} read after were judged against the good runs read before them, ` +
+        'not the whole input (memory stays bounded); a baseline store (`tracejury baseline update`) avoids this',
+    );
   if (stats.notesDropped > 0)
     notes.push(
       `${stats.notesDropped} more note${stats.notesDropped === 1 ? '' : 's'} about reading the input are not listed`,
@@ -422,6 +569,7 @@ export async function analyze(
     detectorFailures: failures,
     sessions: sessions.finish(config.sessions),
     failOnSessions: config.sessions.failGate,
+    baselines: baselineUse,
   });
   const webhook = config.review?.webhook;
   if (webhook && options.notify !== false && built.review.length > 0) {

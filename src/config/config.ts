@@ -103,7 +103,7 @@ export interface Config {
   review?: ReviewSection;
   /** `embeddings:`: the endpoint tier 3 embeds with; absent for the offline lexical embedder. */
   embeddings?: EmbeddingsConfig;
-  baselines: { minRuns: number; window: number };
+  baselines: { minRuns: number; window: number; fromInput: boolean };
   /** `sessions:`: thresholds and weights of the session scores, and whether they gate. */
   sessions: SessionSettings;
   /** `regression:`: what fails `tracejury diff` (defaults filled in). */
@@ -313,7 +313,7 @@ function configFromValue(
   }
   const prices = (data.prices ?? {}) as Config['prices'];
   checkModelNames(sections, prices, file, lineOf, warnings);
-  const baselines = (data.baselines ?? {}) as { minRuns?: number; window?: number };
+  const baselines = (data.baselines ?? {}) as { minRuns?: number; window?: number; fromInput?: boolean };
   const gate = gatePolicy(data.failOn as FailOnInput | undefined);
   return {
     file,
@@ -338,6 +338,7 @@ function configFromValue(
     baselines: {
       minRuns: baselines.minRuns ?? DEFAULT_BASELINES.minRuns,
       window: baselines.window ?? DEFAULT_BASELINES.window,
+      fromInput: baselines.fromInput ?? DEFAULT_BASELINES.fromInput,
     },
     sessions: sessionSettings(data.sessions as z.infer<typeof SessionsSectionSchema> | undefined),
     regression: regressionPolicy(data.regression as RegressionSection | undefined),

@@ -7,6 +7,8 @@ import { redact } from '../redact/redact.js';
 import type { Report } from './schema.js';
 import { builtInFix, gateAllowance } from './renderText.js';
 import {
+  baselinesLine,
+  decisionsLine,
   failingFindings,
   formatCost,
   formatUsd,
@@ -161,6 +163,10 @@ export function renderMarkdown(
   if (totals.unknownModels.length > 0) {
     out.push('', `Unpriced models: ${totals.unknownModels.map((u) => safe(u.model, 60)).join(', ')}`);
   }
+  const decided = decisionsLine(report);
+  if (decided) out.push('', safe(decided, 1000));
+  const baselines = baselinesLine(report);
+  if (baselines) out.push('', safe(baselines, 1000));
   let text = out.join('\n') + '\n';
   if (text.length > limit) {
     const note = `\n\n_…cut to ${fmtInt(limit)} characters; for the rest, see ${seeAlso}._\n`;

@@ -4,6 +4,8 @@ import { isUnnamedModel } from '../pricing/pricer.js';
 import { redact } from '../redact/redact.js';
 import type { InputError, Report } from './schema.js';
 import {
+  baselinesLine,
+  decisionsLine,
   failingFindings,
   formatCost,
   formatUsd,
@@ -134,6 +136,10 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   }
   const waste = report.waste;
   lines.push(`Waste: ${formatUsd(waste.totalUsd)}` + c.dim(` (${fmtInt(waste.totalTokens)} tokens)`));
+  const decided = decisionsLine(report);
+  if (decided) lines.push(c.dim(show(decided)));
+  const baselines = baselinesLine(report);
+  if (baselines) lines.push(c.dim(show(baselines)));
 
   const groups = groupSignals(report, options.limit ?? 3);
   const fixFor = options.fixFor ?? builtInFix;

@@ -4,13 +4,11 @@
  * canonical order, as the worker threads do.
  */
 import type { DetectorRunner } from '../detect/runner.js';
-import { isGrayZone } from '../detect/grayZone.js';
 import type { Pricer } from '../pricing/pricer.js';
-import { summariseTrace, unreadSpansOf } from '../report/build.js';
-import { sessionFactsOf } from '../session/traceFacts.js';
 import { priceTrace, streamTraceBatches, type LoadOptions, type LoadStats } from '../trace/load.js';
 import type { LoadedTrace } from '../trace/schema.js';
 import type { AnalysedRun } from './protocol.js';
+import { traceResult } from './traceResult.js';
 
 export interface LocalRunInput {
   /** Trace files, or batches of traces already validated (library input). */
@@ -44,17 +42,12 @@ export function analyseInThisThread(input: LocalRunInput): AnalysedRun {
       yield batch.map((loaded) => {
         // Files are priced by the loader; trace objects given directly are priced here.
         if (given) priceTrace(loaded.trace, pricer);
-        const signals = runner.run(loaded);
-        return {
-          // Trace objects given directly have no file: their order is the order given.
-          order: loaded.source.order ?? { file: 0, emit: n++, first: 0, seq: 0 },
-          summary: summariseTrace(loaded, signals),
-          signals,
-          sessionSignals: sessionFactsOf(loaded.trace),
-          unreadSpans: unreadSpansOf(loaded.trace),
-          ...(input.keepTraces ? { loaded } : {}),
-          ...(input.keepGrayZoneTraces && signals.some(isGrayZone) ? { trace: loaded.trace } : {}),
-        };
+        // Trace objects given directly have no file: their order is the order given.
+        const order = loaded.source.order ?? { file: 0, emit: n++, first: 0, seq: 0 };
+        return traceResult(loaded, order, runner, {
+          grayZoneTrace: input.keepGrayZoneTraces,
+          loaded: input.keepTraces === true,
+        });
       });
     }
   }
