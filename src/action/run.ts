@@ -17,7 +17,7 @@ import { UsageError } from '../trace/paths.js';
 import { plural } from '../util/thousands.js';
 import { reportAnnotations, repoPath } from './annotations.js';
 import { baselineArtifactName, findBaseline, uploadBaseline } from './baseline.js';
-import { writeCheckRun } from './checkRun.js';
+import { checkRunSummary, writeCheckRun } from './checkRun.js';
 import { commentMarker, writeComment } from './comment.js';
 import { renderComment, renderJobSummary, type RenderInput } from './commentBody.js';
 import type { ActionDeps, Octokit } from './deps.js';
@@ -214,9 +214,7 @@ export async function run(deps: ActionDeps): Promise<RunResult | undefined> {
           headSha: event.headSha,
           conclusion: passed ? 'success' : inputs.failOn === 'never' ? 'neutral' : 'failure',
           title: `${passed ? 'Passed' : 'Failed'}: ${headline}`,
-          summary:
-            (reasons.length ? reasons.map((r) => `- ${r}`).join('\n') + '\n\n' : '') +
-            `${plural(annotations.length, 'annotation')}${total > annotations.length ? ` (of ${total}; the rest are in the job summary)` : ''}. [Job summary](${event.runUrl})`,
+          summary: checkRunSummary(reasons, { shown: annotations.length, total }, event.runUrl),
           annotations,
         }),
       );

@@ -47,7 +47,7 @@ import { INPUT_FORMATS, type InputFormat } from '../trace/importer.js';
 import { type LoadProgress } from '../trace/load.js';
 import { UsageError } from '../trace/paths.js';
 import { traceJsonSchema, type Trace } from '../trace/schema.js';
-import { terminalSafe } from '../report/terminalSafe.js';
+import { safeWriter, terminalText } from '../redact/safeText.js';
 import { VERSION } from '../version.js';
 import { fsErrorReason, isFsError } from '../util/fsError.js';
 import { nearest } from '../util/nearest.js';
@@ -558,7 +558,7 @@ function baselineShow(args: string[], io: CliIO): number {
   if (agents.length === 0) lines.push('  no agents yet: `tracejury baseline update <traces>` learns them');
   for (const a of agents) {
     const state = a.active ? 'active' : `static thresholds until ${minRuns}`;
-    lines.push(`  ${terminalSafe(a.agent)}: ${plural(a.runs, 'run')} — ${state}`);
+    lines.push(`  ${terminalText(a.agent)}: ${plural(a.runs, 'run')} — ${state}`);
     const p75 = Object.entries(a.p75).map(([m, v]) => METRIC_LABELS[m]!(v));
     if (p75.length) lines.push(`    P75: ${p75.join(', ')}`);
   }
@@ -583,7 +583,7 @@ async function baselineReset(args: string[], io: CliIO): Promise<number> {
   });
   io.stdout.write(
     `baselines: removed ${plural(removed.runs, 'run')} of ${plural(removed.agents, 'agent')}` +
-      `${agent === undefined ? ' (all)' : ` (${terminalSafe(agent)})`} → ${path.relative(io.cwd, file)}\n`,
+      `${agent === undefined ? ' (all)' : ` (${terminalText(agent)})`} → ${path.relative(io.cwd, file)}\n`,
   );
   return EXIT.ok;
 }

@@ -114,12 +114,3 @@ function redactValue(value: unknown): unknown {
   }
   return copy ?? value;
 }
-
-/**
- * At most `max` characters of trace text for a message or evidence, then "…". Redacted before it
- * is cut: a cut through a secret leaves a prefix that no pattern recognises any more.
- */
-export function clipRedacted(text: string, max: number): string {
-  const safe = redact(text);
-  return safe.length > max ? `${safe.slice(0, max)}…` : safe;
-}
