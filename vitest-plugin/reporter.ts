@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { buildTestRunReport, renderText, type Severity, type TestRunEntry } from 'tracejury';
+import { buildTestRunReport, logText, renderText, type Severity, type TestRunEntry } from 'tracejury';
 import { META_KEY, type TestMeta } from './meta.js';
 
 export interface ReporterSettings {
@@ -96,7 +96,9 @@ export class TracejuryReporter implements Reporter {
       writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     }
     if (this.settings.summary) {
-      const log = (text: string) => (this.vitest ? this.vitest.logger.log(text) : console.log(text));
+      // The summary quotes test names, ids and messages: no line of it may start a workflow command.
+      const log = (text: string) =>
+        this.vitest ? this.vitest.logger.log(logText(text)) : console.log(logText(text));
       const where = file ? `\nReport: ${path.relative(process.cwd(), file) || file}` : '';
       log(`\n${renderText(report, { color: Boolean(process.stdout.isTTY) })}${where}`);
     }

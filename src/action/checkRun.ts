@@ -2,7 +2,7 @@
  * The check run: one per run and comment-id, completed with the step's conclusion, a short
  * summary, and the annotations sent 50 to a request (the create, then updates), as GitHub allows.
  */
-import { joinMd, md, mdLink } from '../redact/markdown.js';
+import { joinMd, safeMd, mdLink } from '../redact/markdown.js';
 import { plural } from '../util/thousands.js';
 import { ANNOTATIONS_PER_REQUEST, type Annotation } from './annotations.js';
 import type { Octokit } from './deps.js';
@@ -31,13 +31,13 @@ export function checkRunSummary(
   annotations: { shown: number; total: number },
   runUrl: string,
 ): string {
-  const lines = reasons.map((r) => md`- ${r}`);
+  const lines = reasons.map((r) => safeMd`- ${r}`);
   const rest =
     annotations.total > annotations.shown
-      ? md` (of ${annotations.total}; the rest are in the job summary)`
-      : md``;
-  const count = md`${plural(annotations.shown, 'annotation')}${rest}. ${mdLink('Job summary', runUrl)}`;
-  return (lines.length ? md`${joinMd(lines)}\n\n${count}` : count).source;
+      ? safeMd` (of ${annotations.total}; the rest are in the job summary)`
+      : safeMd``;
+  const count = safeMd`${plural(annotations.shown, 'annotation')}${rest}. ${mdLink('Job summary', runUrl)}`;
+  return (lines.length ? safeMd`${joinMd(lines)}\n\n${count}` : count).source;
 }
 
 export async function writeCheckRun(

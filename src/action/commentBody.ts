@@ -2,12 +2,12 @@
  * What the Action writes, as markdown: the sticky comment (the diff against the baseline, then the
  * head report's tests and findings as far as GitHub's 65,536 characters allow, with a link to the
  * job summary for the rest) and the job summary (everything, uncut in practice). Pure: reports in,
- * strings out. Built with `md` (redact/markdown.ts), as the renderers are: everything that came
+ * strings out. Built with `safeMd` (redact/markdown.ts), as the renderers are: everything that came
  * from a report or a trace is redacted and escaped.
  */
 import { diffMarkdown } from '../diff/renderMarkdown.js';
 import type { ReportDiff } from '../diff/schema.js';
-import { joinMd, md, mdLink, mdText, type Markdown } from '../redact/markdown.js';
+import { joinMd, safeMd, mdLink, mdText, type Markdown } from '../redact/markdown.js';
 import { reportMarkdown } from '../report/renderMarkdown.js';
 import type { Report } from '../report/schema.js';
 import { VERSION } from '../version.js';
@@ -32,20 +32,14 @@ export interface RenderInput {
 
 const baselineLine = (input: RenderInput): Markdown =>
   input.diff
-    ? md`Compared with ${mdText(input.baselineSource, 300)}.`
-    : md`> No baseline to compare with: ${mdText(input.baselineSource, 300)}. This comment shows the report alone; the next run with a baseline shows the change.`;
+    ? safeMd`Compared with ${mdText(input.baselineSource, 300)}.`
+    : safeMd`> No baseline to compare with: ${mdText(input.baselineSource, 300)}. This comment shows the report alone; the next run with a baseline shows the change.`;
 
-const paragraphs = (parts: readonly Markdown[]) =>
-  joinMd(
-    parts,
-    md`
-\n\n
-    `,
-  );
+const paragraphs = (parts: readonly Markdown[]) => joinMd(parts, safeMd`\n\n`);
 
 export function renderComment(input: RenderInput, marker: string): string {
-  const seeAlso = md`the ${mdLink('job summary', input.runUrl)}`;
-  const footer = md`\n---\n<sub>${mdLink('Full report in the job summary', input.runUrl)} · tracejury ${VERSION}</sub>\n`;
+  const seeAlso = safeMd`the ${mdLink('job summary', input.runUrl)}`;
+  const footer = safeMd`\n---\n<sub>${mdLink('Full report in the job summary', input.runUrl)} · tracejury ${VERSION}</sub>\n`;
   const budget = GITHUB_COMMENT_LIMIT - marker.length - footer.length - 200;
   const parts: Markdown[] = [];
   if (input.diff) {
@@ -58,10 +52,10 @@ export function renderComment(input: RenderInput, marker: string): string {
     parts.push(diff, baselineLine(input));
     const left = budget - paragraphs(parts).length - 100;
     if (left >= MIN_HEAD_SECTION) {
-      const open = input.head.gate.passed ? md`` : md`open`;
+      const open = input.head.gate.passed ? safeMd`` : safeMd` open`;
       const head = reportMarkdown(input.head, { title: 'This pull request', limit: left, seeAlso });
       parts.push(
-        md`<details${open}><summary>Head report: ${input.head.gate.passed ? 'gate passed' : 'gate failed'}</summary>\n\n${head}\n</details>`,
+        safeMd`<details${open}><summary>Head report: ${input.head.gate.passed ? 'gate passed' : 'gate failed'}</summary>\n\n${head}\n</details>`,
       );
     }
   } else {
@@ -72,9 +66,7 @@ export function renderComment(input: RenderInput, marker: string): string {
 }
 
 export function renderJobSummary(input: RenderInput): string {
-  const seeAlso = md`
-the report JSON at the \`report-path\` output
-  `;
+  const seeAlso = safeMd`the report JSON at the \`report-path\` output`;
   const parts = [
     ...(input.diff
       ? [

@@ -26,6 +26,7 @@ import { httpFailureOf, permissionWarning } from './githubError.js';
 import { produceHeadReport } from './headReport.js';
 import { ActionInputError } from './inputError.js';
 import { readInputs, type ActionInputs } from './inputs.js';
+import { safeCore } from './safeCore.js';
 
 export interface RunResult {
   passed: boolean;
@@ -93,7 +94,9 @@ function gateReasons(
   return reasons;
 }
 
-export async function run(deps: ActionDeps): Promise<RunResult | undefined> {
+export async function run(given: ActionDeps): Promise<RunResult | undefined> {
+  // Every log line below, and in what it calls, goes through the safe core (safeCore.ts).
+  const deps: ActionDeps = { ...given, core: safeCore(given.core) };
   const { core } = deps;
   try {
     const inputs = readInputs(core);

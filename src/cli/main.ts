@@ -47,7 +47,7 @@ import { INPUT_FORMATS, type InputFormat } from '../trace/importer.js';
 import { type LoadProgress } from '../trace/load.js';
 import { UsageError } from '../trace/paths.js';
 import { traceJsonSchema, type Trace } from '../trace/schema.js';
-import { safeWriter, terminalText } from '../redact/safeText.js';
+import { quoted, safeWriter, terminalText } from '../redact/safeText.js';
 import { VERSION } from '../version.js';
 import { fsErrorReason, isFsError } from '../util/fsError.js';
 import { nearest } from '../util/nearest.js';
@@ -492,7 +492,7 @@ async function baselineUpdate(args: string[], io: CliIO): Promise<number> {
   io.stdout.write(
     `learned ${plural(learned, 'run')} of ${plural(learnedAgents, 'agent')}; ${describeLeftOut(leftOut)}\n`,
   );
-  const agents = Object.entries(store.agents).map(([k, v]) => `${k} (${v.runs.length} runs)`);
+  const agents = Object.entries(store.agents).map(([k, v]) => `${terminalText(k, 80)} (${v.runs.length} runs)`);
   const shown = agents.slice(0, 10).join(', ') + (agents.length > 10 ? `, … ${agents.length - 10} more` : '');
   io.stdout.write(`baselines: ${shown || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`);
   return report.inputs.traces === 0 ? EXIT.usage : EXIT.ok;
@@ -510,9 +510,12 @@ function agentKeysOrFail(store: BaselineFile, agent: string): string[] {
   const known = Object.keys(store.agents);
   const hint = nearest(agent, known);
   throw new UsageError(
-    `no baseline for agent "${agent}"${hint ? ` — did you mean "${hint}"?` : ''}` +
+    `no baseline for agent ${quoted(agent)}${hint ? ` — did you mean ${quoted(hint)}?` : ''}` +
       (known.length
-        ? ` (agents: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''})`
+        ? ` (agents: ${known
+            .slice(0, 10)
+            .map((k) => quoted(k))
+            .join(', ')}${known.length > 10 ? ', …' : ''})`
         : ' (the store is empty)'),
   );
 }
@@ -687,7 +690,18 @@ const COMMAND_HELP: Record<string, string> = {
   schema: SCHEMA_HELP,
 };
 
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+/**
+ * Every command writes through streams made safe once, here: what a report or trace put in an
+ * agent id, a version or a message can neither drive the terminal (control characters are shown;
+ * the CLI's own colours pass) nor start a workflow command in the Actions log (`::…` lines are
+ * neutralised). Renderers still make each field one line (terminalText); this is the backstop.
+ */
+function safeIO(io: CliIO): CliIO {
+  return { ...io, stdout: safeWriter(io.stdout), stderr: safeWriter(io.stderr) };
+}
+
+export async function runCli(argv: string[], given: CliIO): Promise<number> {
+  const io = safeIO(given);
   const [command, ...rest] = argv;
   if (command !== undefined && asksForHelp(rest)) {
     io.stdout.write(COMMAND_HELP[command] ?? HELP);

@@ -4,7 +4,7 @@
  * label is text inside a code fence, where markdown escaping does not apply, so nothing from a
  * report may close the fence or the quoted label.
  */
-import { joinMd, md, mdFenceWord, type Markdown } from '../redact/markdown.js';
+import { joinMd, safeMd, mdFenceWord, type Markdown } from '../redact/markdown.js';
 import type { DetectorDiff } from './totals.js';
 
 export const CHART_MAX_DETECTORS = 10;
@@ -18,31 +18,15 @@ export function wasteChart(detectors: readonly DetectorDiff[]): Markdown[] {
     .slice(0, CHART_MAX_DETECTORS);
   if (rows.length === 0) return [];
   const max = Math.max(...rows.map((d) => Math.max(d.wasteUsd.base, d.wasteUsd.head)));
-  const list = (items: Markdown[]) =>
-    joinMd(
-      items,
-      md`
-,
-      `,
-    );
+  const list = (items: Markdown[]) => joinMd(items, safeMd`, `);
   return [
-    md`
-~~~mermaid
-
-~~~
-    `,
-    md`
-xychart-beta
-    `,
-    md`title "Waste by detector (USD): base, then head"`,
-    md`  x-axis [${list(rows.map((d) => md`"${mdFenceWord(d.detector)}"`))}]`,
-    md`  y-axis "USD" 0 --> ${num(max * 1.1)}`,
-    md`  bar [${list(rows.map((d) => md`${num(d.wasteUsd.base)}`))}]`,
-    md`  bar [${list(rows.map((d) => md`${num(d.wasteUsd.head)}`))}]`,
-    md`
-~~~
-
-~~~
-    `,
+    safeMd`\`\`\`mermaid`,
+    safeMd`xychart-beta`,
+    safeMd`  title "Waste by detector (USD): base, then head"`,
+    safeMd`  x-axis [${list(rows.map((d) => safeMd`"${mdFenceWord(d.detector)}"`))}]`,
+    safeMd`  y-axis "USD" 0 --> ${num(max * 1.1)}`,
+    safeMd`  bar [${list(rows.map((d) => safeMd`${num(d.wasteUsd.base)}`))}]`,
+    safeMd`  bar [${list(rows.map((d) => safeMd`${num(d.wasteUsd.head)}`))}]`,
+    safeMd`\`\`\``,
   ];
 }

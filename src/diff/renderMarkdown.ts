@@ -1,10 +1,10 @@
 /**
  * The diff as markdown: what the GitHub Action posts as its sticky PR comment. Every line is built
- * with `md` (redact/markdown.ts), so everything that came from a report (and so maybe from a trace)
+ * with `safeMd` (redact/markdown.ts), so everything that came from a report (and so maybe from a trace)
  * is redacted and escaped; detector ids go in code spans only when they are plain identifiers. The comment stays under GitHub's limit: the longest
  * lists are cut first, each saying how much it left out.
  */
-import { cutMarkdown, joinMd, md, mdCode, mdLink, mdText, type Markdown } from '../redact/markdown.js';
+import { cutMarkdown, joinMd, safeMd, mdCode, mdLink, mdText, type Markdown } from '../redact/markdown.js';
 import { cutNote, MARKDOWN_LIMIT } from '../report/renderMarkdown.js';
 import { formatUsd } from '../report/summarise.js';
 import { fmtInt, plural } from '../util/thousands.js';
@@ -37,7 +37,7 @@ export interface DiffMarkdownOptions {
   fileUrl?: (file: string, line?: number) => string | undefined;
 }
 
-const blank = md``;
+const blank = safeMd``;
 
 /** A list the length limit may cut: its title always stays, its items from the end. */
 interface ListBlock {
@@ -62,10 +62,10 @@ function renderBlocks(blocks: readonly Block[]): Markdown {
     out.push(...b.title);
     const shown = b.items.slice(0, b.cap);
     if (shown.length > 0) out.push(...b.head, ...shown);
-    if (b.items.length > shown.length) out.push(blank, md`_… ${b.more(b.items.length - shown.length)}_`);
+    if (b.items.length > shown.length) out.push(blank, safeMd`_… ${b.more(b.items.length - shown.length)}_`);
     out.push(...b.foot);
   }
-  return md`${joinMd(out)}\n`;
+  return safeMd`${joinMd(out)}\n`;
 }
 
 /** Halves the cap of the list that takes the most characters until the text fits. */
@@ -103,14 +103,14 @@ function signalLine(
   const where =
     s.test !== undefined
       ? mdText(s.test, 160)
-      : md`${mdText(s.traceId, 80)}${s.file ? md` (${fileText(s.file, line, fileUrl)})` : ''}`;
-  return md`- ${mdCode(s.detector)} **${s.severity}** ${where}: ${mdText(s.message, 200)}${s.wasteUsd ? md` — ${formatUsd(s.wasteUsd)}` : ''}`;
+      : safeMd`${mdText(s.traceId, 80)}${s.file ? safeMd` (${fileText(s.file, line, fileUrl)})` : ''}`;
+  return safeMd`- ${mdCode(s.detector)} **${s.severity}** ${where}: ${mdText(s.message, 200)}${s.wasteUsd ? safeMd` — ${formatUsd(s.wasteUsd)}` : ''}`;
 }
 
 function noiseRow(name: Markdown, n: Noise, usd: boolean): Markdown {
   const rel = relativeText(n);
   const change = usd ? signedUsd(n.delta) : `${n.delta > 0 ? '+' : ''}${Math.round(n.delta * 1000) / 1000}`;
-  return md`| ${name} | ${perTraceText(n.base, usd)} | ${perTraceText(n.head, usd)} | ${change}${rel ? md` (${rel})` : ''} | ${intervalText(n, usd)} | ${n.label === 'up' ? '🔺 up' : n.label === 'down' ? '🔻 down' : n.label} |`;
+  return safeMd`| ${name} | ${perTraceText(n.base, usd)} | ${perTraceText(n.head, usd)} | ${change}${rel ? safeMd` (${rel})` : ''} | ${intervalText(n, usd)} | ${n.label === 'up' ? '🔺 up' : n.label === 'down' ? '🔻 down' : n.label} |`;
 }
 
 export function renderDiffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}): string {
@@ -127,82 +127,51 @@ export function diffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}
 
   const wasteRel = relativeText(totals.wasteUsd);
   fixed(
-    md`### ${options.title ?? 'tracejury diff'} ${
-      diff.gate.passed
-        ? md`
-✅ no regression
-          `
-        : md`
-❌ regression
-          `
+    safeMd`### ${options.title ?? 'tracejury diff'} ${
+      diff.gate.passed ? safeMd`✅ no regression` : safeMd`❌ regression`
     }`,
     blank,
-    md`Waste **${formatUsd(totals.wasteUsd.base)} → ${formatUsd(totals.wasteUsd.head)}** (${signedUsd(totals.wasteUsd.delta)}${wasteRel ? md`, ${wasteRel}` : ''}) · per 100 traces ${formatUsd(totals.wastePer100Traces.base)} → ${formatUsd(totals.wastePer100Traces.head)} · waste per trace **${noise.wastePerTrace.label}**`,
+    safeMd`Waste **${formatUsd(totals.wasteUsd.base)} → ${formatUsd(totals.wasteUsd.head)}** (${signedUsd(totals.wasteUsd.delta)}${wasteRel ? safeMd`, ${wasteRel}` : ''}) · per 100 traces ${formatUsd(totals.wastePer100Traces.base)} → ${formatUsd(totals.wastePer100Traces.head)} · waste per trace **${noise.wastePerTrace.label}**`,
     blank,
-    md`Traces ${countChange(totals.traces)} · cost ${usdChange(totals.costUsd)} · findings ${countChange(totals.findings)} · ${fmtInt(diff.signals.new.length)} new, ${fmtInt(diff.signals.resolved.length)} resolved, ${fmtInt(diff.signals.persisting)} persisting`,
+    safeMd`Traces ${countChange(totals.traces)} · cost ${usdChange(totals.costUsd)} · findings ${countChange(totals.findings)} · ${fmtInt(diff.signals.new.length)} new, ${fmtInt(diff.signals.resolved.length)} resolved, ${fmtInt(diff.signals.persisting)} persisting`,
   );
-  if (!diff.gate.passed) fixed(blank, ...diff.gate.reasons.map((r) => md`- ${mdText(r, 500)}`));
-  for (const n of diff.notes) fixed(blank, md`> ${mdText(n, 500)}`);
+  if (!diff.gate.passed) fixed(blank, ...diff.gate.reasons.map((r) => safeMd`- ${mdText(r, 500)}`));
+  for (const n of diff.notes) fixed(blank, safeMd`> ${mdText(n, 500)}`);
 
   const noiseRows = Object.entries(noise.findingsPerTrace).map(([d, n]) =>
-    noiseRow(md`${mdCode(d)} findings per trace`, n, false),
+    noiseRow(safeMd`${mdCode(d)} findings per trace`, n, false),
   );
   blocks.push({
     title: [
       blank,
-      md`#### Real or noise? (${Math.round(noise.confidence * 100)}% bootstrap interval of the change per trace, ${fmtInt(noise.resamples)} resamples)`,
+      safeMd`#### Real or noise? (${Math.round(noise.confidence * 100)}% bootstrap interval of the change per trace, ${fmtInt(noise.resamples)} resamples)`,
       blank,
-      md`
-| per trace | base | head | change | 95% interval | |
-      `,
-      md`
-|---|---:|---:|---:|---:|---|
-      `,
-      noiseRow(
-        md`
-waste
-        `,
-        noise.wastePerTrace,
-        true,
-      ),
-      noiseRow(
-        md`
-cost
-        `,
-        noise.costPerTrace,
-        true,
-      ),
+      safeMd`| per trace | base | head | change | 95% interval | |`,
+      safeMd`|---|---:|---:|---:|---:|---|`,
+      noiseRow(safeMd`waste`, noise.wastePerTrace, true),
+      noiseRow(safeMd`cost`, noise.costPerTrace, true),
     ],
     head: [],
     items: noiseRows,
     cap,
-    more: (n) => md`${fmtInt(n)} more detectors' rates not shown`,
+    more: (n) => safeMd`${fmtInt(n)} more detectors' rates not shown`,
     foot: [],
   });
 
   if (diff.detectors.length > 0) {
     blocks.push({
-      title: [
-        blank,
-        md`
-#### Waste by detector
-        `,
-      ],
+      title: [blank, safeMd`#### Waste by detector`],
       head: [
         blank,
-        md`
-| detector | findings | waste base | waste head | change |
-        `,
-        md`
-|---|---:|---:|---:|---:|
-        `,
+        safeMd`| detector | findings | waste base | waste head | change |`,
+        safeMd`|---|---:|---:|---:|---:|`,
       ],
       items: diff.detectors.map((d) => {
         const rel = relativeText(d.wasteUsd);
-        return md`| ${mdCode(d.detector)} | ${fmtInt(d.findings.base)} → ${fmtInt(d.findings.head)} (${signedInt(d.findings.delta)}) | ${formatUsd(d.wasteUsd.base)} | ${formatUsd(d.wasteUsd.head)} | ${signedUsd(d.wasteUsd.delta)}${rel ? md` (${rel})` : ''} |`;
+        return safeMd`| ${mdCode(d.detector)} | ${fmtInt(d.findings.base)} → ${fmtInt(d.findings.head)} (${signedInt(d.findings.delta)}) | ${formatUsd(d.wasteUsd.base)} | ${formatUsd(d.wasteUsd.head)} | ${signedUsd(d.wasteUsd.delta)}${rel ? safeMd` (${rel})` : ''} |`;
       }),
       cap,
-      more: (n) => md`${fmtInt(n)} more detectors not shown`,
+      more: (n) => safeMd`${fmtInt(n)} more detectors not shown`,
       foot: [],
     });
     const chart = wasteChart(diff.detectors);
@@ -210,62 +179,33 @@ cost
   }
 
   blocks.push({
-    title: [blank, md`#### New findings (${fmtInt(diff.signals.new.length)})`],
+    title: [blank, safeMd`#### New findings (${fmtInt(diff.signals.new.length)})`],
     head: [blank],
     items: diff.signals.new.map((s) => signalLine(s, 'new', options.fileUrl)),
     cap,
-    more: (n) => md`${fmtInt(n)} more new signals not shown`,
-    foot:
-      diff.signals.new.length === 0
-        ? [
-            blank,
-            md`
-None.
-            `,
-          ]
-        : [],
+    more: (n) => safeMd`${fmtInt(n)} more new signals not shown`,
+    foot: diff.signals.new.length === 0 ? [blank, safeMd`None.`] : [],
   });
   blocks.push({
-    title: [blank, md`#### Resolved findings (${fmtInt(diff.signals.resolved.length)})`],
+    title: [blank, safeMd`#### Resolved findings (${fmtInt(diff.signals.resolved.length)})`],
     head: [blank],
     items: diff.signals.resolved.map((s) => signalLine(s, 'resolved', options.fileUrl)),
     cap,
-    more: (n) => md`${fmtInt(n)} more resolved signals not shown`,
-    foot:
-      diff.signals.resolved.length === 0
-        ? [
-            blank,
-            md`
-None.
-            `,
-          ]
-        : [],
+    more: (n) => safeMd`${fmtInt(n)} more resolved signals not shown`,
+    foot: diff.signals.resolved.length === 0 ? [blank, safeMd`None.`] : [],
   });
 
   if (diff.sessions.length > 0) {
     const score = (x: number | null) => (x === null ? '–' : x.toFixed(3));
     blocks.push({
-      title: [
-        blank,
-        md`
-#### Session scores
-        `,
-      ],
-      head: [
-        blank,
-        md`
-| session | metric | base | head | change |
-        `,
-        md`
-|---|---|---:|---:|---:|
-        `,
-      ],
+      title: [blank, safeMd`#### Session scores`],
+      head: [blank, safeMd`| session | metric | base | head | change |`, safeMd`|---|---|---:|---:|---:|`],
       items: diff.sessions.map(
         (s) =>
-          md`| ${s.test !== undefined ? mdText(s.test, 120) : mdText(s.sessionId, 80)} | ${s.metric} | ${score(s.base)} | ${score(s.head)} | ${s.delta === null ? '–' : `${s.delta > 0 ? '+' : ''}${s.delta.toFixed(3)}`}${s.headPassed === false ? md`❌` : ''} |`,
+          safeMd`| ${s.test !== undefined ? mdText(s.test, 120) : mdText(s.sessionId, 80)} | ${s.metric} | ${score(s.base)} | ${score(s.head)} | ${s.delta === null ? '–' : `${s.delta > 0 ? '+' : ''}${s.delta.toFixed(3)}`}${s.headPassed === false ? safeMd` ❌` : ''} |`,
       ),
       cap,
-      more: (n) => md`${fmtInt(n)} more session scores not shown`,
+      more: (n) => safeMd`${fmtInt(n)} more session scores not shown`,
       foot: [],
     });
   }
@@ -275,45 +215,29 @@ None.
     const r = (x: number | null) => (x === null ? '–' : x.toFixed(2));
     fixed(
       blank,
-      md`**Verdicts**: pass rate ${r(v.base.rate)} → ${r(v.head.rate)} (${fmtInt(v.base.passed)}/${fmtInt(v.base.total)} → ${fmtInt(v.head.passed)}/${fmtInt(v.head.total)})${v.noise ? md` · ${v.noise.label}` : ''}`,
+      safeMd`**Verdicts**: pass rate ${r(v.base.rate)} → ${r(v.head.rate)} (${fmtInt(v.base.passed)}/${fmtInt(v.base.total)} → ${fmtInt(v.head.passed)}/${fmtInt(v.head.total)})${v.noise ? safeMd` · ${v.noise.label}` : ''}`,
     );
   }
 
   if (diff.review.length > 0) {
     blocks.push({
-      title: [blank, md`<details><summary>For review in head (${fmtInt(diff.review.length)})</summary>`],
+      title: [blank, safeMd`<details><summary>For review in head (${fmtInt(diff.review.length)})</summary>`],
       head: [blank],
       items: diff.review.map(
         (r) =>
-          md`- ${r.detector ? md`${mdCode(r.detector)} ` : ''}${
-            r.shadow
-              ? md`
-_(shadow)_
-                `
-              : ''
-          }${mdText(r.traceId, 80)}${r.file ? md` (${mdText(r.file, 120)})` : ''}: ${mdText(r.reason, 200)}`,
+          safeMd`- ${r.detector ? safeMd`${mdCode(r.detector)} ` : ''}${
+            r.shadow ? safeMd`_(shadow)_ ` : ''
+          }${mdText(r.traceId, 80)}${r.file ? safeMd` (${mdText(r.file, 120)})` : ''}: ${mdText(r.reason, 200)}`,
       ),
       cap: options.listLimit ?? 20,
-      more: (n) => md`${fmtInt(n)} more review cases not shown`,
-      foot: [
-        blank,
-        md`
-</details>
-        `,
-      ],
+      more: (n) => safeMd`${fmtInt(n)} more review cases not shown`,
+      foot: [blank, safeMd`</details>`],
     });
   }
 
   fixed(
     blank,
-    md`Judge spend ${usdChange(totals.judgeUsd)} · ${plural(diff.head.traces, 'trace')} in head, ${plural(diff.base.traces, 'trace')} in base`,
+    safeMd`Judge spend ${usdChange(totals.judgeUsd)} · ${plural(diff.head.traces, 'trace')} in head, ${plural(diff.base.traces, 'trace')} in base`,
   );
-  return fit(
-    blocks,
-    limit,
-    options.seeAlso ??
-      md`
-the JSON output (--format json)
-      `,
-  );
+  return fit(blocks, limit, options.seeAlso ?? safeMd`the JSON output (--format json)`);
 }

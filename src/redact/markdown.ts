@@ -1,9 +1,9 @@
 /**
- * Markdown that cannot carry markup from data. A `Markdown` value is built only here: by the `md`
+ * Markdown that cannot carry markup from data. A `Markdown` value is built only here: by the `safeMd`
  * tagged template, whose literal text is the renderer's own and whose every interpolated string is
  * redacted, cut and escaped (safeText.ts's one path); by `mdText` / `mdCode` for a value with its
  * own length; and by `mdLink` for a link whose URL tracejury made. Renderers build `Markdown` and
- * join it; a plain string can only enter through `md`, where it is escaped — there is no way to
+ * join it; a plain string can only enter through `safeMd`, where it is escaped — there is no way to
  * put report text into markdown raw, and forgetting to escape is not possible.
  *
  * The escape is context-free and minimal, so that ordinary text (`run-1.jsonl`, `$0.42`, `t-9`)
@@ -24,7 +24,7 @@ const TOKEN: unique symbol = Symbol('Markdown');
 export class Markdown {
   readonly source: string;
   constructor(token: typeof TOKEN, source: string) {
-    if (token !== TOKEN) throw new TypeError('Markdown is made by md`…`, mdText, mdCode or mdLink');
+    if (token !== TOKEN) throw new TypeError('Markdown is made by safeMd`…`, mdText, mdCode or mdLink');
     this.source = source;
   }
   get length(): number {
@@ -121,9 +121,9 @@ function piece(value: MdValue): string {
  * interpolated string is redacted, cut to MD_VALUE_MAX and escaped, numbers are written out, and
  * `Markdown` values are inserted as they are.
  *
- *     md`| ${mdCode(s.detector)} | ${s.traceId} | ${formatUsd(s.wasteUsd)} |`
+ *     safeMd`| ${mdCode(s.detector)} | ${s.traceId} | ${formatUsd(s.wasteUsd)} |`
  */
-export function md(strings: TemplateStringsArray, ...values: MdValue[]): Markdown {
+export function safeMd(strings: TemplateStringsArray, ...values: MdValue[]): Markdown {
   let out = strings[0]!;
   for (let i = 0; i < values.length; i++) out += piece(values[i]!) + strings[i + 1]!;
   return made(out);

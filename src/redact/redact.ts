@@ -85,8 +85,8 @@ export function redact(text: string): string {
 const SECRET_KEY = new RegExp(`^[A-Za-z0-9_-]*?${NAMES}$`, 'i');
 
 /**
- * Redacts every string inside a JSON value (for evidence objects), and the string values of keys
- * named like credentials. Returns the value itself, not a copy, when nothing in it changed: almost
+ * Redacts every string inside a JSON value (for evidence objects), keys included, and the string
+ * values of keys named like credentials. Returns the value itself, not a copy, when nothing in it changed: almost
  * all evidence holds no secret, and copying it for every signal of a large run would cost memory.
  */
 export function redactDeep<T>(value: T): T {
@@ -110,7 +110,18 @@ function redactValue(value: unknown): unknown {
   for (const key of Object.keys(record)) {
     const was = record[key];
     const now = typeof was === 'string' && was !== '' && SECRET_KEY.test(key) ? REDACTED : redactValue(was);
-    if (now !== was) (copy ??= { ...record })[key] = now;
+    // A key is text too (a detector id, a model name, a header a trace recorded): redacted as values are.
+    const safeKey = redact(key);
+    if (safeKey === key && now === was) continue;
+    copy ??= { ...record };
+    if (safeKey !== key) delete copy[key];
+    // Defined, not assigned: a key named `__proto__` stays a key and never becomes the prototype.
+    Object.defineProperty(copy, safeKey, {
+      value: now,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy ?? value;
 }

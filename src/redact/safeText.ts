@@ -142,3 +142,12 @@ export function safeWriter<W extends { write(s: string): unknown }>(stream: W): 
     get: (target, prop, receiver) => (prop === 'write' ? write : Reflect.get(target, prop, receiver)),
   });
 }
+
+/**
+ * One message for a log that starts it on a line of its own (@actions/core's `info`): control
+ * characters shown (colours kept) and every line that could be read as a workflow command
+ * neutralised.
+ */
+export function logText(message: string): string {
+  return commandLineGuard()(terminalOutput(message));
+}

@@ -1,9 +1,9 @@
 /**
- * Markdown for PR comments and job summaries. Every line is built with `md` (redact/markdown.ts):
+ * Markdown for PR comments and job summaries. Every line is built with `safeMd` (redact/markdown.ts):
  * whatever came from a report or a trace is redacted and escaped on the way in, and the result
  * stays under GitHub's comment limit, saying what was cut.
  */
-import { cutMarkdown, joinMd, md, mdCode, mdText, type Markdown } from '../redact/markdown.js';
+import { cutMarkdown, joinMd, safeMd, mdCode, mdText, type Markdown } from '../redact/markdown.js';
 import type { Report } from './schema.js';
 import { builtInFix, gateAllowance } from './renderText.js';
 import {
@@ -28,9 +28,7 @@ export const MARKDOWN_LIMIT = 60_000;
 const MAX_FAILING_ROWS = 100;
 
 /** Where the CLI's reader finds what a cut list left out. */
-const CLI_SEE_ALSO = md`
---format json or --limit
-`;
+const CLI_SEE_ALSO = safeMd`--format json or --limit`;
 
 export interface MarkdownOptions {
   limit?: number;
@@ -45,7 +43,7 @@ export interface MarkdownOptions {
 
 /** The note a cut text ends with. */
 export function cutNote(limit: number, seeAlso: string | Markdown): Markdown {
-  return md`\n\n_…cut to ${fmtInt(limit)} characters; for the rest, see ${seeAlso}._\n`;
+  return safeMd`\n\n_…cut to ${fmtInt(limit)} characters; for the rest, see ${seeAlso}._\n`;
 }
 
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
@@ -56,25 +54,21 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
 export function reportMarkdown(report: Report, options: MarkdownOptions = {}): Markdown {
   const seeAlso = options.seeAlso ?? CLI_SEE_ALSO;
   const limit = options.limit ?? MARKDOWN_LIMIT;
-  const blank = md``;
+  const blank = safeMd``;
   const out: Markdown[] = [];
   const { inputs, totals, waste } = report;
   out.push(
-    md`### ${options.title ?? 'tracejury'} ${
-      report.gate.passed
-        ? md`✅ passed${gateAllowance(report)}`
-        : md`
-❌ failed
-          `
+    safeMd`### ${options.title ?? 'tracejury'} ${
+      report.gate.passed ? safeMd`✅ passed${gateAllowance(report)}` : safeMd`❌ failed`
     }`,
     blank,
   );
   out.push(
-    md`${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatCost(totals)}** · waste **${formatUsd(waste.totalUsd)}** (${fmtInt(waste.totalTokens)} tokens)`,
+    safeMd`${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatCost(totals)}** · waste **${formatUsd(waste.totalUsd)}** (${fmtInt(waste.totalTokens)} tokens)`,
   );
-  if (report.outcomes) out.push(blank, md`${outcomeLine(report.outcomes)}`);
-  out.push(blank, md`Gate: ${gateThreshold(report)}`);
-  if (!report.gate.passed) out.push(blank, ...report.gate.reasons.map((r) => md`- ${r}`));
+  if (report.outcomes) out.push(blank, safeMd`${outcomeLine(report.outcomes)}`);
+  out.push(blank, safeMd`Gate: ${gateThreshold(report)}`);
+  if (!report.gate.passed) out.push(blank, ...report.gate.reasons.map((r) => safeMd`- ${r}`));
   if (report.testRun)
     out.push(blank, ...testRunMarkdown(report, options.listLimit ?? MAX_FAILING_ROWS, seeAlso));
   // Every trace that made the gate fail, one line each (cut, with a count, past MAX_FAILING_ROWS).
@@ -83,38 +77,29 @@ export function reportMarkdown(report: Report, options: MarkdownOptions = {}): M
   const maxFailing = options.listLimit ?? MAX_FAILING_ROWS;
   const maxReview = options.listLimit ?? 50;
   if (failing.length > 0) {
-    out.push(
-      blank,
-      md`
-| detector | trace | file | steps |
-      `,
-      md`
-|---|---|---|---|
-      `,
-    );
+    out.push(blank, safeMd`| detector | trace | file | steps |`, safeMd`|---|---|---|---|`);
     for (const s of failing.slice(0, maxFailing))
       out.push(
-        md`| ${mdCode(s.detector)} | ${mdText(s.traceId, 80)} | ${s.file ? mdText(s.file, 120) : '–'} | ${stepsText(s.steps) || '–'} |`,
+        safeMd`| ${mdCode(s.detector)} | ${mdText(s.traceId, 80)} | ${s.file ? mdText(s.file, 120) : '–'} | ${stepsText(s.steps) || '–'} |`,
       );
     if (failing.length > maxFailing)
-      out.push(blank, md`_… and ${fmtInt(failing.length - maxFailing)} more failing traces (${seeAlso})._`);
+      out.push(
+        blank,
+        safeMd`_… and ${fmtInt(failing.length - maxFailing)} more failing traces (${seeAlso})._`,
+      );
   }
   if (inputs.errorCount > 0)
     out.push(
       blank,
-      md`> ⚠️ ${plural(inputs.errorCount, 'input record')} could not be read; the rest were analysed.`,
+      safeMd`> ⚠️ ${plural(inputs.errorCount, 'input record')} could not be read; the rest were analysed.`,
     );
 
   const groups = groupSignals(report, options.listLimit ?? 3);
   if (groups.length > 0) {
     out.push(
       blank,
-      md`
-| detector | severity | signals | traces | waste |
-      `,
-      md`
-|---|---|---:|---:|---:|
-      `,
+      safeMd`| detector | severity | signals | traces | waste |`,
+      safeMd`|---|---|---:|---:|---:|`,
     );
     for (const g of groups) {
       const extra = [
@@ -125,73 +110,43 @@ export function reportMarkdown(report: Report, options: MarkdownOptions = {}): M
         .filter(Boolean)
         .join(', ');
       out.push(
-        md`| ${mdCode(g.detector)} | ${g.severity} | ${fmtInt(g.count)}${extra ? md` (${extra})` : ''} | ${fmtInt(g.traces)} | ${g.wasteUsd > 0 ? formatUsd(g.wasteUsd) : '–'} |`,
+        safeMd`| ${mdCode(g.detector)} | ${g.severity} | ${fmtInt(g.count)}${extra ? safeMd` (${extra})` : ''} | ${fmtInt(g.traces)} | ${g.wasteUsd > 0 ? formatUsd(g.wasteUsd) : '–'} |`,
       );
     }
     // What to do, once per detector, visible under the table (the examples are folded away).
     const fixFor = options.fixFor ?? builtInFix;
     const fixes = groups.flatMap((g) => {
       const fix = fixFor(g.detector);
-      return fix ? [md`- **${mdCode(g.detector)}**: ${fix}`] : [];
+      return fix ? [safeMd`- **${mdCode(g.detector)}**: ${fix}`] : [];
     });
-    if (fixes.length > 0)
-      out.push(
-        blank,
-        md`
-**What to do**
-        `,
-        blank,
-        ...fixes,
-      );
-    const details: Markdown[] = [
-      blank,
-      md`
-<details><summary>Examples</summary>
-      `,
-      blank,
-    ];
+    if (fixes.length > 0) out.push(blank, safeMd`**What to do**`, blank, ...fixes);
+    const details: Markdown[] = [blank, safeMd`<details><summary>Examples</summary>`, blank];
     for (const g of groups) {
       for (const s of g.examples)
         details.push(
-          md`- ${mdCode(g.detector)}${s.shadow ? md`_(shadow)_` : ''} ${mdText(s.traceId, 80)}${s.file ? md` (${mdText(s.file, 120)})` : ''}: ${s.message}`,
+          safeMd`- ${mdCode(g.detector)}${s.shadow ? safeMd` _(shadow)_` : ''} ${mdText(s.traceId, 80)}${s.file ? safeMd` (${mdText(s.file, 120)})` : ''}: ${s.message}`,
         );
       const more = g.count + g.shadow - g.examples.length;
-      if (more > 0) details.push(md`- _… and ${fmtInt(more)} more ${mdCode(g.detector)} (${seeAlso})_`);
+      if (more > 0) details.push(safeMd`- _… and ${fmtInt(more)} more ${mdCode(g.detector)} (${seeAlso})_`);
     }
-    details.push(
-      blank,
-      md`
-</details>
-      `,
-    );
+    details.push(blank, safeMd`</details>`);
     // Groups whose signals are all for review or suppressed have no examples to show.
     if (details.length > 5) out.push(...details);
   } else {
-    out.push(
-      blank,
-      md`
-No signals.
-      `,
-    );
+    out.push(blank, safeMd`No signals.`);
   }
   const precision = precisionRows(report);
   if (precision.length > 0) {
     out.push(
       blank,
-      md`
-Findings against recorded outcomes (precision = findings on failed runs / all findings on runs with an outcome):
-      `,
+      safeMd`Findings against recorded outcomes (precision = findings on failed runs / all findings on runs with an outcome):`,
       blank,
-      md`
-| detector | on failed runs | on successful runs | precision |
-      `,
-      md`
-|---|---:|---:|---:|
-      `,
+      safeMd`| detector | on failed runs | on successful runs | precision |`,
+      safeMd`|---|---:|---:|---:|`,
     );
     for (const r of precision)
       out.push(
-        md`| ${mdCode(r.detector)} | ${fmtInt(r.onFailed)} | ${fmtInt(r.onSucceeded)} | ${r.precision} |`,
+        safeMd`| ${mdCode(r.detector)} | ${fmtInt(r.onFailed)} | ${fmtInt(r.onSucceeded)} | ${r.precision} |`,
       );
   }
   const sessions = sessionRows(report);
@@ -200,57 +155,42 @@ Findings against recorded outcomes (precision = findings on failed runs / all fi
     const maxSessions = options.listLimit ?? 10;
     out.push(
       blank,
-      md`**Sessions** (${fmtInt(sessions.length)}${failed > 0 ? md`, ${fmtInt(failed)} below threshold` : ''}; worst first)`,
+      safeMd`**Sessions** (${fmtInt(sessions.length)}${failed > 0 ? safeMd`, ${fmtInt(failed)} below threshold` : ''}; worst first)`,
       blank,
-      md`
-| | session | traces | reliability | consistency |
-      `,
-      md`
-|---|---|---:|---|---|
-      `,
+      safeMd`| | session | traces | reliability | consistency |`,
+      safeMd`|---|---|---:|---|---|`,
     );
     const cell = (metric: string, v: Parameters<typeof sessionScoreText>[1] | undefined) =>
       v ? sessionScoreText(metric, v).slice(metric.length + 1) : '–';
     for (const r of sessions.slice(0, maxSessions))
       out.push(
-        md`| ${r.passed ? '✅' : '❌'} | ${mdText(r.sessionId, 80)}${r.test ? md` (${mdText(r.test, 80)})` : ''} | ${fmtInt(r.traces)} | ${cell('reliability', r.reliability)} | ${cell('consistency', r.consistency)} |`,
+        safeMd`| ${r.passed ? '✅' : '❌'} | ${mdText(r.sessionId, 80)}${r.test ? safeMd` (${mdText(r.test, 80)})` : ''} | ${fmtInt(r.traces)} | ${cell('reliability', r.reliability)} | ${cell('consistency', r.consistency)} |`,
       );
     if (sessions.length > maxSessions)
-      out.push(blank, md`_… and ${fmtInt(sessions.length - maxSessions)} more sessions (${seeAlso})_`);
+      out.push(blank, safeMd`_… and ${fmtInt(sessions.length - maxSessions)} more sessions (${seeAlso})_`);
   }
   if (report.review.length > 0) {
-    out.push(blank, md`<details><summary>For review (${report.review.length})</summary>`, blank);
+    out.push(blank, safeMd`<details><summary>For review (${report.review.length})</summary>`, blank);
     for (const r of report.review.slice(0, maxReview))
       out.push(
-        md`- ${r.detector ? md`${mdCode(r.detector)} ` : ''}${
-          r.shadow
-            ? md`
-_(shadow)_
-              `
-            : ''
-        }${mdText(r.traceId, 80)}${r.file ? md` (${mdText(r.file, 120)})` : ''}: ${r.reason}`,
+        safeMd`- ${r.detector ? safeMd`${mdCode(r.detector)} ` : ''}${
+          r.shadow ? safeMd`_(shadow)_ ` : ''
+        }${mdText(r.traceId, 80)}${r.file ? safeMd` (${mdText(r.file, 120)})` : ''}: ${r.reason}`,
       );
     if (report.review.length > maxReview)
-      out.push(md`- _… and ${fmtInt(report.review.length - maxReview)} more (${seeAlso})_`);
-    out.push(
-      blank,
-      md`
-</details>
-      `,
-    );
+      out.push(safeMd`- _… and ${fmtInt(report.review.length - maxReview)} more (${seeAlso})_`);
+    out.push(blank, safeMd`</details>`);
   }
   if (totals.unknownModels.length > 0) {
     out.push(
       blank,
-      md`Unpriced models: ${joinMd(
+      safeMd`Unpriced models: ${joinMd(
         totals.unknownModels.map((u) => mdText(u.model, 60)),
-        md`
-,
-        `,
+        safeMd`, `,
       )}`,
     );
   }
-  return cutMarkdown(md`${joinMd(out)}\n`, limit, cutNote(limit, seeAlso));
+  return cutMarkdown(safeMd`${joinMd(out)}\n`, limit, cutNote(limit, seeAlso));
 }
 
 /** pass^k for k = 1..n as "0.90 · 0.81 · 0.73". */
@@ -263,38 +203,30 @@ const kSeries = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' ·
 export function testRunMarkdown(report: Report, maxRows: number, seeAlso: string | Markdown): Markdown[] {
   const run = report.testRun;
   if (!run) return [];
-  const blank = md``;
+  const blank = safeMd``;
   const out = [
-    md`**Tests**: ${fmtInt(run.passed)} passed, ${fmtInt(run.failed)} failed${run.skipped ? md`, ${fmtInt(run.skipped)} skipped` : ''} of ${fmtInt(run.tests)}`,
+    safeMd`**Tests**: ${fmtInt(run.passed)} passed, ${fmtInt(run.failed)} failed${run.skipped ? safeMd`, ${fmtInt(run.skipped)} skipped` : ''} of ${fmtInt(run.tests)}`,
   ];
   const failed = (report.tests ?? []).filter((t) => t.state === 'failed');
   if (failed.length > 0) {
-    out.push(
-      blank,
-      md`
-| failed test | file | first error |
-      `,
-      md`
-|---|---|---|
-      `,
-    );
+    out.push(blank, safeMd`| failed test | file | first error |`, safeMd`|---|---|---|`);
     for (const t of failed.slice(0, maxRows))
       out.push(
-        md`| ${mdText(t.name, 200)} | ${mdText(t.file, 120)}${t.line ? md`:${t.line}` : ''} | ${t.errors?.[0] ? mdText(t.errors[0], 300) : '–'} |`,
+        safeMd`| ${mdText(t.name, 200)} | ${mdText(t.file, 120)}${t.line ? safeMd`:${t.line}` : ''} | ${t.errors?.[0] ? mdText(t.errors[0], 300) : '–'} |`,
       );
     if (failed.length > maxRows)
-      out.push(blank, md`_… and ${fmtInt(failed.length - maxRows)} more failed tests (${seeAlso})._`);
+      out.push(blank, safeMd`_… and ${fmtInt(failed.length - maxRows)} more failed tests (${seeAlso})._`);
   }
   const byRate = (report.tests ?? []).filter((t) => t.passRate?.met && t.passedAttempts < t.attempts);
   for (const t of byRate.slice(0, maxRows))
     out.push(
       blank,
-      md`- ✅ ${mdText(t.name, 200)}: ${fmtInt(t.passedAttempts)} of ${fmtInt(t.attempts)} attempts passed (passRate ${t.passRate!.required})`,
+      safeMd`- ✅ ${mdText(t.name, 200)}: ${fmtInt(t.passedAttempts)} of ${fmtInt(t.attempts)} attempts passed (passRate ${t.passRate!.required})`,
     );
   if (run.repeated > 0)
     out.push(
       blank,
-      md`Repeated tests: ${fmtInt(run.repeated)}; pass^k ${kSeries(run.passHatK)}; pass@k ${kSeries(run.passAtK)} (k = 1, 2, …: all / any of k attempts pass)`,
+      safeMd`Repeated tests: ${fmtInt(run.repeated)}; pass^k ${kSeries(run.passHatK)}; pass@k ${kSeries(run.passAtK)} (k = 1, 2, …: all / any of k attempts pass)`,
     );
   return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { htmlText, scriptJson } from '../../src/redact/html.js';
-import { cutMarkdown, Markdown, md, mdCode, mdLink, mdText } from '../../src/redact/markdown.js';
+import { cutMarkdown, Markdown, safeMd, mdCode, mdLink, mdText } from '../../src/redact/markdown.js';
 import {
   commandLineGuard,
   quoted,
@@ -130,8 +130,8 @@ describe('markdown', () => {
       expect(mdText(value).source).toBe(out);
   });
 
-  it('escapes every interpolated string of md`…`, and only those', () => {
-    const line = md`- **${'<b>x</b>'}** ${mdCode('TOOL_LOOP')} ${mdCode('a`b')} ${3} ${NaN} ${Infinity}`;
+  it('escapes every interpolated string of safeMd`…`, and only those', () => {
+    const line = safeMd`- **${'<b>x</b>'}** ${mdCode('TOOL_LOOP')} ${mdCode('a`b')} ${3} ${NaN} ${Infinity}`;
     expect(line.source).toBe('- **&lt;b>x&lt;/b>** `TOOL_LOOP` a\\`b 3 – –');
   });
 
@@ -145,18 +145,8 @@ describe('markdown', () => {
   });
 
   it('cuts at a line end and says so', () => {
-    const text = md`
-line one\nline two\nline three\n
-    `;
-    expect(
-      cutMarkdown(
-        text,
-        20,
-        md`
-\n_cut_\n
-        `,
-      ).source,
-    ).toBe('line one\n\n_cut_\n');
+    const text = safeMd`line one\nline two\nline three\n`;
+    expect(cutMarkdown(text, 20, safeMd`\n_cut_\n`).source).toBe('line one\n\n_cut_\n');
   });
 });
 

@@ -5,7 +5,7 @@
  * tool calls as context; anything else is the response itself. INDETERMINATE fails whether or not
  * the assertion is negated: an undecided case is not a pass of either kind (fail-closed).
  */
-import { redact, type Verdict } from 'tracejury';
+import { terminalText, type Verdict } from 'tracejury';
 import { analyse, tribunalSession, traceAnalyser } from '../context.js';
 import { currentTask } from '../currentTask.js';
 import { metaOf, recordAnalysis } from '../meta.js';
@@ -46,12 +46,8 @@ function judged(
   };
 }
 
-function clip(text: string | undefined): string {
-  const one = redact(text ?? '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return one.length > MAX_REASONING ? `${one.slice(0, MAX_REASONING)}…` : one;
-}
+/** One line of a judge's text: redacted, cut, control characters shown. */
+const clip = (text: string | undefined) => terminalText((text ?? '').replace(/\s+/g, ' ').trim(), MAX_REASONING + 1);
 
 export function describeVerdict(v: Verdict, threshold: number): string {
   const passes = v.judges.filter((j) => j.passed).length;
