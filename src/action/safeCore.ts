@@ -14,7 +14,8 @@ export function safeCore(core: ActionCore): ActionCore {
     summary: core.summary,
     info: (message) => core.info(logText(message)),
     debug: (message) => core.debug(logText(message)),
-    warning: (message, props) => core.warning(typeof message === 'string' ? logText(message) : message, props),
+    warning: (message, props) =>
+      core.warning(typeof message === 'string' ? logText(message) : message, props),
     error: (message, props) => core.error(typeof message === 'string' ? logText(message) : message, props),
     notice: (message, props) => core.notice(typeof message === 'string' ? logText(message) : message, props),
     setFailed: (message) => core.setFailed(typeof message === 'string' ? logText(message) : message),

@@ -492,7 +492,9 @@ async function baselineUpdate(args: string[], io: CliIO): Promise<number> {
   io.stdout.write(
     `learned ${plural(learned, 'run')} of ${plural(learnedAgents, 'agent')}; ${describeLeftOut(leftOut)}\n`,
   );
-  const agents = Object.entries(store.agents).map(([k, v]) => `${terminalText(k, 80)} (${v.runs.length} runs)`);
+  const agents = Object.entries(store.agents).map(
+    ([k, v]) => `${terminalText(k, 80)} (${v.runs.length} runs)`,
+  );
   const shown = agents.slice(0, 10).join(', ') + (agents.length > 10 ? `, … ${agents.length - 10} more` : '');
   io.stdout.write(`baselines: ${shown || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`);
   return report.inputs.traces === 0 ? EXIT.usage : EXIT.ok;

@@ -47,7 +47,8 @@ function judged(
 }
 
 /** One line of a judge's text: redacted, cut, control characters shown. */
-const clip = (text: string | undefined) => terminalText((text ?? '').replace(/\s+/g, ' ').trim(), MAX_REASONING + 1);
+const clip = (text: string | undefined) =>
+  terminalText((text ?? '').replace(/\s+/g, ' ').trim(), MAX_REASONING + 1);
 
 export function describeVerdict(v: Verdict, threshold: number): string {
   const passes = v.judges.filter((j) => j.passed).length;
