@@ -69,7 +69,8 @@ export const LAYERS = {
     'embed',
     'run',
   ],
-  // A stage beside detect/: it reads traces (trace/, util/) and nothing else.
+  // A stage beside detect/: it reads traces (trace/, util/) and redacts what its failure messages
+  // quote (redact/), nothing else.
   'src/trajectory': [
     'detect',
     'judge',
@@ -80,7 +81,6 @@ export const LAYERS = {
     'config',
     'cli',
     'action',
-    'redact',
     'pricing',
     'diff',
     'embed',

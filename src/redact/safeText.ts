@@ -9,7 +9,7 @@
  * The order matters: a cut through a key leaves a prefix no pattern recognises (redact first),
  * and an escape cut in half is a broken one (cut before encoding).
  */
-import { redact } from './redact.js';
+import { redact, redactLowercased } from './redact.js';
 
 /** Marks text that was cut. */
 export const ELLIPSIS = '…';
@@ -19,13 +19,15 @@ const REDACT_SLACK = 4096;
 
 /**
  * `text` redacted, then at most `max` characters (the last one `…` when cut). A cut never splits
- * a surrogate pair, so the result is always well-formed text.
+ * a surrogate pair, so the result is always well-formed text. `lowercased`: the text's case was
+ * changed (see redactLowercased).
  */
-export function redactAndCut(text: string, max = Infinity): string {
+export function redactAndCut(text: string, max = Infinity, options: { lowercased?: boolean } = {}): string {
   // Only what can be shown is redacted (a 50 MB value is not scanned whole to show 80 characters),
   // with room past the cut for a secret that starts before it; a private key, the longest, is
   // hidden to the end of whatever text it starts in.
-  const safe = redact(text.length > max + REDACT_SLACK ? text.slice(0, max + REDACT_SLACK) : text);
+  const shown = text.length > max + REDACT_SLACK ? text.slice(0, max + REDACT_SLACK) : text;
+  const safe = options.lowercased ? redactLowercased(shown) : redact(shown);
   if (safe.length <= max) return safe;
   let end = Math.max(0, max - 1);
   const last = safe.charCodeAt(end - 1);
@@ -68,6 +70,9 @@ export function terminalText(value: string, max = Infinity): string {
  * shown, not obeyed, and escaping it would show `&lt;` to the reader.
  */
 export const plainText: (value: string, max?: number) => string = terminalText;
+
+/** What a detector's message or evidence quotes of an error or a prompt: 120 characters, then "…". */
+export const ERROR_QUOTE = 121;
 
 /** How much of a value a message quotes: enough to recognise it, never a whole file. */
 export const QUOTE_MAX = 80;

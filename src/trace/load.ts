@@ -41,6 +41,7 @@ import { readLineBatches, type Line } from './lines.js';
 import { expandPaths } from './paths.js';
 import { describeReadError, isFsError } from '../util/fsError.js';
 import type { LoadedTrace, Trace } from './schema.js';
+import { redactAndCut } from '../redact/safeText.js';
 
 export interface LoadOptions {
   /** Skip detection and read every file as this format. */
@@ -160,7 +161,7 @@ const MAX_JSON_MESSAGE = 200;
 
 /** JSON.parse's message on one line: the input it quotes may hold newlines or terminal escapes. */
 export function describeJsonError(err: unknown): string {
-  let msg = (err instanceof Error ? err.message : String(err))
+  const msg = (err instanceof Error ? err.message : String(err))
     .replace(/^JSON\.parse: /, '')
     .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => {
       if (c === '\n') return '\\n';
@@ -168,8 +169,7 @@ export function describeJsonError(err: unknown): string {
       if (c === '\t') return '\\t';
       return `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`;
     });
-  if (msg.length > MAX_JSON_MESSAGE) msg = `${msg.slice(0, MAX_JSON_MESSAGE)}…`;
-  return `not valid JSON (${msg})`;
+  return `not valid JSON (${redactAndCut(msg, MAX_JSON_MESSAGE + 1)})`;
 }
 
 /** One JSONL line: parsed and handed to the reader, or reported with its line number. Blank lines are skipped. */

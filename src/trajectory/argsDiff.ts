@@ -9,6 +9,7 @@
  * only gets only its `-` or `+` line.
  */
 import { definedKeys, isPlainObject } from './argsEqual.js';
+import { redactAndCut } from '../redact/safeText.js';
 
 /** At most this many lines; the rest is counted in a last "… and N more" line. */
 export const MAX_DIFF_LINES = 12;
@@ -30,7 +31,8 @@ export function showValue(value: unknown, maxChars = MAX_VALUE_CHARS): string {
   } catch {
     text = String(value);
   }
-  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
+  // Redacted before the cut: a failure message shows arguments, which may hold a key.
+  return redactAndCut(text, maxChars);
 }
 
 function collect(expected: unknown, actual: unknown, path: string, out: string[]): void {

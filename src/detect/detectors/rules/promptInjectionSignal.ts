@@ -32,6 +32,7 @@ import { buildTriggerDfa } from '../../injection/triggerDfa.js';
 import { compileTriggerFinder, type TriggerFinder, type TriggerHits } from '../../injection/triggerFinder.js';
 import type { Trace } from '../../../trace/schema.js';
 import { nearest } from '../../../util/nearest.js';
+import { redactAndCut } from '../../../redact/safeText.js';
 
 export const EXCERPT_MAX = 80;
 
@@ -198,12 +199,15 @@ function matchOf(p: InjectionPattern, text: string, index: number): InjectionMat
 }
 
 function excerptAt(text: string, index: number): string {
-  const visible = text
-    .slice(Math.max(0, index), index + EXCERPT_MAX * 2)
-    .replace(/[^\x20-\x7e\u00a0-\u200a\u2010-\u2027\u2030-\u205f\u3000-\ud7ff]/gu, (c) => {
+  // Redacted before any cut: a key cut at the excerpt's end would leave a prefix no pattern knows.
+  // The scan's text is lower-cased: provider prefixes are matched in any case.
+  const visible = redactAndCut(text.slice(Math.max(0, index)), EXCERPT_MAX * 2, { lowercased: true }).replace(
+    /[^\x20-\x7e\u00a0-\u200a\u2010-\u2027\u2030-\u205f\u3000-\ud7ff]/gu,
+    (c) => {
       const cp = c.codePointAt(0)!;
       return cp === 10 ? ' ' : `\\u{${cp.toString(16)}}`;
-    });
+    },
+  );
   return visible.length > EXCERPT_MAX ? `${visible.slice(0, EXCERPT_MAX - 1)}…` : visible;
 }
 

@@ -7,7 +7,7 @@
  * message says it "ended ok" only when the run has an output: an unrecorded status reads as ok.
  */
 import { z } from 'zod';
-import { redactAndCut } from '../../../redact/safeText.js';
+import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import { defineDetector } from '../../detector.js';
 import { hasTraceOutput, isEmptyCompletion, stepNo } from './shared.js';
 
@@ -32,12 +32,13 @@ export const firstStepFailure = defineDetector({
       const s = trace.steps[i]!;
       const no = stepNo(i);
       if (s.type === 'llm') {
-        if (s.error) failures.push({ no, what: `LLM call ${s.model} failed: ${redactAndCut(s.error, 120)}` });
+        if (s.error)
+          failures.push({ no, what: `LLM call ${s.model} failed: ${redactAndCut(s.error, ERROR_QUOTE)}` });
         else if (isEmptyCompletion(s)) failures.push({ no, what: `LLM call ${s.model} returned nothing` });
       } else if (s.type === 'tool' && s.status === 'error') {
         failures.push({
           no,
-          what: `tool ${s.name} failed${s.error ? `: ${redactAndCut(s.error, 120)}` : ''}`,
+          what: `tool ${s.name} failed${s.error ? `: ${redactAndCut(s.error, ERROR_QUOTE)}` : ''}`,
         });
       }
     }

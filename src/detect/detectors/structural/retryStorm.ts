@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { redactAndCut } from '../../../redact/safeText.js';
+import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import type { ToolStep } from '../../../trace/schema.js';
 import { allIdentical, fmtInt, stepNo, stepSpan } from './shared.js';
 
@@ -55,7 +55,7 @@ export const retryStorm = defineDetector({
           `${name} failed ${fmtInt(streak.length)}× in a row with no successful call in between (${stepSpan(steps)})` +
           (sameArgs ? ', retried with identical arguments' : '') +
           (recoveredLater ? '' : ', never recovered') +
-          (lastError ? `; last error: ${redactAndCut(lastError, 120)}` : ''),
+          (lastError ? `; last error: ${redactAndCut(lastError, ERROR_QUOTE)}` : ''),
         evidence: {
           tool: name,
           failures: streak.length,
