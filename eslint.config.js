@@ -3,9 +3,11 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * The layers of DESIGN.md's data flow: a folder may import only what sits below it. `forbidden`
- * lists, per folder, the folders it must never import; redact/ and util/ sit below every stage.
- * test/architecture/layers.test.ts checks that these rules catch a bad import.
+ * The layers (ARCHITECTURE.md, "Layers"): a folder may import only what sits below it in the data
+ * flow. `forbidden` lists, per folder, the folders it must never import; redact/ and util/ sit
+ * below every stage. ARCHITECTURE.md's layer table is generated from this object
+ * (`node scripts/architecture-layers.mjs`), and test/architecture/ checks that these rules catch a
+ * bad import and that the table is current.
  */
 export const LAYERS = {
   'src/util': [
@@ -24,6 +26,7 @@ export const LAYERS = {
     'diff',
     'embed',
     'run',
+    'trajectory',
   ],
   'src/redact': [
     'trace',
@@ -40,6 +43,7 @@ export const LAYERS = {
     'diff',
     'embed',
     'run',
+    'trajectory',
   ],
   'src/trace': [
     'detect',
@@ -54,8 +58,21 @@ export const LAYERS = {
     'diff',
     'embed',
     'run',
+    'trajectory',
   ],
-  'src/detect': ['judge', 'report', 'tiers', 'session', 'config', 'cli', 'action', 'diff', 'embed', 'run'],
+  'src/detect': [
+    'judge',
+    'report',
+    'tiers',
+    'session',
+    'config',
+    'cli',
+    'action',
+    'diff',
+    'embed',
+    'run',
+    'trajectory',
+  ],
   'src/judge': [
     'detect',
     'report',
@@ -68,6 +85,7 @@ export const LAYERS = {
     'diff',
     'embed',
     'run',
+    'trajectory',
   ],
   // A stage beside detect/: it reads traces (trace/, util/) and redacts what its failure messages
   // quote (redact/), nothing else.
@@ -126,6 +144,37 @@ export const LAYERS = {
   // through report/ and diff/, not by running the CLI).
   'src/cli': ['action'],
   'src/action': ['cli'],
+
+  // vitest-plugin/ runs in two kinds of process: Vitest's main process (main/: the plugin and its
+  // options; reporter/) and each test worker (worker/, matchers/, capture/, receiver/). Code of one
+  // is never loaded in the other: a worker module that imported main/ would pull the plugin (and
+  // tracejury.yml reading) into every test file, and main-process code that imported worker/ would
+  // load Vitest's runtime where it does not exist. What crosses between them is plain JSON, declared
+  // in shared/ (the settings workers get, the meta tests leave for the reporter), which imports no
+  // other folder. The entry points at the root (index.ts, matchers.ts, setup.ts, types.ts) wire the
+  // folders together, so no folder imports them.
+  'vitest-plugin/shared': ['main', 'reporter', 'worker', 'matchers', 'capture', 'receiver'],
+  'vitest-plugin/main': ['worker', 'matchers', 'capture', 'receiver'],
+  'vitest-plugin/reporter': ['main', 'worker', 'matchers', 'capture', 'receiver'],
+  // What every worker-side part shares (settings, analyser, running test): below the parts.
+  'vitest-plugin/worker': ['main', 'reporter', 'matchers', 'capture', 'receiver'],
+  // The three parts beside each other: each brings traces to tests or judges them on its own.
+  'vitest-plugin/matchers': ['main', 'reporter', 'capture', 'receiver'],
+  'vitest-plugin/capture': ['main', 'reporter', 'matchers', 'receiver'],
+  'vitest-plugin/receiver': ['main', 'reporter', 'matchers', 'capture'],
+};
+
+/** vitest-plugin/ is a face of the package, as the CLI is: it reaches the library only as 'tracejury'. */
+const PLUGIN_USES_PUBLIC_API = {
+  group: ['**/src/*', '**/src/**', '**/build/*', '**/build/**'],
+  message: "vitest-plugin/ imports the library as 'tracejury' (its public API), not from src/ or build/.",
+};
+
+/** A folder of vitest-plugin/ never imports the entry points that wire the folders together. */
+const PLUGIN_ENTRY_POINTS = {
+  regex: '^\\.\\./(index|matchers|setup)(\\.js)?$',
+  message:
+    'a folder of vitest-plugin/ must not import its entry points (index, matchers, setup): they import the folders (see ARCHITECTURE.md, Layers).',
 };
 
 function layerRules() {
@@ -135,10 +184,15 @@ function layerRules() {
       'no-restricted-imports': [
         'error',
         {
-          patterns: forbidden.map((f) => ({
-            group: [`**/${f}/*`, `**/${f}/**`],
-            message: `${folder}/ must not import ${f}/: imports run down DESIGN.md's data flow (see eslint.config.js LAYERS).`,
-          })),
+          patterns: [
+            ...forbidden.map((f) => ({
+              group: [`**/${f}/*`, `**/${f}/**`],
+              message: `${folder}/ must not import ${f}/: imports run down the data flow (see ARCHITECTURE.md, Layers; eslint.config.js LAYERS).`,
+            })),
+            // One rule per file in flat config: a later block would replace these patterns, so
+            // the plugin's folders carry the plugin-wide ones too.
+            ...(folder.startsWith('vitest-plugin/') ? [PLUGIN_USES_PUBLIC_API, PLUGIN_ENTRY_POINTS] : []),
+          ],
         },
       ],
     },
@@ -165,6 +219,13 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  {
+    // The plugin is a face of the package, like the CLI is to users: it reaches the library only
+    // through the package's public entry ("tracejury"), never into src/. (Its folders get this
+    // pattern with their layer rules below; this block covers the entry points at its root.)
+    files: ['vitest-plugin/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [PLUGIN_USES_PUBLIC_API] }] },
+  },
   ...layerRules(),
   {
     // embed/ sees traces only as types: it embeds text, it never loads or parses.
@@ -178,26 +239,7 @@ export default tseslint.config(
               group: ['**/trace/*', '**/trace/**'],
               allowTypeImports: true,
               message:
-                'src/embed/ may import trace/ types only (import type …): see eslint.config.js LAYERS.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The plugin is a face of the package, like the CLI is to users: it reaches the library only
-    // through the package's public entry ("tracejury"), never into src/.
-    files: ['vitest-plugin/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/src/*', '**/src/**', '**/build/*', '**/build/**'],
-              message:
-                "vitest-plugin/ imports the library as 'tracejury' (its public API), not from src/ or build/.",
+                'src/embed/ may import trace/ types only (import type …): see ARCHITECTURE.md, Layers.',
             },
           ],
         },

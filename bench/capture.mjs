@@ -15,9 +15,9 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV2 } from 'ai/test';
 import { z } from 'zod';
-import { captureTrace } from '../build/vitest-plugin/capture.js';
-import { CAPTURE_KEY, closeCapture, openCapture } from '../build/vitest-plugin/spanProcessor.js';
-import { spansToOtlp } from '../build/vitest-plugin/spansToOtlp.js';
+import { captureTrace } from '../build/vitest-plugin/capture/capture.js';
+import { CAPTURE_KEY, closeCapture, openCapture } from '../build/vitest-plugin/capture/spanProcessor.js';
+import { spansToOtlp } from '../build/vitest-plugin/capture/spansToOtlp.js';
 
 const CALLS = Number(process.argv[2] ?? 2000);
 const ROUNDS = Number(process.argv[3] ?? 5);

@@ -3,18 +3,18 @@
  * this module anywhere in a project, as its vitest.config.ts does — the matcher types.
  */
 import './types.js';
-import { tracejury } from './plugin.js';
+import { tracejury } from './main/plugin.js';
 
 export { tracejury };
 export default tracejury;
-export type { TracejuryPluginOptions } from './options.js';
-export type { TracejuryVitePlugin } from './plugin.js';
+export type { TracejuryPluginOptions } from './main/options.js';
+export type { TracejuryVitePlugin } from './main/plugin.js';
 export {
   describeTraces,
   loadTraces,
   type DescribeTracesOptions,
   type LoadTracesOptions,
-} from './loadTraces.js';
+} from './worker/loadTraces.js';
 export type {
   CustomDetectorIds,
   DetectorId,
@@ -29,7 +29,7 @@ export {
   closeAllReceivers,
   type TraceReceiver,
   type TraceReceiverOptions,
-} from './receiver.js';
+} from './receiver/receiver.js';
 export {
   captureTrace,
   captureTraceWithResult,
@@ -37,4 +37,4 @@ export {
   tracejuryProcessor,
   type CaptureOptions,
   type CaptureFailure,
-} from './capture.js';
+} from './capture/capture.js';

@@ -4,12 +4,12 @@
  * written out at the end.
  */
 import { afterAll, afterEach, beforeEach, expect, inject } from 'vitest';
-import { attemptEnded, attemptStart, type AttemptTask } from './attempts.js';
-import { configureWorker, flushTribunal, workerSettings } from './context.js';
+import { attemptEnded, attemptStart, type AttemptTask } from './worker/attempts.js';
+import { configureWorker, flushTribunal, workerSettings } from './worker/context.js';
 import { matchers } from './matchers.js';
-import { PROVIDE_KEY } from './options.js';
-import { closeAllReceivers } from './receiverRegistry.js';
-import { resetCapture } from './capture.js';
+import { PROVIDE_KEY } from './shared/workerSettings.js';
+import { closeAllReceivers } from './receiver/receiverRegistry.js';
+import { resetCapture } from './capture/capture.js';
 
 configureWorker(inject(PROVIDE_KEY));
 expect.extend(matchers);

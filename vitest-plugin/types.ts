@@ -13,7 +13,7 @@ import type {
   MatchTrajectoryOptions,
   Severity,
 } from 'tracejury';
-import type { WorkerSettings } from './options.js';
+import type { WorkerSettings } from './shared/workerSettings.js';
 
 /**
  * Detector ids `toHaveSignal` accepts: the built-in ones, and any a project adds by declaring them:

@@ -3,9 +3,11 @@
  *
  * `auto` looks for the head report that the latest successful run of this workflow on the base
  * branch uploaded as an artifact, then for a committed `.tracejury/baseline-report.json`, and says
- * plainly when there is neither (a first run: a report without deltas). Nothing GitHub-side ever
- * fails the step here — a read-only token or an expired artifact costs the deltas, not the check —
- * but a `baseline:` path the user named that cannot be used is an input error.
+ * plainly when there is neither (a first run: a report without deltas). Only this repository's
+ * own runs count (baselineRuns.ts: never a fork's pull-request run on a branch called main), and a
+ * baseline weighs at most MAX_BASELINE_BYTES (baselineArtifact.ts). Nothing GitHub-side ever fails
+ * the step here — a read-only token, an expired or oversized artifact costs the deltas, not the
+ * check — but a `baseline:` path the user named that cannot be used is an input error.
  *
  * Artifact names: the report is uploaded raw (skipArchive) so that it can be downloaded without
  * unzipping, and @actions/artifact v6 then names the artifact after the uploaded file's basename,
@@ -15,10 +17,16 @@
 import path from 'node:path';
 import { parseReportJson } from '../report/parseReport.js';
 import type { Report } from '../report/schema.js';
+import { formatBytes } from '../util/bytes.js';
 import { fsErrorReason, isFsError } from '../util/fsError.js';
 import { plural } from '../util/thousands.js';
+import { MAX_BASELINE_BYTES, readReportArtifact } from './baselineArtifact.js';
+import { baselineEvents, listBaselineRuns, whyNotBaseline, type WorkflowRun } from './baselineRuns.js';
 import type { ActionFs, ArtifactStore, Octokit } from './deps.js';
+import { httpFailureOf } from './githubError.js';
 import { readReportInput } from './reportInput.js';
+
+export { MAX_BASELINE_BYTES } from './baselineArtifact.js';
 
 export const baselineArtifactName = (commentId: string) => `tracejury-report-${commentId}`;
 
@@ -50,36 +58,39 @@ export interface BaselineFound {
 export interface FindBaselineArgs {
   input: BaselineInput;
   octokit: Octokit | undefined;
-  artifacts: ArtifactStore;
   fs: ActionFs;
   repo: { owner: string; repo: string };
   baseBranch: string | undefined;
+  /** The repository's default branch: there, scheduled and hand-started runs are baselines too. */
+  defaultBranch?: string | undefined;
   /** The workflow's numeric id or its file name (`ci.yml`), as the runs API accepts either. */
   workflowId: number | string | undefined;
   /** baselineArtifactName(comment-id), without the `.json` GitHub adds (see the note at the top). */
   artifactName: string;
-  token: string;
   workDir: string;
   tempDir: string;
   log: (line: string) => void;
   /** Successful runs to look through for the artifact (default 30). */
   maxRuns?: number;
+  /** The most a baseline may weigh (MAX_BASELINE_BYTES; tests lower it). */
+  maxBytes?: number;
 }
 
 export async function findBaseline(args: FindBaselineArgs): Promise<BaselineFound> {
   const { input } = args;
+  const maxBytes = args.maxBytes ?? MAX_BASELINE_BYTES;
   if (input.kind === 'none')
     return { report: undefined, source: 'the workflow set `baseline: none`', warnings: [] };
   if (input.kind === 'file') {
-    const report = await readReportInput(args.fs, args.workDir, 'baseline', input.path);
+    const report = await readReportInput(args.fs, args.workDir, 'baseline', input.path, { maxBytes });
     return { report, source: input.path, warnings: [] };
   }
 
   const warnings: string[] = [];
-  const fromRuns = await fromBaseBranchRuns(args, warnings);
+  const fromRuns = await fromBaseBranchRuns(args, maxBytes, warnings);
   if (fromRuns.found) return { ...fromRuns.found, warnings };
 
-  const committed = await readCommitted(args, warnings);
+  const committed = await readCommitted(args, maxBytes, warnings);
   if (committed) return { report: committed, source: `committed ${COMMITTED_BASELINE}`, warnings };
   return {
     report: undefined,
@@ -89,10 +100,22 @@ export async function findBaseline(args: FindBaselineArgs): Promise<BaselineFoun
 }
 
 /** The committed fallback: absent is normal; present but unusable is a warning, not a failure. */
-async function readCommitted(args: FindBaselineArgs, warnings: string[]): Promise<Report | undefined> {
+async function readCommitted(
+  args: FindBaselineArgs,
+  maxBytes: number,
+  warnings: string[],
+): Promise<Report | undefined> {
+  const file = path.resolve(args.workDir, COMMITTED_BASELINE);
   let text: string;
   try {
-    text = await args.fs.readFile(path.resolve(args.workDir, COMMITTED_BASELINE), 'utf8');
+    const { size } = await args.fs.stat(file);
+    if (size > maxBytes) {
+      warnings.push(
+        `baseline: ${COMMITTED_BASELINE} is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} a baseline may weigh; comparing with no baseline`,
+      );
+      return undefined;
+    }
+    text = await args.fs.readFile(file, 'utf8');
   } catch (err) {
     if (!isFsError(err)) throw err;
     if (err.code !== 'ENOENT')
@@ -113,11 +136,11 @@ interface RunsOutcome {
   why: string;
 }
 
-type WorkflowRun = Awaited<
-  ReturnType<Octokit['rest']['actions']['listWorkflowRuns']>
->['data']['workflow_runs'][number];
-
-async function fromBaseBranchRuns(args: FindBaselineArgs, warnings: string[]): Promise<RunsOutcome> {
+async function fromBaseBranchRuns(
+  args: FindBaselineArgs,
+  maxBytes: number,
+  warnings: string[],
+): Promise<RunsOutcome> {
   const { octokit, baseBranch, workflowId, repo } = args;
   if (!octokit) return { why: 'no github-token to look for the base branch’s report with' };
   if (!baseBranch) return { why: 'no base branch to compare with' };
@@ -125,67 +148,74 @@ async function fromBaseBranchRuns(args: FindBaselineArgs, warnings: string[]): P
     return { why: 'the workflow is unknown (GITHUB_WORKFLOW_REF is not set)' };
 
   const name = baselineArtifactFile(args.artifactName);
-  const maxRuns = Math.max(1, args.maxRuns ?? DEFAULT_MAX_RUNS);
+  const events = baselineEvents(baseBranch, args.defaultBranch);
+  const rule = { repository: `${repo.owner}/${repo.repo}`, baseBranch, events };
   let looked = 0;
   let expired = 0;
-  let ended = false;
+  let ended: boolean;
   try {
-    for (let page = 1; looked < maxRuns && !ended; page++) {
-      const { data } = await octokit.rest.actions.listWorkflowRuns({
-        ...repo,
-        workflow_id: workflowId,
-        branch: baseBranch,
-        status: 'success',
-        per_page: PER_PAGE,
-        page,
-      });
-      const runs = data.workflow_runs;
-      ended = runs.length < PER_PAGE;
-      for (const run of runs) {
-        if (looked >= maxRuns) break;
-        looked++;
-        const { data: listed } = await octokit.rest.actions.listWorkflowRunArtifacts({
-          ...repo,
-          run_id: run.id,
-          name,
-          per_page: PER_PAGE,
-        });
-        const live = listed.artifacts.filter((a) => a.name === name && !a.expired);
-        expired += listed.artifacts.filter((a) => a.name === name && a.expired).length;
-        const artifact = live[0];
-        if (!artifact) continue;
-        return await fromArtifact(args, run, artifact.id, baseBranch, warnings);
+    const listed = await listBaselineRuns({
+      octokit,
+      repo,
+      workflowId,
+      baseBranch,
+      events,
+      limit: Math.max(1, args.maxRuns ?? DEFAULT_MAX_RUNS),
+    });
+    ended = listed.ended;
+    for (const run of listed.runs) {
+      const why = whyNotBaseline(run, rule);
+      if (why) {
+        args.log(`baseline: passed over run #${run.run_number} (${run.html_url}): ${why}`);
+        continue;
       }
+      looked++;
+      const { data } = await octokit.rest.actions.listWorkflowRunArtifacts({
+        ...repo,
+        run_id: run.id,
+        name,
+        per_page: PER_PAGE,
+      });
+      const live = data.artifacts.filter((a) => a.name === name && !a.expired);
+      expired += data.artifacts.filter((a) => a.name === name && a.expired).length;
+      const artifact = live[0];
+      if (!artifact) continue;
+      return await fromArtifact(args, run, artifact, baseBranch, maxBytes, warnings);
     }
   } catch (err) {
-    const status = httpStatus(err);
-    if (status === undefined) throw err;
+    const failure = httpFailureOf(err);
+    if (!failure) throw err;
     const advice =
-      status === 403 || status === 404
+      failure.status === 403 || failure.status === 404
         ? '; give the job `permissions: actions: read` so it can read the base branch’s runs and artifacts'
         : '';
     warnings.push(
-      `baseline: cannot list the runs of this workflow on ${baseBranch} and their artifacts: ${status} ${errorMessage(err)}${advice}`,
+      `baseline: cannot list the runs of this workflow on ${baseBranch} and their artifacts: ${failure.status} ${failure.message}${advice}`,
     );
     return { why: `the runs on ${baseBranch} could not be read (see the warning)` };
   }
   const expiredNote = expired ? `, ${plural(expired, 'expired one')} aside` : '';
   const limit = ended ? '' : ` (looked through the latest ${plural(looked, 'run')})`;
   return {
-    why: `no successful run of this workflow on ${baseBranch} has a ${name} artifact yet${expiredNote}${limit}; runs that failed are passed over (on ${baseBranch}, \`fail-on: regression\` lets a run with findings succeed and become the baseline)`,
+    why: `no successful ${orList(events)} run of this workflow on ${baseBranch} has a ${name} artifact yet${expiredNote}${limit}; runs that failed are passed over (on ${baseBranch}, \`fail-on: regression\` lets a run with findings succeed and become the baseline)`,
   };
 }
 
+/** `push`, `push or schedule`, `push, schedule or workflow_dispatch`. */
+const orList = (words: readonly string[]) =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+
 /**
- * Download one run's report artifact and check it. A newer artifact that is broken means the base
- * moved on without a usable report: older runs would be stale, so this falls back rather than
- * looking further.
+ * Download one run's report artifact and check it. A newer artifact that is broken or too big
+ * means the base moved on without a usable report: older runs would be stale, so this falls back
+ * rather than looking further.
  */
 async function fromArtifact(
   args: FindBaselineArgs,
   run: WorkflowRun,
-  artifactId: number,
+  artifact: { id: number; name: string; size_in_bytes: number },
   baseBranch: string,
+  maxBytes: number,
   warnings: string[],
 ): Promise<RunsOutcome> {
   const label = `run #${run.run_number} on ${baseBranch} (${run.head_sha.slice(0, 7)})`;
@@ -197,54 +227,16 @@ async function fromArtifact(
   try {
     await args.fs.mkdir(args.tempDir, { recursive: true });
     dir = await args.fs.mkdtemp(path.join(args.tempDir, 'tracejury-baseline-'));
-    await args.artifacts.downloadArtifact(artifactId, {
-      path: dir,
-      findBy: {
-        token: args.token,
-        workflowRunId: run.id,
-        repositoryOwner: args.repo.owner,
-        repositoryName: args.repo.repo,
-      },
-    });
   } catch (err) {
-    const status = httpStatus(err);
-    const advice = status === 403 || status === 404 ? ' (the job needs `permissions: actions: read`)' : '';
-    return problem(`cannot download it: ${status ? `${status} ` : ''}${errorMessage(err)}${advice}`);
+    if (!isFsError(err)) throw err;
+    return problem(`cannot make a directory to download it to: ${fsErrorReason(err)}`);
   }
-  // Uploaded raw, the download is the one JSON file; an artifact someone zipped is extracted by the
-  // client, and must then hold exactly one JSON file too.
-  let files: string[];
-  try {
-    files = (await args.fs.readdir(dir)).filter((f) => f.toLowerCase().endsWith('.json'));
-  } catch (err) {
-    return problem(`cannot list the download: ${fsErrorReason(err)}`);
-  }
-  if (files.length !== 1)
-    return problem(
-      files.length === 0
-        ? 'it holds no .json file'
-        : `it holds ${files.length} .json files: ${files.join(', ')}`,
-    );
-  let text: string;
-  try {
-    text = await args.fs.readFile(path.join(dir, files[0]!), 'utf8');
-  } catch (err) {
-    return problem(`cannot read ${files[0]}: ${fsErrorReason(err)}`);
-  }
-  const parsed = parseReportJson(text);
+  const read = await readReportArtifact({ octokit: args.octokit!, repo: args.repo, artifact, dir, maxBytes });
+  if ('problem' in read) return problem(read.problem);
+  const parsed = parseReportJson(read.text);
   if (!parsed.ok) return problem(parsed.problem);
   args.log(`baseline: the report of ${label}`);
   return { found: { report: parsed.report, source: `the report of ${label}`, url: run.html_url }, why: '' };
-}
-
-/** Octokit's RequestError carries the HTTP status; anything else (a bug) has none. */
-function httpStatus(err: unknown): number | undefined {
-  const status = (err as { status?: unknown } | null)?.status;
-  return typeof status === 'number' ? status : undefined;
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export interface UploadBaselineArgs {

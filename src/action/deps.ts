@@ -31,11 +31,12 @@ export type ActionCore = Pick<
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
-export type ArtifactStore = Pick<ArtifactClient, 'uploadArtifact' | 'downloadArtifact'>;
+/** Uploads only: a baseline is downloaded within a size limit by baselineArtifact.ts. */
+export type ArtifactStore = Pick<ArtifactClient, 'uploadArtifact'>;
 
 export type ActionFs = Pick<
   typeof fsPromises,
-  'readFile' | 'writeFile' | 'mkdir' | 'mkdtemp' | 'access' | 'readdir'
+  'readFile' | 'writeFile' | 'mkdir' | 'mkdtemp' | 'access' | 'readdir' | 'stat'
 >;
 
 /** @actions/exec's `exec`: resolves to the exit code (with ignoreReturnCode set). */

@@ -8,7 +8,7 @@ import type { ArtifactStore } from './deps.js';
 import { run } from './run.js';
 
 // The artifact client (with the Azure storage SDK) is a third of the bundle and only a baseline
-// lookup or upload needs it: loaded on first use, so the step starts in less time.
+// upload needs it: loaded on first use, so the step starts in less time.
 let artifactClient: Promise<ArtifactStore> | undefined;
 const loadArtifactClient = () =>
   (artifactClient ??= import('@actions/artifact').then(
@@ -16,7 +16,6 @@ const loadArtifactClient = () =>
   ));
 const artifacts: ArtifactStore = {
   uploadArtifact: async (...args) => (await loadArtifactClient()).uploadArtifact(...args),
-  downloadArtifact: async (...args) => (await loadArtifactClient()).downloadArtifact(...args),
 };
 
 await run({

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { parseReportJson } from '../report/parseReport.js';
 import type { Report } from '../report/schema.js';
+import { formatBytes } from '../util/bytes.js';
 import { fsErrorReason, isFsError } from '../util/fsError.js';
 import type { ActionFs } from './deps.js';
 import { ActionInputError } from './inputError.js';
@@ -15,10 +16,19 @@ export async function readReportInput(
   workDir: string,
   input: string,
   file: string,
+  options: { maxBytes?: number } = {},
 ): Promise<Report> {
   let text: string;
   try {
-    text = await fs.readFile(path.resolve(workDir, file), 'utf8');
+    const resolved = path.resolve(workDir, file);
+    if (options.maxBytes !== undefined) {
+      const { size } = await fs.stat(resolved);
+      if (size > options.maxBytes)
+        throw new ActionInputError(
+          `${input}: ${file} is ${formatBytes(size)}, over the ${formatBytes(options.maxBytes)} a ${input} report may weigh`,
+        );
+    }
+    text = await fs.readFile(resolved, 'utf8');
   } catch (err) {
     if (!isFsError(err)) throw err;
     throw new ActionInputError(

@@ -24,6 +24,7 @@ import type { ActionDeps, Octokit } from './deps.js';
 import { resolveEvent, type RunEvent } from './event.js';
 import { httpFailureOf, permissionWarning } from './githubError.js';
 import { produceHeadReport } from './headReport.js';
+import { resolveTokenIdentity } from './tokenIdentity.js';
 import { ActionInputError } from './inputError.js';
 import { readInputs, type ActionInputs } from './inputs.js';
 import { safeCore } from './safeCore.js';
@@ -129,13 +130,12 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     const baseline = await findBaseline({
       input: inputs.baseline,
       octokit,
-      artifacts: deps.artifacts,
       fs: deps.fs,
       repo: { owner, repo },
       baseBranch: event.baseBranch,
+      defaultBranch: event.defaultBranch,
       workflowId: event.workflowId,
       artifactName,
-      token: inputs.token,
       workDir,
       tempDir: deps.tempDir,
       log: (line) => core.info(line),
@@ -181,20 +181,24 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     else if (!octokit) core.warning('tracejury: no github-token; the PR comment was not written');
     else {
       const marker = commentMarker(inputs.commentId);
+      const pr = event.pr.number;
       const written = await degrade(
         deps,
-        `comment on pull request #${event.pr.number}`,
+        `comment on pull request #${pr}`,
         'pull-requests: write',
-        () =>
-          writeComment(
-            octokit,
-            { owner, repo, issueNumber: event.pr!.number },
-            renderComment(render, marker),
-            {
-              marker,
-              mode: inputs.comment as 'update' | 'new',
-            },
-          ),
+        async () => {
+          const body = renderComment(render, marker);
+          if (inputs.comment === 'new')
+            return writeComment(octokit, { owner, repo, issueNumber: pr }, body, { mode: 'new' });
+          // Only a comment this token's identity wrote is ours to update (tokenIdentity.ts).
+          const identity = await resolveTokenIdentity(octokit, (line) => core.debug(line));
+          core.info(`tracejury: the comment to update is the one ${identity.login} wrote (${identity.from})`);
+          return writeComment(octokit, { owner, repo, issueNumber: pr }, body, {
+            mode: 'update',
+            marker,
+            author: identity.login,
+          });
+        },
       );
       if (written) {
         commentUrl = written.url;

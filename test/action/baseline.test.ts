@@ -18,6 +18,7 @@ import {
   uploadBaseline,
   type FindBaselineArgs,
 } from '../../src/action/baseline.js';
+import { whyNotBaseline, type WorkflowRun } from '../../src/action/baselineRuns.js';
 import { ActionInputError } from '../../src/action/inputError.js';
 import { analyze } from '../../src/analyze.js';
 import type { Report } from '../../src/report/schema.js';
@@ -32,6 +33,7 @@ import {
   type FakeArtifactStore,
   type FakeRun,
 } from '../helpers/fakeGitHubArtifacts.js';
+import { zipFile } from '../helpers/zipFile.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = 'ghs_fake_token_for_the_loopback';
@@ -103,13 +105,11 @@ function find(over: Partial<FindBaselineArgs> = {}) {
   return findBaseline({
     input: { kind: 'auto' },
     octokit: getOctokit(TOKEN, { baseUrl: gh.url }),
-    artifacts: new DefaultArtifactClient(),
     fs: fsPromises,
     repo: { owner: gh.owner, repo: gh.repo },
     baseBranch: 'main',
     workflowId: 'ci.yml',
     artifactName: NAME,
-    token: TOKEN,
     workDir,
     tempDir,
     log: (line) => logs.push(line),
@@ -286,7 +286,7 @@ describe('findBaseline auto', () => {
     const found = await find();
     expect(found).toEqual({
       report: undefined,
-      source: `none: no successful run of this workflow on main has a ${FILE} artifact yet; runs that failed are passed over (on main, \`fail-on: regression\` lets a run with findings succeed and become the baseline), and there is no committed ${COMMITTED_BASELINE} (first run: a report without deltas)`,
+      source: `none: no successful push run of this workflow on main has a ${FILE} artifact yet; runs that failed are passed over (on main, \`fail-on: regression\` lets a run with findings succeed and become the baseline), and there is no committed ${COMMITTED_BASELINE} (first run: a report without deltas)`,
       warnings: [],
     });
   });
@@ -323,6 +323,188 @@ describe('findBaseline auto', () => {
     expect(gh.requests).toEqual([]);
     rmSync(path.join(workDir, COMMITTED_BASELINE));
     expect((await find({ baseBranch: undefined })).source).toContain('no base branch');
+  });
+});
+
+describe('findBaseline trusts only this repository’s own runs', () => {
+  it('passes over a fork’s newer pull_request run on a branch called main for the repository’s push run', async () => {
+    const push = addRun(store);
+    seedReport(push, 'our push');
+    // GitHub lists this under branch=main: the fork's branch is called main, its workflow is the
+    // fork's own, and it uploaded a report under our artifact name.
+    const fork = addRun(store, { fork: 'someone/agent-fork' });
+    seedReport(fork, 'planted by the fork');
+    expect(fork.id).toBeGreaterThan(push.id);
+
+    const found = await find();
+    expect(found.warnings).toEqual([]);
+    expect(found.report?.generatedAt).toBe('our push');
+    expect(found.source).toBe(`the report of run #${push.run_number} on main (${push.head_sha.slice(0, 7)})`);
+    // Listed as pushes only; the fork's run and its artifact were never looked at.
+    const listed = requestsTo(/\/actions\/workflows\/ci\.yml\/runs$/);
+    expect(listed.map((r) => r.url.searchParams.get('event'))).toEqual(['push']);
+    expect(requestsTo(new RegExp(`/actions/runs/${fork.id}/`))).toEqual([]);
+    const planted = store.artifacts.find((a) => a.runId === fork.id)!;
+    expect(requestsTo(new RegExp(`/artifacts/${planted.id}/zip$`))).toEqual([]);
+  });
+
+  it('checks each listed run again: one from another repository is passed over with a line saying why', async () => {
+    const push = addRun(store);
+    seedReport(push, 'our push');
+    // A listing that let another repository's run through (GitHub's filter is not the only check).
+    const stranger = addRun(store, { fork: 'someone/agent-fork', event: 'push' });
+    seedReport(stranger, 'planted');
+
+    const found = await find();
+    expect(found.report?.generatedAt).toBe('our push');
+    expect(logs).toContain(
+      `baseline: passed over run #${stranger.run_number} (${stranger.html_url}): its commit comes from someone/agent-fork, not acme/agent`,
+    );
+    expect(requestsTo(new RegExp(`/actions/runs/${stranger.id}/`))).toEqual([]);
+  });
+
+  it('on the default branch takes scheduled and hand-started runs too, newest first; elsewhere only pushes', async () => {
+    seedReport(addRun(store), 'push');
+    const nightly = addRun(store, { event: 'schedule' });
+    seedReport(nightly, 'nightly');
+    seedReport(addRun(store, { event: 'pull_request' }), 'a same-repo pull request run');
+
+    const onDefault = await find({ defaultBranch: 'main' });
+    expect(onDefault.report?.generatedAt).toBe('nightly');
+    const events = requestsTo(/\/runs$/).map((r) => r.url.searchParams.get('event'));
+    expect(events).toEqual(['push', 'schedule', 'workflow_dispatch']);
+
+    gh.requests.length = 0;
+    const intoRelease = await find({ defaultBranch: 'develop' });
+    expect(intoRelease.report?.generatedAt).toBe('push');
+    expect(requestsTo(/\/runs$/).map((r) => r.url.searchParams.get('event'))).toEqual(['push']);
+  });
+
+  it('whyNotBaseline names the event, branch or repository that rules a run out', () => {
+    const rule = { repository: 'acme/agent', baseBranch: 'main', events: ['push'] };
+    const run = (over: Record<string, unknown>) =>
+      ({
+        event: 'push',
+        head_branch: 'main',
+        head_repository: { full_name: 'acme/agent' },
+        ...over,
+      }) as unknown as WorkflowRun;
+    expect(whyNotBaseline(run({}), rule)).toBeUndefined();
+    // GitHub's names are case-insensitive.
+    expect(whyNotBaseline(run({ head_repository: { full_name: 'Acme/Agent' } }), rule)).toBeUndefined();
+    expect(whyNotBaseline(run({ event: 'pull_request_target' }), rule)).toBe(
+      'it ran for a pull_request_target event; only push runs are baselines',
+    );
+    expect(whyNotBaseline(run({ head_branch: 'feature' }), rule)).toBe('it ran on feature, not main');
+    expect(whyNotBaseline(run({ head_repository: null }), rule)).toBe(
+      'its commit comes from an unknown repository, not acme/agent',
+    );
+  });
+});
+
+describe('findBaseline bounds what a baseline may weigh', () => {
+  const LIMIT = 64 * 1024;
+  /** A report padded past LIMIT with a long generatedAt. */
+  const bigReport = () => reportJson('x'.repeat(LIMIT + 1000));
+
+  const expectNoBaseline = (found: Awaited<ReturnType<typeof find>>, what: RegExp) => {
+    expect(found.report).toBeUndefined();
+    expect(found.warnings).toHaveLength(1);
+    expect(found.warnings[0]).toMatch(what);
+    expect(found.warnings[0]).toMatch(/(over|went past) the 64 KiB a baseline may weigh/);
+    expect(found.source).toContain('(first run: a report without deltas)');
+  };
+
+  it('a report over the limit is refused from its listed size, before any download', async () => {
+    const run = addRun(store);
+    seedArtifact(store, run, { name: FILE, bytes: bigReport() });
+    const found = await find({ maxBytes: LIMIT });
+    expectNoBaseline(found, new RegExp(`run #${run.run_number} on main.*: it is \\d+\\.\\d KiB,`));
+    expect(requestsTo(/\/zip$/)).toEqual([]);
+  });
+
+  it('a listed size that lies is caught by the Content-Length, and without one by counting', async () => {
+    const run = addRun(store);
+    seedArtifact(store, run, { name: FILE, bytes: bigReport(), sizeInBytes: 10 });
+    expectNoBaseline(await find({ maxBytes: LIMIT }), /: its download is \d+\.\d KiB, over/);
+
+    resetArtifactStore(store);
+    const chunked = addRun(store);
+    seedArtifact(store, chunked, { name: FILE, bytes: bigReport(), sizeInBytes: 10, chunked: true });
+    expectNoBaseline(await find({ maxBytes: LIMIT }), /: its download went past the 64 KiB/);
+    // The partial download does not stay behind.
+    const dirs = readdirSync(tempDir).map((d) => readdirSync(path.join(tempDir, d)));
+    expect(dirs.flat()).toEqual([]);
+  });
+
+  it('a zip whose report entry states a size over the limit is not unpacked', async () => {
+    const run = addRun(store);
+    // 4 GiB stated, a few bytes stored: a zip bomb's header.
+    const zip = zipFile([{ name: 'report.json', data: '{}', claimedSize: 0xffff_fff0 }]);
+    seedArtifact(store, run, { name: FILE, bytes: zip, contentType: 'application/zip' });
+    expectNoBaseline(await find({ maxBytes: LIMIT }), /: its report\.json unpacked is 4 GiB, over/);
+  });
+
+  it('a zip whose report entry unpacks past the size it states is stopped there', async () => {
+    const run = addRun(store);
+    // 8 MiB of zeros deflate to a few KiB; the header says 100 bytes.
+    const zip = zipFile([{ name: 'report.json', data: Buffer.alloc(8 * 1024 * 1024), claimedSize: 100 }]);
+    expect(zip.length).toBeLessThan(LIMIT);
+    seedArtifact(store, run, { name: FILE, bytes: zip, contentType: 'application/zip' });
+    const found = await find({ maxBytes: LIMIT });
+    expect(found.report).toBeUndefined();
+    expect(found.warnings).toEqual([
+      expect.stringMatching(/: it is refused as a zip: too many bytes in the stream/),
+    ]);
+  });
+
+  it('a zip holding a true report over the limit, stated honestly, is refused too', async () => {
+    const run = addRun(store);
+    const zip = zipFile([{ name: 'report.json', data: bigReport() }]);
+    expect(zip.length).toBeLessThan(LIMIT);
+    seedArtifact(store, run, { name: FILE, bytes: zip, contentType: 'application/zip' });
+    expectNoBaseline(await find({ maxBytes: LIMIT }), /: its report\.json unpacked is \d+\.\d KiB, over/);
+  });
+
+  it('a committed baseline over the limit is a warning; a named one is an input error', async () => {
+    commitBaseline(bigReport());
+    const found = await find({ maxBytes: LIMIT });
+    expect(found.report).toBeUndefined();
+    expect(found.warnings).toEqual([
+      expect.stringMatching(
+        /^baseline: \.tracejury\/baseline-report\.json is \d+\.\d KiB, over the 64 KiB a baseline may weigh; comparing with no baseline$/,
+      ),
+    ]);
+    await expect(
+      find({ input: { kind: 'file', path: COMMITTED_BASELINE }, maxBytes: LIMIT }),
+    ).rejects.toThrow(
+      /^baseline: \.tracejury\/baseline-report\.json is \d+\.\d KiB, over the 64 KiB a baseline report may weigh$/,
+    );
+  });
+
+  it.each([
+    ['a ../ entry', [{ name: '../escaped.json', data: '{}' }], /invalid relative path: \.\.\/escaped\.json/],
+    ['an absolute entry', [{ name: '/tmp/escaped.json', data: '{}' }], /absolute path: \/tmp\/escaped\.json/],
+    ['a backslash entry', [{ name: '..\\escaped.json', data: '{}' }], /invalid characters in fileName/],
+    [
+      'a symbolic link',
+      [{ name: 'report.json', data: '/etc/passwd', symlink: true, method: 'store' as const }],
+      /it holds a symbolic link, report\.json: refused as tampered with/,
+    ],
+  ])('refuses a zip with %s, writing nothing outside its directory', async (_label, entries, why) => {
+    const run = addRun(store);
+    seedArtifact(store, run, {
+      name: FILE,
+      bytes: zipFile([...entries, { name: 'report.json.bak', data: reportJson('beside') }]),
+      contentType: 'application/zip',
+    });
+    const found = await find();
+    expect(found.report).toBeUndefined();
+    expect(found.warnings).toEqual([expect.stringMatching(why)]);
+    // Nothing was extracted anywhere: the download directory holds the zip alone.
+    expect(readdirSync(scratch).sort()).toEqual(['runner-temp', 'work']);
+    const [dir] = readdirSync(tempDir);
+    expect(readdirSync(path.join(tempDir, dir!))).toEqual([`${FILE}.zip`]);
   });
 });
 

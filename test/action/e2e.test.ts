@@ -1,11 +1,11 @@
 /**
  * The bundled Action (dist/index.js) end to end, run as the runner runs it (see actionRunner.ts)
  * against a loopback GitHub: a push to main uploads the next baseline; a pull request's first run
- * finds it and creates the comment among 35 older ones, the second updates that same comment; a
- * token without write permissions degrades to warnings and the job summary; a bad input fails
- * before any work; the fork pattern's workflow_run job comments from a downloaded report; three
+ * finds it and creates the comment among 35 older ones (one a stranger's that starts with the
+ * marker, left alone), the second updates that same comment; a token without write permissions
+ * degrades to warnings and the job summary; a bad input fails before any work; the fork pattern's workflow_run job comments from a downloaded report; three
  * Vitest shards end in one merged comment. The token never shows outside the Authorization header.
- * Under Node 20, and Node 24 when TRACEJURY_NODE24 names its binary (CI installs it).
+ * Under the Node running the suite, and Node 24 when TRACEJURY_NODE24 names its binary (CI installs it).
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,8 +28,11 @@ const MARKER = commentMarker('default');
 const PR = 7;
 const PR_HEAD = 'feedbeef00000000000000000000000000000000';
 
-const nodes: [string, string][] = [['node 20', process.execPath]];
-if (process.env.TRACEJURY_NODE24) nodes.push(['node 24', process.env.TRACEJURY_NODE24]);
+const nodes: [string, string][] = [[`node ${process.versions.node.split('.')[0]}`, process.execPath]];
+// The Action runs on node24: when the suite itself runs on another line, run the bundle on 24 too.
+if (process.env.TRACEJURY_NODE24 && !process.versions.node.startsWith('24.')) {
+  nodes.push(['node 24', process.env.TRACEJURY_NODE24]);
+}
 
 /** A checkout: base traces (committed on main) and, for the PR, one more file with a tool loop. */
 function workspace(withPrChange: boolean): string {
@@ -62,11 +65,14 @@ function pullRequestPayload(number = PR) {
   };
 }
 
+/** A stranger's comment that starts with the marker, posing as a pass: never ours to edit. */
+const FAKE_PASS = `${MARKER}\n### tracejury ✅ no regression`;
+
 const olderComment = (i: number): FakeComment => ({
   id: 100 + i,
-  // One person quotes the marker in their own words: not ours to overwrite.
-  body: i === 3 ? `Why does the bot write ${MARKER} at the top?` : `review note ${i}`,
-  user: { login: 'octocat', type: 'User' },
+  // One person quotes the marker in their own words, another starts with it: neither is ours.
+  body: i === 3 ? `Why does the bot write ${MARKER} at the top?` : i === 5 ? FAKE_PASS : `review note ${i}`,
+  user: i === 5 ? { login: 'mallory', type: 'User' } : { login: 'octocat', type: 'User' },
   html_url: `https://github.com/acme/agent/pull/${PR}#issuecomment-${100 + i}`,
   created_at: '2025-01-01T00:00:00Z',
   updated_at: '2025-01-01T00:00:00Z',
@@ -149,8 +155,10 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
 
     const comments = gh.comments.get(PR)!;
     expect(comments).toHaveLength(36);
-    const ours = comments.filter((c) => c.body.startsWith(MARKER));
+    const ours = comments.filter((c) => c.user.login === 'github-actions[bot]');
     expect(ours).toHaveLength(1);
+    expect(ours[0]!.body.startsWith(MARKER)).toBe(true);
+    expect(comments[5]!.body).toBe(FAKE_PASS);
     firstCommentId = ours[0]!.id;
     const body = ours[0]!.body;
     expect(body.length).toBeLessThanOrEqual(65_536);
@@ -207,8 +215,9 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     expect(run.code, run.log).toBe(0);
     const comments = gh.comments.get(PR)!;
     expect(comments).toHaveLength(36);
-    const ours = comments.filter((c) => c.body.startsWith(MARKER));
+    const ours = comments.filter((c) => c.user.login === 'github-actions[bot]');
     expect(ours.map((c) => c.id)).toEqual([firstCommentId]);
+    expect(comments[5]!.body).toBe(FAKE_PASS);
     expect(ours[0]!.body).toContain('### tracejury ✅ no regression');
     expect(run.log).toContain('updated the PR comment');
     expect(run.outputs['comment-url']).toBe(ours[0]!.html_url);
@@ -358,7 +367,7 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     expect(comments).toHaveLength(1);
     const body = comments[0]!.body;
     expect(body).toMatch(/\*\*Tests\*\*: 5 passed, 2 failed of 7/);
-    expect(body).toContain('part2\\-b');
+    expect(body).toContain('part2-b');
     expect(body).toContain('evals/part2\\.test\\.ts');
     const check = gh.checkRuns.at(-1)!;
     expect(check.annotations).toContainEqual(

@@ -10,42 +10,12 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionContext, ActionCore, ActionDeps, Exec } from '../../src/action/deps.js';
+import type { ActionContext, ActionDeps, Exec } from '../../src/action/deps.js';
 import { run } from '../../src/action/run.js';
 import { analyze } from '../../src/analyze.js';
+import { fakeCore } from '../helpers/fakeCore.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fakeGitHub.js';
 import { nativeTrace } from '../helpers/vitestProject.js';
-
-interface Recorded {
-  outputs: Record<string, string>;
-  failed: string[];
-  warnings: string[];
-  info: string[];
-  summary: string;
-  secrets: string[];
-}
-
-function fakeCore(inputs: Record<string, string>): { core: ActionCore; rec: Recorded } {
-  const rec: Recorded = { outputs: {}, failed: [], warnings: [], info: [], summary: '', secrets: [] };
-  const core = {
-    getInput: (name: string) => inputs[name] ?? '',
-    setOutput: (name: string, value: unknown) => void (rec.outputs[name] = String(value)),
-    setFailed: (m: string | Error) => void rec.failed.push(String(m)),
-    setSecret: (s: string) => void rec.secrets.push(s),
-    info: (m: string) => void rec.info.push(m),
-    warning: (m: string | Error) => void rec.warnings.push(String(m)),
-    error: (m: string | Error) => void rec.warnings.push(String(m)),
-    notice: (m: string | Error) => void rec.info.push(String(m)),
-    debug: () => {},
-    startGroup: () => {},
-    endGroup: () => {},
-    summary: {
-      addRaw: (t: string) => void (rec.summary += t),
-      write: async () => undefined,
-    },
-  } as unknown as ActionCore;
-  return { core, rec };
-}
 
 const pushContext: ActionContext = {
   eventName: 'push',
@@ -84,9 +54,6 @@ function setup(inputs: Record<string, string>, exec: Exec = async () => 0) {
     octokit: (token) => getOctokit(token, { baseUrl: gh.url }),
     artifacts: {
       uploadArtifact: async () => {
-        throw new Error('no artifact call expected');
-      },
-      downloadArtifact: async () => {
         throw new Error('no artifact call expected');
       },
     },

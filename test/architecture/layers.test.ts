@@ -1,7 +1,7 @@
 /**
- * The layering of DESIGN.md's data flow is an ESLint rule (eslint.config.js, LAYERS). These tests
- * prove the rule bites: a deliberate bad import in each folder is an error, a good one is not, and
- * the source tree as it stands has no layering fault.
+ * The layering of the data flow (ARCHITECTURE.md, Layers) is an ESLint rule (eslint.config.js,
+ * LAYERS). These tests prove the rule bites: a deliberate bad import in each folder is an error, a
+ * good one is not, and the source tree as it stands has no layering fault.
  */
 import { ESLint } from 'eslint';
 import path from 'node:path';
@@ -37,6 +37,22 @@ describe('layering rule', () => {
     ['src/diff/renderMarkdown.ts', '../action/commentBody.js', 'action'],
     ['src/action/run.ts', '../cli/main.js', 'cli'],
     ['src/cli/main.ts', '../action/run.js', 'action'],
+    ['src/cli/commands/analyze.ts', '../../action/run.js', 'action'],
+    ['src/trace/load.ts', '../trajectory/matchTrajectory.js', 'trajectory'],
+    // vitest-plugin/: capture and receiver never reach the matchers or the reporter, and code of
+    // the main process and of the workers never imports the other's.
+    ['vitest-plugin/capture/capture.ts', '../matchers/signals.js', 'matchers'],
+    ['vitest-plugin/capture/capture.ts', '../reporter/reporter.js', 'reporter'],
+    ['vitest-plugin/capture/capture.ts', '../receiver/receiver.js', 'receiver'],
+    ['vitest-plugin/receiver/receiver.ts', '../matchers/tribunal.js', 'matchers'],
+    ['vitest-plugin/receiver/traceAssembler.ts', '../reporter/reporter.js', 'reporter'],
+    ['vitest-plugin/worker/context.ts', '../main/options.js', 'main'],
+    ['vitest-plugin/worker/loadTraces.ts', '../reporter/reporter.js', 'reporter'],
+    ['vitest-plugin/matchers/signals.ts', '../main/plugin.js', 'main'],
+    ['vitest-plugin/main/plugin.ts', '../worker/context.js', 'worker'],
+    ['vitest-plugin/main/plugin.ts', '../matchers/signals.js', 'matchers'],
+    ['vitest-plugin/reporter/reporter.ts', '../worker/currentTask.js', 'worker'],
+    ['vitest-plugin/shared/meta.ts', '../worker/context.js', 'worker'],
   ];
   it.each(faults)('%s importing %s is an error', async (file, importPath, forbidden) => {
     const errors = await layeringErrors(file, `import { x } from '${importPath}';\nexport const y = x;\n`);
@@ -83,8 +99,46 @@ describe('layering rule', () => {
     ).toEqual([]);
   });
 
-  it('finds no layering fault in src/', async () => {
-    const results = await eslint.lintFiles(['src/**/*.ts']);
+  it("keeps vitest-plugin/'s folders off src/ and off the plugin's entry points", async () => {
+    const intoSrc = await layeringErrors(
+      'vitest-plugin/worker/context.ts',
+      "import { x } from '../../src/analyze.js';\nexport const y = x;\n",
+    );
+    expect(intoSrc).toEqual([expect.stringContaining("imports the library as 'tracejury'")]);
+    const rootIntoSrc = await layeringErrors(
+      'vitest-plugin/index.ts',
+      "import { x } from '../src/analyze.js';\nexport const y = x;\n",
+    );
+    expect(rootIntoSrc).toEqual([expect.stringContaining("imports the library as 'tracejury'")]);
+    for (const entry of ['../index.js', '../matchers.js', '../setup.js']) {
+      const errors = await layeringErrors(
+        'vitest-plugin/capture/capture.ts',
+        `import { x } from '${entry}';\nexport const y = x;\n`,
+      );
+      expect(errors).toEqual([expect.stringContaining('must not import its entry points')]);
+    }
+  });
+
+  it("allows vitest-plugin/'s imports that the layers allow", async () => {
+    for (const [file, importPath] of [
+      ['vitest-plugin/capture/capture.ts', '../worker/context.js'],
+      ['vitest-plugin/receiver/traceAssembler.ts', '../worker/context.js'],
+      ['vitest-plugin/matchers/signals.ts', '../worker/received.js'],
+      ['vitest-plugin/matchers/signals.ts', '../types.js'],
+      ['vitest-plugin/main/plugin.ts', '../reporter/reporter.js'],
+      ['vitest-plugin/main/plugin.ts', '../shared/workerSettings.js'],
+      ['vitest-plugin/reporter/reporter.ts', '../shared/meta.js'],
+      ['vitest-plugin/worker/context.ts', '../shared/workerSettings.js'],
+      ['vitest-plugin/setup.ts', './matchers.js'],
+    ] as const) {
+      expect(await layeringErrors(file, `import { x } from '${importPath}';\nexport const y = x;\n`)).toEqual(
+        [],
+      );
+    }
+  });
+
+  it('finds no layering fault in src/ or vitest-plugin/', async () => {
+    const results = await eslint.lintFiles(['src/**/*.ts', 'vitest-plugin/**/*.ts']);
     const faults = results.flatMap((r) =>
       r.messages
         .filter((m) => m.ruleId === 'no-restricted-imports')

@@ -137,6 +137,24 @@ describe('tracejury analyze', () => {
     );
   });
 
+  it('suggests the nearest command for a misspelt one, and only a near one', async () => {
+    const typo = await cli(['analyse', 'a.jsonl'], tmp({}));
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      'tracejury: unknown command "analyse" — did you mean analyze? (run tracejury --help)\n',
+    );
+    const far = await cli(['frobnicate'], tmp({}));
+    expect(far.code).toBe(2);
+    expect(far.stderr).toBe('tracejury: unknown command "frobnicate"; run tracejury --help\n');
+  });
+
+  it('checks every option value before reading any input', async () => {
+    // --limit was once read only after the analysis; a bad value must not cost the run first.
+    const { code, stderr } = await cli(['analyze', 'missing.jsonl', '--limit', '0'], tmp({}));
+    expect(code).toBe(2);
+    expect(stderr).toBe('tracejury: --limit 0: expected a whole number of list items, 1 or more\n');
+  });
+
   it('notes trace ids that repeat within one file', async () => {
     const t = (id: string) => JSON.stringify({ id, status: 'ok', output: 'done', steps: [] });
     const d = tmp({

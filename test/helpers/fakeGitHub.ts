@@ -1,9 +1,15 @@
 /**
  * A stand-in for the GitHub REST API on 127.0.0.1, reached through GITHUB_API_URL: the endpoints
- * the Action uses (issue comments, check runs, pull requests, and through `routes` the Actions
- * artifacts and results service), with GitHub's paging (per_page, page, Link headers), its 403
- * body, and a log of every request so tests can check what was sent and that the token stayed out
- * of it. It closes by itself after `maxMs`.
+ * the Action uses (issue comments, check runs, pull requests, the token's identity through GraphQL
+ * `viewer` and `GET /user`, and through `routes` the Actions artifacts and results service), with
+ * GitHub's paging (per_page, page, Link headers), its 403 body, and a log of every request so
+ * tests can check what was sent and that the token stayed out of it. It closes by itself after
+ * `maxMs`.
+ *
+ * The token is `identity`: by default the workflow's GITHUB_TOKEN (`github-actions[bot]`, an
+ * installation token, which `GET /user` refuses with 403). Comments it creates carry that author,
+ * and editing a comment someone else wrote is refused with 403, as GitHub answered the
+ * GITHUB_TOKEN when the Action tried.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,7 +34,20 @@ export interface FakeRoute {
   ): void | Promise<void>;
 }
 
-export type Scope = 'comments' | 'checks' | 'artifacts' | 'pulls';
+export type Scope = 'comments' | 'checks' | 'artifacts' | 'pulls' | 'graphql';
+
+/** Who the token is: an installation's bot (GITHUB_TOKEN, a GitHub App) or a person (a PAT). */
+export interface FakeIdentity {
+  login: string;
+  type: 'Bot' | 'User';
+  kind: 'installation' | 'user';
+}
+
+export const GITHUB_TOKEN_IDENTITY: FakeIdentity = {
+  login: 'github-actions[bot]',
+  type: 'Bot',
+  kind: 'installation',
+};
 
 export interface FakeComment {
   id: number;
@@ -61,6 +80,8 @@ export interface FakeGitHub {
   pulls: Map<number, Record<string, unknown>>;
   /** Route families that answer 403 as a read-only token gets. */
   forbidden: Set<Scope>;
+  /** Who the token is (GITHUB_TOKEN_IDENTITY unless a test says otherwise). */
+  identity: FakeIdentity;
   nextId(): number;
   json(res: ServerResponse, status: number, value: unknown, headers?: Record<string, string>): void;
   /** One page of `items` as GitHub sends it, with the Link header pointing at the others. */
@@ -101,6 +122,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     checkRuns: [] as FakeCheckRun[],
     pulls: new Map<number, Record<string, unknown>>(),
     forbidden: new Set<Scope>(),
+    identity: GITHUB_TOKEN_IDENTITY,
     nextId: () => ++id,
     json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
@@ -153,7 +175,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         const comment: FakeComment = {
           id: cid,
           body,
-          user: { login: 'github-actions[bot]', type: 'Bot' },
+          user: { login: gh.identity.login, type: gh.identity.type },
           html_url: `https://github.com/${owner}/${repo}/pull/${issue}#issuecomment-${cid}`,
           created_at: now,
           updated_at: now,
@@ -170,6 +192,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         const cid = Number(m[1]);
         const comment = [...gh.comments.values()].flat().find((c) => c.id === cid);
         if (!comment) return gh.json(res, 404, { message: 'Not Found' });
+        if (comment.user.login !== gh.identity.login)
+          return gh.json(res, 403, { message: 'Resource not accessible by integration', status: '403' });
         const { body } = bodyJson<{ body?: string }>(req);
         if (typeof body !== 'string' || body.length > 65_536)
           return gh.json(res, 422, {
@@ -189,6 +213,33 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         const pull = gh.pulls.get(Number(m[1]));
         return pull ? gh.json(res, 200, pull) : gh.json(res, 404, { message: 'Not Found' });
       },
+    },
+  ];
+
+  const identityRoutes: FakeRoute[] = [
+    {
+      // Only the query the Action sends: `query { viewer { login } }`.
+      method: 'POST',
+      path: /^\/graphql$/,
+      scope: 'graphql',
+      handle: (req, _m, res) => {
+        const { query } = bodyJson<{ query?: string }>(req);
+        if (!/\bviewer\s*\{\s*login\s*\}/.test(query ?? ''))
+          return gh.json(res, 200, { errors: [{ message: `fake GitHub cannot answer ${query}` }] });
+        gh.json(res, 200, { data: { viewer: { login: gh.identity.login } } });
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/user$/,
+      handle: (_req, _m, res) =>
+        gh.identity.kind === 'installation'
+          ? gh.json(res, 403, {
+              message: 'Resource not accessible by integration',
+              documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+              status: '403',
+            })
+          : gh.json(res, 200, { login: gh.identity.login, id: 4242, type: gh.identity.type }),
     },
   ];
 
@@ -246,7 +297,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
   ];
 
-  const routes = [...commentRoutes, ...checkRoutes, ...(options.routes ?? [])];
+  const routes = [...commentRoutes, ...identityRoutes, ...checkRoutes, ...(options.routes ?? [])];
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', gh.url);

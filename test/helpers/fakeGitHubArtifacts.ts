@@ -4,8 +4,10 @@
  * @actions/artifact's DefaultArtifactClient unmodified against it.
  *
  * - REST, as the GITHUB_TOKEN reaches it (403 when `gh.forbid('artifacts')`): a workflow's runs
- *   (branch and status filters, newest first, paged), a run's artifacts (name filter), and an
- *   artifact's zip, which answers 302 to a blob URL on this server as GitHub does.
+ *   (branch, event and status filters, newest first, paged), a run's artifacts (name filter), and
+ *   an artifact's zip, which answers 302 to a blob URL on this server as GitHub does. As on GitHub,
+ *   `branch=main` also lists a fork's pull_request runs whose head branch is called main: such a
+ *   run carries the fork as its `head_repository` (see RunOptions.fork).
  * - The results service, as the runtime token reaches it (ACTIONS_RESULTS_URL): twirp JSON
  *   CreateArtifact / FinalizeArtifact, and the Azure block-blob upload in between (PUT comp=block,
  *   then comp=blocklist). The uploaded bytes become an artifact of the run the token names, so a
@@ -24,6 +26,8 @@ export interface FakeRun {
   head_branch: string;
   head_sha: string;
   event: string;
+  /** The repository the run's commit came from: this one, or a fork's (`someone/agent-fork`). */
+  head_repository: { id: number; full_name: string };
   status: 'completed' | 'in_progress';
   conclusion: 'success' | 'failure' | null;
   created_at: string;
@@ -40,6 +44,10 @@ export interface FakeArtifact {
   contentType: string;
   expired: boolean;
   created_at: string;
+  /** What the REST listing claims as `size_in_bytes` (default: the real length). */
+  sizeInBytes?: number;
+  /** Sent without a Content-Length (chunked), so only counting tells its size. */
+  chunked?: boolean;
 }
 
 interface PendingUpload {
@@ -89,7 +97,16 @@ export interface RunOptions {
   workflowFile?: string;
   sha?: string;
   event?: string;
+  /**
+   * The run is a fork's (its `head_repository`): a pull_request run from `someone/agent-fork`,
+   * whose branch may well be called main.
+   */
+  fork?: string;
 }
+
+/** The numeric id of this repository in the fake; a fork gets another. */
+const REPO_ID = 1;
+const FORK_ID = 2;
 
 /** A workflow run, newer than every run added before it. */
 export function addRun(store: FakeArtifactStore, options: RunOptions = {}): FakeRun {
@@ -102,7 +119,10 @@ export function addRun(store: FakeArtifactStore, options: RunOptions = {}): Fake
     path: `.github/workflows/${options.workflowFile ?? 'ci.yml'}`,
     head_branch: options.branch ?? 'main',
     head_sha: options.sha ?? id.toString(16).padStart(40, 'a'),
-    event: options.event ?? 'push',
+    event: options.event ?? (options.fork ? 'pull_request' : 'push'),
+    head_repository: options.fork
+      ? { id: FORK_ID, full_name: options.fork }
+      : { id: REPO_ID, full_name: `${store.owner}/${store.repo}` },
     status: conclusion === null ? 'in_progress' : 'completed',
     conclusion,
     created_at: new Date(Date.UTC(2025, 0, 1) + store.runs.length * 60_000).toISOString(),
@@ -117,7 +137,14 @@ export function addRun(store: FakeArtifactStore, options: RunOptions = {}): Fake
 export function seedArtifact(
   store: FakeArtifactStore,
   run: FakeRun,
-  artifact: { name: string; bytes: Buffer | string; contentType?: string; expired?: boolean },
+  artifact: {
+    name: string;
+    bytes: Buffer | string;
+    contentType?: string;
+    expired?: boolean;
+    sizeInBytes?: number;
+    chunked?: boolean;
+  },
 ): FakeArtifact {
   const stored: FakeArtifact = {
     id: store.nextId(),
@@ -127,6 +154,8 @@ export function seedArtifact(
     contentType: artifact.contentType ?? 'application/json',
     expired: artifact.expired ?? false,
     created_at: run.created_at,
+    ...(artifact.sizeInBytes !== undefined ? { sizeInBytes: artifact.sizeInBytes } : {}),
+    ...(artifact.chunked ? { chunked: true } : {}),
   };
   store.artifacts.push(stored);
   return stored;
@@ -152,7 +181,7 @@ function restArtifact(gh: FakeGitHub, a: FakeArtifact, runs: FakeRun[]) {
     id: a.id,
     node_id: `A_${a.id}`,
     name: a.name,
-    size_in_bytes: a.bytes.length,
+    size_in_bytes: a.sizeInBytes ?? a.bytes.length,
     url: `${gh.url}/repos/${gh.owner}/${gh.repo}/actions/artifacts/${a.id}`,
     archive_download_url: `${gh.url}/repos/${gh.owner}/${gh.repo}/actions/artifacts/${a.id}/zip`,
     expired: a.expired,
@@ -160,14 +189,34 @@ function restArtifact(gh: FakeGitHub, a: FakeArtifact, runs: FakeRun[]) {
     updated_at: a.created_at,
     expires_at: a.expired ? '2000-01-01T00:00:00Z' : '2999-01-01T00:00:00Z',
     workflow_run: run
-      ? { id: run.id, head_branch: run.head_branch, head_sha: run.head_sha, repository_id: 1 }
+      ? {
+          id: run.id,
+          head_branch: run.head_branch,
+          head_sha: run.head_sha,
+          repository_id: REPO_ID,
+          head_repository_id: run.head_repository.id,
+        }
       : null,
   };
 }
 
-function restRun(r: FakeRun) {
+/** A minimal-repository as the runs API nests it. */
+function restRepo(repo: { id: number; full_name: string }) {
+  const [owner, name] = repo.full_name.split('/');
+  return { id: repo.id, node_id: `R_${repo.id}`, name, full_name: repo.full_name, owner: { login: owner } };
+}
+
+function restRun(store: FakeArtifactStore, r: FakeRun) {
   const { backendId: _backendId, ...rest } = r;
-  return { ...rest, name: 'CI', display_title: 'CI', node_id: `R_${r.id}` };
+  return {
+    ...rest,
+    name: 'CI',
+    display_title: 'CI',
+    node_id: `WFR_${r.id}`,
+    repository: restRepo({ id: REPO_ID, full_name: `${store.owner}/${store.repo}` }),
+    head_repository: restRepo(r.head_repository),
+    head_repository_id: r.head_repository.id,
+  };
 }
 
 /** A twirp error as the results service sends it. */
@@ -209,12 +258,15 @@ export function artifactRoutes(store: FakeArtifactStore): FakeRoute[] {
         const workflow = decodeURIComponent(m[3]!);
         const branch = req.url.searchParams.get('branch');
         const status = req.url.searchParams.get('status');
+        const event = req.url.searchParams.get('event');
         const runs = store.runs
           .filter((r) => String(r.workflow_id) === workflow || r.path.split('/').pop() === workflow)
+          // By the head branch's name alone, whichever repository it is in: GitHub's behaviour.
           .filter((r) => !branch || r.head_branch === branch)
+          .filter((r) => !event || r.event === event)
           .filter((r) => !status || r.conclusion === status || r.status === status)
           .sort((a, b) => b.id - a.id)
-          .map(restRun);
+          .map((r) => restRun(store, r));
         gh.page(req, res, runs, (p) => ({ total_count: runs.length, workflow_runs: p }));
       },
     },
@@ -256,10 +308,13 @@ export function artifactRoutes(store: FakeArtifactStore): FakeRoute[] {
         const file = artifact.contentType === 'application/zip' ? `${artifact.name}.zip` : artifact.name;
         res.writeHead(200, {
           'content-type': artifact.contentType,
-          'content-length': String(artifact.bytes.length),
+          ...(artifact.chunked ? {} : { 'content-length': String(artifact.bytes.length) }),
           'content-disposition': `attachment; filename="${file}"; filename*=UTF-8''${encodeURIComponent(file)}`,
         });
-        res.end(artifact.bytes);
+        // In pieces, as a blob store streams a large one.
+        for (let at = 0; at < artifact.bytes.length; at += 64 * 1024)
+          res.write(artifact.bytes.subarray(at, at + 64 * 1024));
+        res.end();
       },
     },
     {

@@ -13,13 +13,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionContext, ActionCore, ActionDeps } from '../../src/action/deps.js';
+import type { ActionContext, ActionDeps } from '../../src/action/deps.js';
 import { run } from '../../src/action/run.js';
 import { renderDiffMarkdown } from '../../src/diff/renderMarkdown.js';
 import { diffReports } from '../../src/diff/diffReports.js';
 import { renderMarkdown } from '../../src/report/renderMarkdown.js';
 import type { Report } from '../../src/report/schema.js';
 import { cli } from '../helpers/cli.js';
+import { fakeCore } from '../helpers/fakeCore.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fakeGitHub.js';
 import {
   HOSTILE,
@@ -128,9 +129,7 @@ describe('the Action with a hostile head report and baseline', () => {
     async ({ report }) => {
       const workspace = mkdtempSync(path.join(tmpdir(), 'tracejury-hostile-ws-'));
       writeFileSync(path.join(workspace, 'base.json'), JSON.stringify(report));
-      const log: string[] = [];
-      let summary = '';
-      const inputs: Record<string, string> = {
+      const { core, rec } = fakeCore({
         command: 'run the evals',
         baseline: 'base.json',
         'github-token': 'ghs_token',
@@ -138,21 +137,7 @@ describe('the Action with a hostile head report and baseline', () => {
         comment: 'update',
         'fail-on': 'any',
         'upload-baseline': 'never',
-      };
-      const core = {
-        getInput: (name: string) => inputs[name] ?? '',
-        setOutput: () => {},
-        setFailed: (m: string | Error) => void log.push(`::error::${String(m)}`),
-        setSecret: () => {},
-        info: (m: string) => void log.push(m),
-        warning: (m: string | Error) => void log.push(`::warning::${String(m)}`),
-        error: (m: string | Error) => void log.push(`::error::${String(m)}`),
-        notice: (m: string | Error) => void log.push(`::notice::${String(m)}`),
-        debug: () => {},
-        startGroup: (m: string) => void log.push(`::group::${m}`),
-        endGroup: () => {},
-        summary: { addRaw: (t: string) => void (summary += t), write: async () => undefined },
-      } as unknown as ActionCore;
+      });
       const context = {
         eventName: 'pull_request',
         payload: {
@@ -179,9 +164,6 @@ describe('the Action with a hostile head report and baseline', () => {
           uploadArtifact: async () => {
             throw new Error('no upload expected');
           },
-          downloadArtifact: async () => {
-            throw new Error('no download expected');
-          },
         },
         fs,
         exec: async (_command, _args, options) => {
@@ -197,7 +179,7 @@ describe('the Action with a hostile head report and baseline', () => {
       const comment = gh.comments.get(7)!.at(-1)!.body;
       expect(comment.split('\n')[0]).toBe('<!-- tracejury:default -->');
       expectInertMarkdown('the PR comment', comment.split('\n').slice(1).join('\n'));
-      expectInertMarkdown('the job summary', summary);
+      expectInertMarkdown('the job summary', rec.summary);
       const check = gh.checkRuns.at(-1)!;
       expect(check.output!.summary!).toContain('annotation');
       expectInertMarkdown('the check run summary', check.output!.summary!);
@@ -208,6 +190,8 @@ describe('the Action with a hostile head report and baseline', () => {
         expectInertTerminal('an annotation message', String(a.message));
       }
       // What the runner reads from the log: no data-made line is a command, nothing is raw.
+      const log = [...rec.info, ...rec.warnings, ...rec.failed];
+      expect(log.length).toBeGreaterThan(0);
       for (const line of log.flatMap((l) => l.split(/\r\n|\r|\n/))) {
         expect(line, 'a log line').not.toMatch(/^\s*::(add-mask|stop-commands)/);
         for (const secret of HOSTILE_SECRETS) expect(line.includes(secret)).toBe(false);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildTestRunReport, type TestRunEntry } from '../../src/report/testRunReport.js';
 import { createTraceAnalyser } from '../../src/traceAnalyser.js';
 import type { TraceInput } from '../../src/trace/schema.js';
-import { metaOf, recordAnalysis, type TaskLike } from '../../vitest-plugin/meta.js';
+import { metaOf, recordAnalysis, type TaskLike } from '../../vitest-plugin/shared/meta.js';
 
 const call = (model: string) => ({
   type: 'llm' as const,

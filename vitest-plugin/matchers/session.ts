@@ -17,10 +17,10 @@ import {
   type SessionMetricResult,
   type SessionScore,
 } from 'tracejury';
-import { analyse, rememberSource, traceAnalyser, workerSettings } from '../context.js';
-import { currentTask } from '../currentTask.js';
-import { metaOf, recordAnalysis } from '../meta.js';
-import { receivedTraces } from '../received.js';
+import { analyse, rememberSource, traceAnalyser, workerSettings } from '../worker/context.js';
+import { currentTask } from '../worker/currentTask.js';
+import { metaOf, recordAnalysis } from '../shared/meta.js';
+import { receivedTraces } from '../worker/received.js';
 import type { SessionThresholds } from '../types.js';
 
 interface MatcherThis {

@@ -6,11 +6,11 @@
  * signals never count.
  */
 import { severityRank, type ReportSignal, type Severity } from 'tracejury';
-import { analyse } from '../context.js';
-import { signalsBlock } from '../describeSignal.js';
-import { currentTask } from '../currentTask.js';
-import { recordAnalysis } from '../meta.js';
-import { receivedTrace } from '../received.js';
+import { analyse } from '../worker/context.js';
+import { signalsBlock } from './describeSignal.js';
+import { currentTask } from '../worker/currentTask.js';
+import { recordAnalysis } from '../shared/meta.js';
+import { receivedTrace } from '../worker/received.js';
 import type { DetectorId, SignalMatcherOptions, NoSignalsOptions } from '../types.js';
 
 interface MatcherThis {

@@ -9,10 +9,10 @@ import {
   type ExpectedCall,
   type MatchTrajectoryOptions,
 } from 'tracejury';
-import { analyse } from '../context.js';
-import { currentTask } from '../currentTask.js';
-import { metaOf, recordAnalysis } from '../meta.js';
-import { receivedTrace } from '../received.js';
+import { analyse } from '../worker/context.js';
+import { currentTask } from '../worker/currentTask.js';
+import { metaOf, recordAnalysis } from '../shared/meta.js';
+import { receivedTrace } from '../worker/received.js';
 
 interface MatcherThis {
   isNot: boolean;

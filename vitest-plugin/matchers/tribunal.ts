@@ -6,10 +6,10 @@
  * the assertion is negated: an undecided case is not a pass of either kind (fail-closed).
  */
 import { terminalText, type Verdict } from 'tracejury';
-import { analyse, tribunalSession, traceAnalyser } from '../context.js';
-import { currentTask } from '../currentTask.js';
-import { metaOf, recordAnalysis } from '../meta.js';
-import { receivedTraces } from '../received.js';
+import { analyse, tribunalSession, traceAnalyser } from '../worker/context.js';
+import { currentTask } from '../worker/currentTask.js';
+import { metaOf, recordAnalysis } from '../shared/meta.js';
+import { receivedTraces } from '../worker/received.js';
 import type { TribunalMatcherOptions } from '../types.js';
 
 interface MatcherThis {

@@ -1,0 +1,165 @@
+/** `tracejury analyze`: detectors, waste and the gate over recorded traces. */
+import path from 'node:path';
+import { analyze, DEFAULT_STATE_DIR } from '../../analyze.js';
+import { SEVERITIES, type Severity } from '../../detect/signal.js';
+import type { LoadProgress } from '../../trace/load.js';
+import { UsageError } from '../../trace/paths.js';
+import { nearest } from '../../util/nearest.js';
+import { plural } from '../../util/thousands.js';
+import { GLOSSARY } from '../glossary.js';
+import { writeInputErrors } from '../inputErrors.js';
+import { EXIT, type CliIO, type Command } from '../io.js';
+import {
+  agentOption,
+  configOption,
+  inputFormatOption,
+  limitOption,
+  optionsHelp,
+  parseCommandArgs,
+  stateDirOption,
+} from '../options.js';
+import { extensionsHelp, formatOption, openOutput, outOption } from '../output.js';
+import { REPORT_RENDERERS, reportSummaryLine } from '../reportOutput.js';
+
+const OPTIONS = {
+  config: configOption,
+  'input-format': inputFormatOption,
+  format: formatOption('text'),
+  out: outOption(`write the report to FILE ${extensionsHelp()};\nstdout gets a one-line summary`),
+  'state-dir': stateDirOption,
+  'no-progress': { description: 'no progress line on a terminal' },
+  jobs: {
+    argument: 'N',
+    description:
+      'worker threads for inputs over 32 MB (default 1; try the number of\ncores on larger machines); the report is the same whatever N is',
+    parse: jobsOf,
+  },
+  agent: agentOption,
+  'allow-input-errors': {
+    description:
+      'input that could not be read is listed but does not fail the gate\n(also failOn: { inputErrors: false } in tracejury.yml)',
+  },
+  'fail-on': {
+    argument: 'SEVERITY',
+    description:
+      "findings of this severity or worse fail the gate (overrides failOn's\nseverities in the config)",
+    parse: failOnOf,
+  },
+  'default-model': {
+    argument: 'NAME',
+    description:
+      'price calls whose model is not named ("unknown", as in τ-bench runs) as\nNAME (also prices.defaultModel in tracejury.yml)',
+  },
+  limit: limitOption(
+    'items each list of the text and markdown report shows (examples per\ndetector, failing traces, review cases, input errors); cut lists say\nhow many were left out',
+  ),
+};
+
+const HELP = `tracejury analyze <paths, globs or - for stdin…> [options]
+
+Reads recorded traces (native, otel, openinference, langfuse, records, openai-messages: detected
+per file), runs the detectors, prices the waste, escalates gray-zone signals to the tribunal when
+judges are configured, and prints the report with the gate.
+
+${optionsHelp(OPTIONS, [
+  'config',
+  'input-format',
+  'format',
+  'out',
+  'fail-on',
+  'allow-input-errors',
+  'default-model',
+  'state-dir',
+  'agent',
+  'jobs',
+  'limit',
+  'no-progress',
+])}
+
+Exit status: 0 the gate passed, 1 it failed (a finding at failOn's severities, a detector that
+crashed, or input that could not be read — listed on stderr as file:line: field: what is wrong),
+2 usage error, bad config or no usable input. A closed stdout (| head) ends the run quietly.
+
+${GLOSSARY}
+`;
+
+/**
+ * --jobs N: worker threads, 1 unless asked. On the 2-vCPU machines this project is built on, two
+ * workers each given half the traces take as long as one thread given all of them (the work is
+ * bound by memory and GC, not by the core), so more threads are opt-in (README: Performance).
+ */
+function jobsOf(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new UsageError(`--jobs ${value}: expected a whole number of threads from 1 to 256`);
+  return n;
+}
+
+/** --fail-on SEVERITY: that severity or worse, as `failOn: high` in the config. */
+function failOnOf(value: string): Severity[] {
+  const i = (SEVERITIES as readonly string[]).indexOf(value);
+  if (i === -1) {
+    const hint = nearest(value, SEVERITIES);
+    throw new UsageError(
+      `--fail-on ${value}: expected one of ${SEVERITIES.join(', ')}${hint ? ` — did you mean ${hint}?` : ''}`,
+    );
+  }
+  return SEVERITIES.slice(0, i + 1);
+}
+
+/** "reading 3/10 files, …" on one rewritten line, only on a terminal outside CI. */
+function progressPrinter(io: CliIO, enabled: boolean) {
+  if (!enabled || !io.stderr.isTTY || io.env.CI) return { onProgress: undefined, done: () => {} };
+  let shown = false;
+  return {
+    onProgress: (p: LoadProgress) => {
+      shown = true;
+      const pct = p.bytesTotal > 0 ? Math.floor((100 * p.bytesRead) / p.bytesTotal) : 100;
+      io.stderr.write(
+        `\r\x1b[2Kreading ${p.filesDone}/${p.files} files, ${p.traces} traces, ${pct}% — ${path.basename(p.file)}`,
+      );
+    },
+    done: () => {
+      if (shown) io.stderr.write('\r\x1b[2K');
+    },
+  };
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('analyze', args, OPTIONS);
+  if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
+  const output = openOutput(values, io, { defaultFormat: 'text', what: 'the report' });
+  const progress = progressPrinter(io, !values['no-progress']);
+  const report = await analyze(positionals, {
+    configFile: values.config ? path.resolve(io.cwd, values.config) : undefined,
+    inputFormat: values['input-format'],
+    stateDir: path.resolve(io.cwd, values['state-dir'] ?? DEFAULT_STATE_DIR),
+    onProgress: progress.onProgress,
+    cwd: io.cwd,
+    env: io.env,
+    jobs: values.jobs ?? 1,
+    ...(values.agent !== undefined ? { agent: values.agent } : {}),
+    ...(values['allow-input-errors'] ? { allowInputErrors: true } : {}),
+    ...(values['fail-on'] !== undefined ? { failOn: values['fail-on'] } : {}),
+    ...(values['default-model'] !== undefined ? { defaultModel: values['default-model'] } : {}),
+  });
+  progress.done();
+  output.write(REPORT_RENDERERS[output.format](report, { color: output.color, limit: values.limit }), (out) =>
+    reportSummaryLine(report, out),
+  );
+  // Whatever the format and --out, what could not be read is said where CI logs show it.
+  writeInputErrors(io, report.inputs);
+  if (report.judgesNotRun)
+    io.stderr.write(
+      `tracejury: warning: judges never ran: ${plural(report.judgesNotRun.cases, 'escalated case')} left for review — ${report.judgesNotRun.reason}\n`,
+    );
+  if (report.inputs.traces === 0) {
+    io.stderr.write(
+      `tracejury: no usable trace in the input (${plural(report.inputs.errorCount, 'error')}); see the errors above or in inputs.errors\n`,
+    );
+    return EXIT.usage;
+  }
+  return report.gate.passed ? EXIT.ok : EXIT.gateFailed;
+}
+
+export const analyzeCommand: Command = { name: 'analyze', help: HELP, run };

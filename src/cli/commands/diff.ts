@@ -1,0 +1,86 @@
+/** `tracejury diff`: compare two reports and fail on a regression. */
+import path from 'node:path';
+import { loadConfig } from '../../config/config.js';
+import { diffReports } from '../../diff/diffReports.js';
+import { renderDiffMarkdown } from '../../diff/renderMarkdown.js';
+import { renderDiffText } from '../../diff/renderText.js';
+import type { ReportDiff } from '../../diff/schema.js';
+import { readReport } from '../../report/readReport.js';
+import { formatUsd } from '../../report/summarise.js';
+import { UsageError } from '../../trace/paths.js';
+import { fmtInt, plural } from '../../util/thousands.js';
+import { GLOSSARY } from '../glossary.js';
+import { EXIT, type CliIO, type Command } from '../io.js';
+import { limitOption, optionsHelp, parseCommandArgs } from '../options.js';
+import { extensionsHelp, formatOption, openOutput, outOption, type OutputFormat } from '../output.js';
+
+const OPTIONS = {
+  config: {
+    argument: 'FILE',
+    description:
+      'tracejury.yml with a regression: section (default: found in the working\ndirectory; without one: new high or critical findings fail, waste per\ntrace up more than 20 % beyond noise fails, a pass-rate drop over 0.1\nbeyond noise fails)',
+  },
+  format: formatOption('text'),
+  out: outOption(`write the diff to FILE ${extensionsHelp()};\nstdout gets a one-line summary`),
+  limit: limitOption('items each list of the text and markdown diff shows'),
+};
+
+const HELP = `tracejury diff <base-report.json> <head-report.json> [options]
+
+Compares two Report v1 files (analyze --format json, or the Vitest reporter's): totals and waste
+with their changes, findings new in head, resolved and persisting, session scores, the judges'
+pass rate, and whether each change per trace is real or noise (a seeded 95 % bootstrap interval;
+no interval with fewer than 10 traces a side). Then applies the regression: gate of the config.
+
+${optionsHelp(OPTIONS)}
+
+Findings are matched by test + detector (Vitest reports), else by file + trace id + detector (+ the
+tool or model the evidence names). A renamed trace or one moved to another file reads as resolved
+plus new.
+
+Exit status: 0 the regression gate passed, 1 it failed, 2 usage error, bad config, or a report
+that cannot be read or is not a Report v1 (the message names the file and the field).
+
+${GLOSSARY}
+`;
+
+interface RenderOptions {
+  color: boolean;
+  limit?: number | undefined;
+}
+
+const RENDERERS: Record<OutputFormat, (diff: ReportDiff, o: RenderOptions) => Iterable<string>> = {
+  json: (diff) => [JSON.stringify(diff, null, 2) + '\n'],
+  markdown: (diff, { limit }) => [renderDiffMarkdown(diff, limit !== undefined ? { listLimit: limit } : {})],
+  text: (diff, { color, limit }) => [
+    renderDiffText(diff, { color, ...(limit !== undefined ? { limit } : {}) }),
+  ],
+};
+
+function summaryLine(diff: ReportDiff, out: string): string {
+  return (
+    `tracejury diff: waste ${formatUsd(diff.totals.wasteUsd.base)} → ${formatUsd(diff.totals.wasteUsd.head)}, ` +
+    `${plural(diff.signals.new.length, 'new finding')}, ${fmtInt(diff.signals.resolved.length)} resolved, ` +
+    `regression gate ${diff.gate.passed ? 'passed' : 'FAILED'} → ${out}\n`
+  );
+}
+
+function run(args: string[], io: CliIO): number {
+  const { values, positionals } = parseCommandArgs('diff', args, OPTIONS);
+  if (positionals.length !== 2)
+    throw new UsageError(
+      `diff needs two reports, base then head (got ${positionals.length}): tracejury diff <base-report.json> <head-report.json>`,
+    );
+  const output = openOutput(values, io, { defaultFormat: 'text', what: 'the diff' });
+  const config = loadConfig(values.config ? path.resolve(io.cwd, values.config) : undefined, io.cwd);
+  for (const w of config.warnings) io.stderr.write(`tracejury: warning: ${w}\n`);
+  const base = readReport(positionals[0]!, io.cwd);
+  const head = readReport(positionals[1]!, io.cwd);
+  const diff = diffReports(base, head, { regression: config.regression });
+  output.write(RENDERERS[output.format](diff, { color: output.color, limit: values.limit }), (out) =>
+    summaryLine(diff, out),
+  );
+  return diff.gate.passed ? EXIT.ok : EXIT.gateFailed;
+}
+
+export const diffCommand: Command = { name: 'diff', help: HELP, run };

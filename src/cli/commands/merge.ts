@@ -1,0 +1,46 @@
+/** `tracejury merge`: one report from the partial reports of a sharded run. */
+import { mergeReports } from '../../report/mergeReports.js';
+import { readReport } from '../../report/readReport.js';
+import { UsageError } from '../../trace/paths.js';
+import { GLOSSARY } from '../glossary.js';
+import { EXIT, type CliIO, type Command } from '../io.js';
+import { limitOption, optionsHelp, parseCommandArgs } from '../options.js';
+import { formatOption, openOutput, outOption } from '../output.js';
+import { REPORT_RENDERERS, reportSummaryLine } from '../reportOutput.js';
+
+const OPTIONS = {
+  format: formatOption('json'),
+  out: outOption('write the merged report to FILE; stdout gets a one-line summary'),
+  limit: limitOption('items each list of the text and markdown report shows'),
+};
+
+const HELP = `tracejury merge <partial reports…> [options]
+
+Joins the partial reports of a sharded run (Actions matrix jobs that each analysed a slice of the
+trace files, or ran a shard of the Vitest suite) into one Report v1: lists joined, counts summed,
+waste recomputed, and the gate decided again over all findings together; reasons a shard raised for
+its sessions, outcomes or judges are carried over. A test run's gate is its tests.
+
+${optionsHelp(OPTIONS)}
+
+Exit status: 0 the merged gate passed, 1 it failed, 2 usage error or a report that cannot be read
+or is not a Report v1 (the message names the file and the field).
+
+${GLOSSARY}
+`;
+
+function run(args: string[], io: CliIO): number {
+  const { values, positionals } = parseCommandArgs('merge', args, OPTIONS);
+  if (positionals.length === 0)
+    throw new UsageError(
+      'merge needs the partial reports to join: tracejury merge <report.json…> [--out FILE]',
+    );
+  const output = openOutput(values, io, { defaultFormat: 'json', what: 'the merged report' });
+  const report = mergeReports(positionals.map((file) => readReport(file, io.cwd)));
+  output.write(REPORT_RENDERERS[output.format](report, { color: output.color, limit: values.limit }), (out) =>
+    reportSummaryLine(report, out),
+  );
+  return report.gate.passed ? EXIT.ok : EXIT.gateFailed;
+}
+
+export const mergeCommand: Command = { name: 'merge', help: HELP, run };

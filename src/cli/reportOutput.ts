@@ -1,0 +1,37 @@
+/** A Report v1 as analyze and merge print it: each output format's renderer and the one-line summary. */
+import { reportJsonChunks } from '../report/jsonChunks.js';
+import { renderMarkdown } from '../report/renderMarkdown.js';
+import { renderText } from '../report/renderText.js';
+import type { Report } from '../report/schema.js';
+import { formatUsd } from '../report/summarise.js';
+import { fmtInt, plural } from '../util/thousands.js';
+import type { OutputFormat } from './output.js';
+
+interface RenderOptions {
+  color: boolean;
+  /** Items each list of the text and markdown report shows. */
+  limit?: number | undefined;
+}
+
+/** The report in pieces: JSON is written a megabyte at a time (a large run's report is tens of MB). */
+export const REPORT_RENDERERS: Record<OutputFormat, (report: Report, o: RenderOptions) => Iterable<string>> =
+  {
+    json: (report) => reportJsonChunks(report),
+    markdown: (report, { limit }) => [
+      renderMarkdown(report, limit !== undefined ? { listLimit: limit } : {}),
+    ],
+    text: (report, { color, limit }) => [
+      renderText(report, { color, ...(limit !== undefined ? { limit } : {}) }),
+    ],
+  };
+
+/** The run in one line, counted by signal status as the report's own totals are. */
+export function reportSummaryLine(report: Report, out: string): string {
+  const findings = report.signals.filter((s) => s.status === 'finding').length;
+  const review = report.signals.filter((s) => s.status === 'review').length;
+  return (
+    `tracejury: ${plural(report.inputs.traces, 'trace')}, ${plural(findings, 'finding')}` +
+    `${review > 0 ? ` (${fmtInt(review)} for review)` : ''}, ` +
+    `waste ${formatUsd(report.waste.totalUsd)}, ${plural(report.inputs.errorCount, 'input error')}, gate ${report.gate.passed ? 'passed' : 'FAILED'} → ${out}\n`
+  );
+}

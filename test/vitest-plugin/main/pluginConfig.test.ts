@@ -1,0 +1,34 @@
+/**
+ * What the plugin adds to the user's Vitest config: its setup file and settings, and test locations
+ * (so the report and the Action's annotations name each test's line) unless the user chose.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tracejury } from '../../../vitest-plugin/main/plugin.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'tracejury-plugin-config-'));
+
+describe("the plugin's config", () => {
+  it('turns on includeTaskLocation when the config leaves it unset', () => {
+    expect(tracejury().config({ root }).test.includeTaskLocation).toBe(true);
+  });
+
+  it("keeps the user's includeTaskLocation: false", () => {
+    const added = tracejury().config({ root, test: { includeTaskLocation: false } }).test;
+    expect(added.includeTaskLocation).toBe(false);
+    expect(added.setupFiles).toHaveLength(1);
+  });
+
+  it('adds the setup file at the root of the plugin, where the worker code expects it', () => {
+    // The plugin runs from vitest-plugin/main/ and resolves the setup file by path: a move of
+    // either must not leave Vitest a file that does not exist.
+    const [setupFile] = tracejury().config({ root }).test.setupFiles;
+    expect(path.basename(setupFile!)).toBe('setup.ts');
+    expect(path.relative(path.resolve(import.meta.dirname, '../../..'), setupFile!)).toBe(
+      path.join('vitest-plugin', 'setup.ts'),
+    );
+    expect(existsSync(setupFile!)).toBe(true);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * `tracejury(options)`: the Vitest plugin. Its `config()` hook reads tracejury.yml with the CLI's
+ * config module (so a bad key fails at startup, with its line), adds the setup file by resolved
+ * path and hands the settings to the workers through `provide`. The reporter is added in
+ * `configureVitest`, after Vitest has resolved its reporters from the config and the command line
+ * and before it creates them: the user's reporters, Vitest's default and a `--reporter` flag all
+ * stay, and the tracejury report is written whatever they are.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_STATE_DIR, loadConfig } from 'tracejury';
+import { PROVIDE_KEY, type WorkerSettings } from '../shared/workerSettings.js';
+import { parsePluginOptions, type TracejuryPluginOptions } from './options.js';
+import { TracejuryReporter } from '../reporter/reporter.js';
+
+/**
+ * The setup file each test worker loads, at the plugin's root (vitest-plugin/setup.ts, built to
+ * build/vitest-plugin/setup.js): setup.js when built, setup.ts when this runs from source.
+ */
+const SETUP_FILE = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? '../setup.ts' : '../setup.js', import.meta.url),
+);
+
+export const DEFAULT_REPORT_PATH = path.join(DEFAULT_STATE_DIR, 'report.json');
+
+interface UserConfigLike {
+  root?: string;
+  test?: { root?: string; includeTaskLocation?: boolean };
+}
+
+interface VitestLike {
+  config: { root: string; reporters: unknown[] };
+}
+
+/** What Vite and Vitest need of a plugin, declared here so one type serves Vitest 4 and 5. */
+export interface TracejuryVitePlugin {
+  name: 'tracejury';
+  config(config: UserConfigLike): {
+    test: { setupFiles: string[]; provide: Record<string, WorkerSettings>; includeTaskLocation: boolean };
+  };
+  configureVitest(context: { vitest: VitestLike }): void;
+}
+
+/** Vitest instances that have the reporter: the plugin may sit in several projects of one run. */
+const withReporter = new WeakSet<object>();
+
+export function tracejury(options: TracejuryPluginOptions = {}): TracejuryVitePlugin {
+  const parsed = parsePluginOptions(options);
+  let failOn: ReturnType<typeof loadConfig>['failOn'] = [];
+  let root = process.cwd();
+  return {
+    name: 'tracejury',
+    config(config) {
+      root = path.resolve(config.test?.root ?? config.root ?? process.cwd());
+      const configFile = parsed.config ? path.resolve(root, parsed.config) : undefined;
+      // The CLI's own reader: unknown keys, bad values and YAML errors fail here, with file and line.
+      const loaded = loadConfig(configFile, root);
+      failOn = loaded.failOn;
+      const settings: WorkerSettings = {
+        root,
+        ...(loaded.file ? { configFile: path.resolve(root, loaded.file) } : {}),
+        stateDir: path.resolve(root, parsed.stateDir ?? DEFAULT_STATE_DIR),
+        ...(parsed.passRate !== undefined ? { passRate: parsed.passRate } : {}),
+        ...(parsed.agent ? { agent: parsed.agent } : {}),
+        ...(parsed.defaultModel ? { defaultModel: parsed.defaultModel } : {}),
+        ...(parsed.cassette ? { cassette: parsed.cassette } : {}),
+      };
+      return {
+        test: {
+          setupFiles: [SETUP_FILE],
+          provide: { [PROVIDE_KEY]: settings },
+          // Each test's line, so the report (and the Action's annotations) point at the test itself.
+          includeTaskLocation: config.test?.includeTaskLocation ?? true,
+        },
+      };
+    },
+    configureVitest({ vitest }) {
+      if (withReporter.has(vitest)) return;
+      withReporter.add(vitest);
+      vitest.config.reporters.push(
+        new TracejuryReporter({
+          root: vitest.config.root ?? root,
+          report: parsed.report ?? DEFAULT_REPORT_PATH,
+          summary: parsed.summary ?? true,
+          failOn,
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The reporter: at the end of the run, Report v1 of the tests to `.tracejury/report.json`
+ * (configurable), built only from what each test left in its meta — so `vitest --merge-reports`
+ * over the blobs of a sharded run writes the same report as one unsharded run — and the text
+ * summary after Vitest's own. A shard (`--shard i/n`) writes `report.shard-i-of-n.json` beside it,
+ * so shards that share a directory do not overwrite each other before the merge.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import { buildTestRunReport, logText, renderText, type Severity, type TestRunEntry } from 'tracejury';
+import { META_KEY, type TestMeta } from '../shared/meta.js';
+
+export interface ReporterSettings {
+  root: string;
+  report: string | false;
+  summary: boolean;
+  failOn: readonly Severity[];
+}
+
+/** The first line of an error message: what a report and a PR comment show. */
+function firstLine(message: string | undefined): string {
+  return (
+    (message ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? ''
+  );
+}
+
+/**
+ * The line a test is declared on; a test declared by library code (describeTraces declares its
+ * tests inside its suite's callback, where no frame of the test file is on the stack) takes the
+ * line of the nearest suite that has one: the `describeTraces(…)` call.
+ */
+function lineOf(testCase: TestCase): number | undefined {
+  if (testCase.location) return testCase.location.line;
+  for (let p: TestCase['parent'] = testCase.parent; p.type === 'suite'; p = p.parent)
+    if (p.location) return p.location.line;
+  return undefined;
+}
+
+export function entriesOf(modules: readonly TestModule[], root: string): TestRunEntry[] {
+  const entries: TestRunEntry[] = [];
+  for (const module of modules) {
+    const file = path.relative(root, module.moduleId).split(path.sep).join('/');
+    for (const testCase of module.children.allTests()) {
+      const meta = (testCase.meta() as Record<string, unknown>)[META_KEY] as TestMeta | undefined;
+      const result = testCase.result();
+      const state = result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped';
+      const line = lineOf(testCase);
+      entries.push({
+        name: `${file} > ${testCase.fullName}`,
+        file,
+        ...(line !== undefined ? { line } : {}),
+        state,
+        attempts: meta?.attempts.length ? meta.attempts : state === 'skipped' ? [] : [state === 'passed'],
+        ...(meta?.passRate ? { passRate: meta.passRate } : {}),
+        errors: (result.errors ?? []).map((e) => firstLine(e.message)).filter(Boolean),
+        traces: meta?.traces ?? [],
+        trajectories: meta?.trajectories ?? [],
+        verdicts: meta?.verdicts ?? [],
+        sessions: meta?.sessions ?? [],
+        inputErrors: meta?.inputErrors ?? [],
+      });
+    }
+  }
+  return entries;
+}
+
+export class TracejuryReporter implements Reporter {
+  private vitest: Vitest | undefined;
+
+  constructor(private readonly settings: ReporterSettings) {}
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  private reportPath(): string | undefined {
+    if (this.settings.report === false) return undefined;
+    const file = path.resolve(this.settings.root, this.settings.report);
+    const shard = this.vitest?.config.shard;
+    if (!shard) return file;
+    const ext = path.extname(file);
+    return `${file.slice(0, file.length - ext.length)}.shard-${shard.index}-of-${shard.count}${ext}`;
+  }
+
+  onTestRunEnd(testModules: readonly TestModule[]): void {
+    const report = buildTestRunReport(entriesOf(testModules, this.settings.root), {
+      failOn: this.settings.failOn,
+    });
+    const file = this.reportPath();
+    if (file) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    }
+    if (this.settings.summary) {
+      // The summary quotes test names, ids and messages: no line of it may start a workflow command.
+      const log = (text: string) =>
+        this.vitest ? this.vitest.logger.log(logText(text)) : console.log(logText(text));
+      const where = file ? `\nReport: ${path.relative(process.cwd(), file) || file}` : '';
+      log(`\n${renderText(report, { color: Boolean(process.stdout.isTTY) })}${where}`);
+    }
+  }
+}
