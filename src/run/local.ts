@@ -4,12 +4,10 @@
  * canonical order, as the worker threads do.
  */
 import type { DetectorRunner } from '../detect/runner.js';
-import { isGrayZone } from '../detect/grayZone.js';
 import type { Pricer } from '../pricing/pricer.js';
-import { summariseTrace, unreadSpansOf } from '../report/build.js';
-import { sessionFactsOf } from '../session/traceFacts.js';
 import { priceTrace, streamTraceBatches, type LoadOptions, type LoadStats } from '../trace/load.js';
 import type { LoadedTrace } from '../trace/schema.js';
+import { analyseTrace } from './analyseTrace.js';
 import type { AnalysedRun } from './protocol.js';
 
 export interface LocalRunInput {
@@ -41,20 +39,17 @@ export function analyseInThisThread(input: LocalRunInput): AnalysedRun {
   async function* results() {
     let n = 0;
     for await (const batch of batches) {
-      yield batch.map((loaded) => {
+      yield batch.flatMap((loaded) => {
         // Files are priced by the loader; trace objects given directly are priced here.
         if (given) priceTrace(loaded.trace, pricer);
-        const signals = runner.run(loaded);
-        return {
+        const result = analyseTrace(loaded, stats, {
+          runner,
           // Trace objects given directly have no file: their order is the order given.
           order: loaded.source.order ?? { file: 0, emit: n++, first: 0, seq: 0 },
-          summary: summariseTrace(loaded, signals),
-          signals,
-          sessionSignals: sessionFactsOf(loaded.trace),
-          unreadSpans: unreadSpansOf(loaded.trace),
-          ...(input.keepTraces ? { loaded } : {}),
-          ...(input.keepGrayZoneTraces && signals.some(isGrayZone) ? { trace: loaded.trace } : {}),
-        };
+          keepGrayZoneTrace: input.keepGrayZoneTraces,
+          ...(input.keepTraces ? { keepLoaded: true } : {}),
+        });
+        return result ? [result] : [];
       });
     }
   }

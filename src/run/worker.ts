@@ -6,12 +6,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { baselineLookup } from '../baseline/store.js';
-import { isGrayZone } from '../detect/grayZone.js';
 import { createDetectorRunner } from '../detect/runner.js';
 import { createPricer } from '../pricing/pricer.js';
-import { summariseTrace, unreadSpansOf } from '../report/build.js';
-import { sessionFactsOf } from '../session/traceFacts.js';
 import { streamTraceBatches } from '../trace/load.js';
+import { analyseTrace } from './analyseTrace.js';
 import type { CreditMessage, TraceResult, WorkerInput, WorkerMessage } from './protocol.js';
 
 const port = parentPort!;
@@ -59,17 +57,13 @@ async function main(): Promise<void> {
   });
   for await (const batch of batches) {
     if (batch.length === 0) continue;
-    const results: TraceResult[] = batch.map((loaded) => {
-      const signals = runner.run(loaded);
-      const escalate = input.keepGrayZoneTraces && signals.some(isGrayZone);
-      return {
+    const results: TraceResult[] = batch.flatMap((loaded) => {
+      const result = analyseTrace(loaded, stats, {
+        runner,
         order: loaded.source.order!,
-        summary: summariseTrace(loaded, signals),
-        signals,
-        sessionSignals: sessionFactsOf(loaded.trace),
-        unreadSpans: unreadSpansOf(loaded.trace),
-        ...(escalate ? { trace: loaded.trace } : {}),
-      };
+        keepGrayZoneTrace: input.keepGrayZoneTraces,
+      });
+      return result ? [result] : [];
     });
     await send({ type: 'results', results });
   }

@@ -42,6 +42,7 @@ import { expandPaths } from './paths.js';
 import { describeReadError, isFsError } from '../util/fsError.js';
 import type { LoadedTrace, Trace } from './schema.js';
 import { redactAndCut } from '../redact/safeText.js';
+import { fieldOf, MAX_NESTING, nestingProblem } from './nesting.js';
 
 export interface LoadOptions {
   /** Skip detection and read every file as this format. */
@@ -297,13 +298,44 @@ export class FileReader {
   /** One parsed JSON value; returns the traces it completed. */
   push(value: unknown, line: number | undefined): LoadedTrace[] {
     this.stats.records++;
+    // Importers walk records recursively: one nested past the bound is refused before any does.
+    const deep = nestingProblem(value);
+    if (deep) {
+      const field = fieldOf(deep.path);
+      const at = this.document ? (this.elementLine(field) ?? line) : line;
+      this.addError({
+        file: this.file,
+        ...(at !== undefined ? { line: at } : {}),
+        field,
+        message: deep.message,
+      });
+      return [];
+    }
     if (this.reader) return this.accept(this.reader.push(value, line));
     return this.detect(value, line);
   }
 
   /** A whole JSON document (line 1): read and ended at once, while its text is at hand for line numbers. */
   pushDocument(doc: unknown, text: string): LoadedTrace[] {
-    if (Array.isArray(doc)) this.document = { text, elements: doc };
+    if (Array.isArray(doc)) {
+      // An element nested past the bound is that element's error; the others are still read.
+      const deep = doc.map((element) => nestingProblem(element, MAX_NESTING, 1));
+      if (deep.some(Boolean)) {
+        const lines = arrayElementLines(text);
+        deep.forEach((problem, k) => {
+          if (problem)
+            this.addError({
+              file: this.file,
+              ...(lines[k] !== undefined ? { line: lines[k] } : {}),
+              field: fieldOf([k, ...problem.path]),
+              message: problem.message,
+            });
+        });
+        const kept = deep.flatMap((problem, k) => (problem ? [] : [k]));
+        doc = kept.map((k) => (doc as unknown[])[k]);
+        this.document = { text, elements: doc as unknown[], lines: kept.map((k) => lines[k]!) };
+      } else this.document = { text, elements: doc };
+    }
     try {
       return this.push(doc, 1).concat(this.end());
     } finally {
