@@ -83,7 +83,12 @@ export const QUOTE_MAX = 80;
  * visibly delimited string.
  */
 export function quoted(value: unknown, max = QUOTE_MAX): string {
-  const text = typeof value === 'string' ? value : String(value);
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
   return JSON.stringify(redactAndCut(text, max)).replace(CONTROLS, visible);
 }
 

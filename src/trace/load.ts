@@ -43,6 +43,7 @@ import { describeReadError, isFsError } from '../util/fsError.js';
 import type { LoadedTrace, Trace } from './schema.js';
 import { redactAndCut } from '../redact/safeText.js';
 import { fieldOf, MAX_NESTING, nestingProblem } from './nesting.js';
+import { dict } from '../util/dict.js';
 
 export interface LoadOptions {
   /** Skip detection and read every file as this format. */
@@ -129,7 +130,7 @@ export function emptyStats(): LoadStats {
     errors: [],
     errorCount: 0,
     fileNames: [],
-    formats: {},
+    formats: dict(),
     notes: [],
     notesDropped: 0,
   };

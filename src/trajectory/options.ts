@@ -4,6 +4,7 @@
  */
 import { isPlainObject } from './argsEqual.js';
 import { TrajectoryModeSchema, type TrajectoryMode } from './expected.js';
+import { quoted } from '../redact/safeText.js';
 
 /**
  * Decides whether a recorded call's arguments satisfy an expected call's. Both are given after
@@ -46,7 +47,7 @@ export function checkOptions(options: unknown): MatchTrajectoryOptions {
   const modes = TrajectoryModeSchema.options;
   if (!modes.includes(options.mode as TrajectoryMode)) {
     throw new TypeError(
-      `matchTrajectory: options.mode must be one of ${modes.map((m) => `'${m}'`).join(', ')}; got ${JSON.stringify(options.mode)}`,
+      `matchTrajectory: options.mode must be one of ${modes.map((m) => `'${m}'`).join(', ')}; got ${quoted(options.mode)}`,
     );
   }
   const args = options.args;
