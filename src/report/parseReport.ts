@@ -22,7 +22,7 @@ export function parseReportJson(text: string): ParsedReport {
     };
   }
   // Reading, diffing, merging and writing a report all walk it: depth is bounded before any does.
-  const deep = nestingProblem(value, MAX_REPORT_NESTING);
+  const deep = nestingProblem(value, { limit: MAX_REPORT_NESTING });
   if (deep) return { ok: false, problem: `not a Report v1: ${fieldOf(deep.path)}: ${deep.message}` };
   const parsed = ReportSchema.safeParse(value);
   // A report from elsewhere (a shard, a baseline, a fork's upload) may hold what no run of this

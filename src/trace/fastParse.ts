@@ -565,7 +565,7 @@ const fastTraceParser = compileFastParser(TraceSchema, { shareRepeated: [ChatMes
  * library caller built) is rejected first, with the path to where it goes too deep.
  */
 export function parseTrace(input: unknown): z.ZodSafeParseResult<Trace> {
-  const deep = nestingProblem(input);
+  const deep = nestingProblem(input, { shared: true });
   if (deep)
     return {
       success: false,

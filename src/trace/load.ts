@@ -42,7 +42,7 @@ import { expandPaths } from './paths.js';
 import { describeReadError, isFsError } from '../util/fsError.js';
 import type { LoadedTrace, Trace } from './schema.js';
 import { redactAndCut } from '../redact/safeText.js';
-import { fieldOf, MAX_NESTING, nestingProblem } from './nesting.js';
+import { fieldOf, nestingProblem } from './nesting.js';
 import { dict } from '../util/dict.js';
 
 export interface LoadOptions {
@@ -320,7 +320,7 @@ export class FileReader {
   pushDocument(doc: unknown, text: string): LoadedTrace[] {
     if (Array.isArray(doc)) {
       // An element nested past the bound is that element's error; the others are still read.
-      const deep = doc.map((element) => nestingProblem(element, MAX_NESTING, 1));
+      const deep = doc.map((element) => nestingProblem(element, { depth: 1 }));
       if (deep.some(Boolean)) {
         const lines = arrayElementLines(text);
         deep.forEach((problem, k) => {

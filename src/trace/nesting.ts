@@ -28,23 +28,33 @@ export interface NestingProblem {
 
 /**
  * Whether `value` (itself at `depth`, for an element of a document) nests deeper than `limit`
- * levels of objects and arrays, and where. Recursion
- * stops at the limit, so it is safe on any depth; a node shared by several parents (chat messages
- * repeated in every prompt) is walked once from its shallowest place.
+ * levels of objects and arrays, and where. Recursion stops at the limit, so it is safe on any
+ * depth. `shared`: the value may reach one object from several parents (an imported trace: chat
+ * messages repeated in every prompt), so each object is walked once from its shallowest place;
+ * what JSON.parse made has no shared parts and is walked without that bookkeeping.
  */
-export function nestingProblem(value: unknown, limit = MAX_NESTING, depth = 0): NestingProblem | undefined {
-  const seenAt = new Map<object, number>();
-  const tooDeep = (v: unknown, depth: number): boolean => {
+export function nestingProblem(
+  value: unknown,
+  {
+    limit = MAX_NESTING,
+    depth = 0,
+    shared = false,
+  }: { limit?: number; depth?: number; shared?: boolean } = {},
+): NestingProblem | undefined {
+  const seenAt = shared ? new Map<object, number>() : undefined;
+  const tooDeep = (v: unknown, at: number): boolean => {
     if (typeof v !== 'object' || v === null) return false;
-    if (depth >= limit) return true;
-    const seen = seenAt.get(v);
-    if (seen !== undefined && seen <= depth) return false;
-    seenAt.set(v, depth);
+    if (at >= limit) return true;
+    if (seenAt) {
+      const seen = seenAt.get(v);
+      if (seen !== undefined && seen <= at) return false;
+      seenAt.set(v, at);
+    }
     if (Array.isArray(v)) {
-      for (const item of v) if (tooDeep(item, depth + 1)) return true;
+      for (let i = 0; i < v.length; i++) if (tooDeep(v[i], at + 1)) return true;
     } else {
-      for (const key of Object.keys(v))
-        if (tooDeep((v as Record<string, unknown>)[key], depth + 1)) return true;
+      for (const key in v)
+        if (Object.hasOwn(v, key) && tooDeep((v as Record<string, unknown>)[key], at + 1)) return true;
     }
     return false;
   };
