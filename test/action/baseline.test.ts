@@ -478,7 +478,7 @@ describe('findBaseline bounds what a baseline may weigh', () => {
     await expect(
       find({ input: { kind: 'file', path: COMMITTED_BASELINE }, maxBytes: LIMIT }),
     ).rejects.toThrow(
-      /^baseline: \.tracejury\/baseline-report\.json is \d+\.\d KiB, over the 64 KiB a baseline report may weigh$/,
+      /^baseline: \.tracejury\/baseline-report\.json is \d+\.\d KiB \([\d,]+ bytes\), over the 64 KiB a report file may weigh$/,
     );
   });
 

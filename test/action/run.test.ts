@@ -6,11 +6,12 @@
  */
 import { getOctokit } from '@actions/github';
 import * as fs from 'node:fs/promises';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionContext, ActionDeps, Exec } from '../../src/action/deps.js';
+import { MAX_BASELINE_BYTES } from '../../src/action/baseline.js';
 import { run } from '../../src/action/run.js';
 import { analyze } from '../../src/analyze.js';
 import { fakeCore } from '../helpers/fakeCore.js';
@@ -112,6 +113,21 @@ describe('run(deps)', () => {
     expect(await run(deps)).toBeUndefined();
     expect(rec.failed).toEqual([
       expect.stringMatching(/^merge: shards\/b\.json: not a Report v1: tool\.name: /),
+    ]);
+  });
+
+  it('a report input heavier than the baseline limit is refused by its size before it is read', async () => {
+    // In the fork pattern the comment job reads a report the fork's run wrote. A sparse file has the
+    // size of a huge report without its bytes: the step must fail on the size, not while reading.
+    const { deps, rec, workspace } = setup({ report: 'huge.json' });
+    const file = path.join(workspace, 'huge.json');
+    writeFileSync(file, '');
+    truncateSync(file, MAX_BASELINE_BYTES + 1);
+    expect(await run(deps)).toBeUndefined();
+    expect(rec.failed).toEqual([
+      expect.stringMatching(
+        /^report: huge\.json is 256 MiB \(268,435,457 bytes\), over the 256 MiB a report file may weigh$/,
+      ),
     ]);
   });
 
