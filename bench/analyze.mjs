@@ -2,6 +2,8 @@
 // Not a test: prints ratios measured inside one run on this machine. Usage:
 //   npm run build && node bench/analyze.mjs [sizeMB=300] [rounds=3] [--formats native,records,…] [--jobs N]
 //   npm run build && node bench/analyze.mjs <trace file> [rounds=3] [--jobs N]   (a JSONL file of your own)
+//   … --compare <build dir>   also runs another build (e.g. a copy of build/ from before a change)
+//                             in each round, right after this one, and prints its ratio beside
 // Per format it generates (once, cached in bench/out/) a deterministic text-heavy file of `sizeMB`,
 // then runs rounds of: the floor, then `node build/cli/bin.js analyze FILE`, each its own process,
 // timed from spawn to exit (start-up included) with its peak RSS. The machine's speed drifts (a
@@ -42,6 +44,10 @@ const flag = (name) => {
   return v;
 };
 const jobs = flag('--jobs') ?? process.env.JOBS;
+const compareDir = flag('--compare');
+const compareBin = compareDir ? path.join(path.resolve(compareDir), 'cli', 'bin.js') : undefined;
+if (compareBin && !existsSync(compareBin))
+  fail(`--compare: ${compareBin} does not exist (give a build directory)`);
 const formatList = flag('--formats');
 const [first, second] = args;
 const ownFile = first !== undefined && Number.isNaN(Number(first)) ? path.resolve(first) : undefined;
@@ -138,6 +144,7 @@ for (const format of formats) {
   const reportFile = path.join(outDir, `report-${format}.json`);
   const floors = [];
   const runs = [];
+  const others = [];
   let report;
   for (let round = 0; round < rounds; round++) {
     floors.push(measure([floor, file]));
@@ -155,8 +162,25 @@ for (const format of formats) {
     runs.push(run);
     report ??= JSON.parse(readFileSync(reportFile, 'utf8'));
     rmSync(reportFile, { force: true });
+    let other = '';
+    if (compareBin) {
+      const o = measure([
+        compareBin,
+        'analyze',
+        file,
+        '--format',
+        'json',
+        '--out',
+        reportFile,
+        '--no-progress',
+        ...extra,
+      ]);
+      rmSync(reportFile, { force: true });
+      others.push(o);
+      other = `; compared build ${(o.ms / 1000).toFixed(2)} s (${(o.ms / floors[round].ms).toFixed(2)}×), ${o.rssMb.toFixed(0)} MB`;
+    }
     process.stdout.write(
-      `  ${format} round ${round + 1}: floor ${(floors[round].ms / 1000).toFixed(2)} s, analyze ${(run.ms / 1000).toFixed(2)} s (${(run.ms / floors[round].ms).toFixed(2)}×), ${run.rssMb.toFixed(0)} MB\n`,
+      `  ${format} round ${round + 1}: floor ${(floors[round].ms / 1000).toFixed(2)} s, analyze ${(run.ms / 1000).toFixed(2)} s (${(run.ms / floors[round].ms).toFixed(2)}×), ${run.rssMb.toFixed(0)} MB${other}\n`,
     );
   }
   // The generated input must load cleanly; a file of your own is measured as it is.
@@ -169,8 +193,12 @@ for (const format of formats) {
   const rss = Math.max(...runs.map((r) => r.rssMb));
   const target = TARGETS[format];
   const ratio = median(ratios);
+  const otherRatios = others.map((o, i) => o.ms / floors[i].ms);
   rows.push({
     format,
+    compared: others.length
+      ? { ratio: median(otherRatios), min: Math.min(...otherRatios), max: Math.max(...otherRatios) }
+      : undefined,
     mb: statSync(file).size / 1024 / 1024,
     traces: report.inputs.traces,
     findings: withFinding / report.inputs.traces,
@@ -203,4 +231,18 @@ for (const r of rows) {
       `${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${r.rss.toFixed(0)} MB (${r.floorRss.toFixed(0)} MB) | ` +
       `${r.target === undefined ? '—' : `≤ ${r.target}×`}, ≤ ${RSS_TARGET_MB} MB | ${r.met} |\n`,
   );
+}
+if (compareBin) {
+  process.stdout.write(
+    `\n--compare ${path.relative(process.cwd(), compareBin)}, same rounds, same floor:\n\n`,
+  );
+  process.stdout.write(
+    `| format | this build × floor | compared build × floor | this / compared |\n|---|---:|---:|---:|\n`,
+  );
+  for (const r of rows) {
+    const c = r.compared;
+    process.stdout.write(
+      `| ${r.format} | ${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${c.ratio.toFixed(2)} (${c.min.toFixed(2)}–${c.max.toFixed(2)}) | ${(r.ratio / c.ratio).toFixed(3)} |\n`,
+    );
+  }
 }

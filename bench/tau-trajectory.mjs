@@ -1,6 +1,7 @@
-// How well does matchTrajectory agree with τ-bench's own verdict? Not a test: prints, for each mode,
-// the share of runs where `pass === (reward === 1)`, a confusion table, and the disagreements with
-// a one-line reason. Usage:
+// How well does matchTrajectory agree with τ-bench's own verdict? Not a test: prints, for each mode
+// and argument mode (exact, superset, subset), the share of runs where `pass === (reward === 1)`:
+// first one table of them all, then per combination a confusion table and the disagreements with a
+// one-line reason. Usage:
 //   npm run build && node bench/tau-trajectory.mjs [dataset.json] [--check-transfer]
 // The dataset is a τ-bench results file (an array of runs {task_id, reward, info.task.actions,
 // traj}); default ../shared/datasets/tau-bench/gpt-4o-airline.json relative to the repository.
@@ -34,7 +35,10 @@ const READ_ONLY = [
   'think',
 ];
 const ignoreTools = checkTransfer ? READ_ONLY : [...READ_ONLY, 'transfer_to_human_agents'];
-const MODES = ['strict', 'unordered', 'superset', 'subset'];
+const MODES = ['strict', 'unordered', 'subset', 'superset'];
+// τ-bench's tools ignore keys they do not take (task 5's flights carry origin and destination):
+// `superset` accepts such extra keys, `subset` accepts calls that leave optional keys out.
+const ARG_MODES = ['exact', 'superset', 'subset'];
 
 const { traces, stats } = await loadTraces(file);
 if (stats.errors.length > 0) {
@@ -88,29 +92,45 @@ function tauSays(info) {
   return '';
 }
 
-for (const mode of MODES) {
-  const table = { tp: 0, fp: 0, fn: 0, tn: 0 };
-  const disagreements = [];
-  for (const run of runs) {
-    const r = matchTrajectory(run.trace, run.expected, {
-      mode,
-      ignore: { tools: ignoreTools, failedCalls: true },
-    });
-    if (r.pass && run.success) table.tp++;
-    else if (r.pass) table.fp++;
-    else if (run.success) table.fn++;
-    else table.tn++;
-    if (r.pass !== run.success) {
-      const why = run.success ? '' : tauSays(run.trace.metadata?.info);
-      disagreements.push(
-        `  ${run.trace.id} reward=${run.success ? 1 : 0} pass=${r.pass}: ${reason(r)}${why ? ` [${why}]` : ''}`,
-      );
+const pct = (n) => `${((100 * n) / runs.length).toFixed(1)} %`;
+const results = [];
+for (const args of ARG_MODES) {
+  for (const mode of MODES) {
+    const table = { tp: 0, fp: 0, fn: 0, tn: 0 };
+    const disagreements = [];
+    for (const run of runs) {
+      const r = matchTrajectory(run.trace, run.expected, {
+        mode,
+        args,
+        ignore: { tools: ignoreTools, failedCalls: true },
+      });
+      if (r.pass && run.success) table.tp++;
+      else if (r.pass) table.fp++;
+      else if (run.success) table.fn++;
+      else table.tn++;
+      if (r.pass !== run.success) {
+        const why = run.success ? '' : tauSays(run.trace.metadata?.info);
+        disagreements.push(
+          `  ${run.trace.id} reward=${run.success ? 1 : 0} pass=${r.pass}: ${reason(r)}${why ? ` [${why}]` : ''}`,
+        );
+      }
     }
+    results.push({ mode, args, table, disagreements, agree: table.tp + table.tn });
   }
-  const agree = table.tp + table.tn;
-  console.log(
-    `\n== ${mode}: agreement ${agree}/${runs.length} = ${((100 * agree) / runs.length).toFixed(1)} %`,
-  );
+}
+
+console.log(`\nagreement with the reward (pass === reward 1), ${runs.length} runs:`);
+console.log(`${'mode'.padEnd(12)}${ARG_MODES.map((a) => `args ${a}`.padStart(22)).join('')}`);
+for (const mode of MODES) {
+  const cells = ARG_MODES.map((args) => {
+    const r = results.find((x) => x.mode === mode && x.args === args);
+    return `${r.agree}/${runs.length} = ${pct(r.agree)}`.padStart(22);
+  });
+  console.log(`${mode.padEnd(12)}${cells.join('')}`);
+}
+
+for (const { mode, args, table, disagreements, agree } of results) {
+  console.log(`\n== ${mode}, args ${args}: agreement ${agree}/${runs.length} = ${pct(agree)}`);
   console.log('                 reward 1   reward 0');
   console.log(`  pass        ${String(table.tp).padStart(10)} ${String(table.fp).padStart(10)}`);
   console.log(`  fail        ${String(table.fn).padStart(10)} ${String(table.tn).padStart(10)}`);

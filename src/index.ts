@@ -6,6 +6,7 @@ export {
   StepSchema,
   LlmStepSchema,
   ToolStepSchema,
+  ToolStatusSchema,
   RetrievalStepSchema,
   StateStepSchema,
   MessageStepSchema,
@@ -15,6 +16,7 @@ export {
   type Trace,
   type TraceInput,
   type Step,
+  type ToolStatus,
   type LoadedTrace,
 } from './trace/schema.js';
 export { INPUT_FORMATS, type InputFormat, type Importer } from './trace/importer.js';
@@ -126,6 +128,8 @@ export {
   type ExtraCall,
   type MismatchedCall,
   type OutOfOrderCall,
+  type AlignedCall,
+  type CallMark,
 } from './trajectory/matchTrajectory.js';
 export { describeTrajectoryResult, type DescribeTrajectoryOptions } from './trajectory/describe.js';
 export {
@@ -141,6 +145,7 @@ export {
   type ArgsRule,
   type ArgsComparator,
   type TrajectoryIgnore,
+  DEFAULT_TRAJECTORY_MODE,
 } from './trajectory/options.js';
 export { diffReports, type DiffOptions } from './diff/diffReports.js';
 export { ReportDiffSchema, type ReportDiff } from './diff/schema.js';

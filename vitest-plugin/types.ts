@@ -59,11 +59,16 @@ export interface TracejuryMatchers {
   /** The dollars the waste detectors charge this trace are below `usd`. */
   toHaveWasteBelow(usd: number): void;
   /**
-   * The trace's tool calls against `expected` ({ name, args? }[]): `strict` (same calls, same
-   * order), `unordered` (same multiset), `subset` (every call was expected), `superset` (every
-   * expected call happened); args compared exactly (key order ignored), by a function per tool, or not.
+   * The trace's tool calls against `expected` ({ name, args? }[]): `mode` is `strict` (same calls,
+   * same order; calls issued together in one model response in any order among themselves),
+   * `unordered` (same multiset), `subset` (every call was expected) or `superset` (every expected
+   * call happened). The default is `strict`: an ordered list of expected calls says "these, in
+   * this order", agentevals defaults to it too, and loosening a test stays a visible choice rather
+   * than what a forgotten option does. `args` is `exact` (default; key order ignored), `superset`
+   * (extra keys allowed), `subset` (missing keys allowed), `ignore`, or a function, per tool or for
+   * all.
    */
-  toMatchTrajectory(expected: readonly ExpectedCall[], options: MatchTrajectoryOptions): void;
+  toMatchTrajectory(expected: readonly ExpectedCall[], options?: MatchTrajectoryOptions): void;
   /** The tribunal of judges passes the response (INDETERMINATE fails, with `.not` too). */
   toPassTribunal(options?: TribunalMatcherOptions): Promise<void>;
   /** Session scores over the traces reach the thresholds (default: both at 0.5). */

@@ -297,6 +297,12 @@ function emitNumberCheck(
   fail: string,
   path: string,
 ): void {
+  // .int(): zod rejects a non-integer and an integer beyond 2^53 alike, which is isSafeInteger.
+  const format = check._zod.def as z.core.$ZodCheckNumberFormatDef;
+  if (format.check === 'number_format' && format.format === 'safeint' && !format.when) {
+    e.line(`if (!Number.isSafeInteger(${input})) ${fail}`);
+    return;
+  }
   // .min() / .nonnegative() (greater_than) and .max() (less_than), with a finite bound.
   const def = check._zod.def as z.core.$ZodCheckGreaterThanDef | z.core.$ZodCheckLessThanDef;
   const op =

@@ -28,6 +28,12 @@ export interface ImportSink {
   problem(p: ImportProblem): void;
   /** Something the report should say about how the input was read that is no bad record. */
   note?(message: string): void;
+  /**
+   * Part of a record that was read, but not as it says (a tool result that answers no call it can
+   * be matched to): a note naming its line and field, not an input error, since the rest of the
+   * record is sound.
+   */
+  warning?(p: ImportProblem): void;
 }
 
 export interface ReaderOptions {

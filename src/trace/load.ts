@@ -20,7 +20,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ZodError } from 'zod';
 import { createPricer, type Pricer } from '../pricing/pricer.js';
-import type { InputError } from './inputError.js';
+import { formatInputError, type InputError } from './inputError.js';
 import { fileAgentKey, keyAgent } from './agentKey.js';
 import { parseTrace } from './fastParse.js';
 import { importerFor, importers } from './formats/index.js';
@@ -287,13 +287,19 @@ export class FileReader {
           const line = this.document ? (this.elementLine(p.field) ?? p.line) : p.line;
           this.addError({ file: this.file, ...p, ...(line !== undefined ? { line } : {}) });
         },
-        note: (message) => {
-          if (this.stats.notes.length < MAX_NOTES) this.stats.notes.push(`${this.file}: ${message}`);
-          else this.stats.notesDropped++;
+        note: (message) => this.addNote(`${this.file}: ${message}`),
+        warning: (p) => {
+          const line = this.document ? (this.elementLine(p.field) ?? p.line) : p.line;
+          this.addNote(formatInputError({ file: this.file, ...p, ...(line !== undefined ? { line } : {}) }));
         },
       },
       this.maxOpenTraces !== undefined ? { maxOpenTraces: this.maxOpenTraces } : {},
     );
+  }
+
+  private addNote(note: string): void {
+    if (this.stats.notes.length < MAX_NOTES) this.stats.notes.push(note);
+    else this.stats.notesDropped++;
   }
 
   /** One parsed JSON value; returns the traces it completed. */

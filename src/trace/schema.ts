@@ -62,14 +62,33 @@ export const LlmStepSchema = z.object({
   ...stepTiming,
 });
 
+/**
+ * How a tool call ended: 'ok', 'error', or 'unknown' when the recording holds no result for a call
+ * the model issued (a transcript cut short, a run stopped before the call ran). 'unknown' is not a
+ * failure: detectors count only 'error' as failed, and a trajectory still counts the call.
+ */
+export const ToolStatusSchema = z.enum(['ok', 'error', 'unknown']);
+export type ToolStatus = z.infer<typeof ToolStatusSchema>;
+
 export const ToolStepSchema = z.object({
   type: z.literal('tool'),
   name: z.string(),
   args: z.unknown().optional(),
   result: z.unknown().optional(),
-  status: z.enum(['ok', 'error']).default('ok'),
+  status: ToolStatusSchema.default('ok'),
   error: z.string().optional(),
   callId: z.string().optional(),
+  /**
+   * The step number (from 1) of the `llm` step whose response issued this call. Calls with the
+   * same `issuedBy` were issued together, in one model response (parallel tool calls): they are
+   * one batch with no order among themselves. Absent when the recording does not say.
+   */
+  issuedBy: z
+    .number()
+    .int({ error: 'not a step number; give the number (from 1) of the llm step that issued the call' })
+    .min(1, { error: 'not a step number; step numbers start at 1' })
+    .optional()
+    .describe('Step number (from 1) of the llm step whose response issued this tool call'),
   ...stepTiming,
 });
 

@@ -6,7 +6,9 @@
  *
  * `-` is the expected value, `+` the recorded one (as Vitest prints Expected / Received). Object key
  * order is ignored (as in argsEqual); arrays are compared index by index. A key present on one side
- * only gets only its `-` or `+` line.
+ * only gets only its `-` or `+` line — unless the argument mode allows it: `superset` leaves out the
+ * keys only the recorded call has, `subset` the keys only the expected call has, so the diff shows
+ * what failed the comparison, not what the mode let through.
  */
 import { definedKeys, isPlainObject } from './argsEqual.js';
 import { redactAndCut } from '../redact/safeText.js';
@@ -35,7 +37,10 @@ export function showValue(value: unknown, maxChars = MAX_VALUE_CHARS): string {
   return redactAndCut(text, maxChars);
 }
 
-function collect(expected: unknown, actual: unknown, path: string, out: string[]): void {
+/** Which one-sided keys the comparison allowed (and the diff leaves out). */
+export type DiffMode = 'exact' | 'superset' | 'subset';
+
+function collect(expected: unknown, actual: unknown, path: string, out: string[], mode: DiffMode): void {
   if (Object.is(expected, actual) || expected === actual) return;
   if (Array.isArray(expected) && Array.isArray(actual)) {
     const n = Math.max(expected.length, actual.length);
@@ -43,7 +48,7 @@ function collect(expected: unknown, actual: unknown, path: string, out: string[]
       const p = `${path}[${i}]`;
       if (i >= actual.length) out.push(`- ${p}: ${showValue(expected[i])}`);
       else if (i >= expected.length) out.push(`+ ${p}: ${showValue(actual[i])}`);
-      else collect(expected[i], actual[i], p, out);
+      else collect(expected[i], actual[i], p, out, mode);
     }
     return;
   }
@@ -52,9 +57,11 @@ function collect(expected: unknown, actual: unknown, path: string, out: string[]
     for (const k of definedKeys(actual)) if (expected[k] === undefined) keys.push(k);
     for (const k of keys) {
       const p = keyPath(path, k);
-      if (actual[k] === undefined) out.push(`- ${p}: ${showValue(expected[k])}`);
-      else if (expected[k] === undefined) out.push(`+ ${p}: ${showValue(actual[k])}`);
-      else collect(expected[k], actual[k], p, out);
+      if (actual[k] === undefined) {
+        if (mode !== 'subset') out.push(`- ${p}: ${showValue(expected[k])}`);
+      } else if (expected[k] === undefined) {
+        if (mode !== 'superset') out.push(`+ ${p}: ${showValue(actual[k])}`);
+      } else collect(expected[k], actual[k], p, out, mode);
     }
     return;
   }
@@ -66,9 +73,14 @@ function collect(expected: unknown, actual: unknown, path: string, out: string[]
  * The differences between expected and actual arguments, one line per path, at most
  * MAX_DIFF_LINES lines. Empty when the two are deeply equal.
  */
-export function argsDiff(expected: unknown, actual: unknown, maxLines = MAX_DIFF_LINES): string {
+export function argsDiff(
+  expected: unknown,
+  actual: unknown,
+  maxLines = MAX_DIFF_LINES,
+  mode: DiffMode = 'exact',
+): string {
   const lines: string[] = [];
-  collect(expected, actual, '', lines);
+  collect(expected, actual, '', lines, mode);
   if (lines.length > maxLines) {
     const rest = lines.length - (maxLines - 1);
     return [...lines.slice(0, maxLines - 1), `… and ${rest} more lines`].join('\n');

@@ -46,6 +46,24 @@ export function argsEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * Whether `whole` holds everything `part` says: every key of `part` is in `whole` with a value that
+ * again holds `part`'s, at every depth; arrays must have the same length, element by element;
+ * anything else must be equal. The `superset` argument mode is `argsContain(actual, expected)`,
+ * `subset` is `argsContain(expected, actual)`.
+ */
+export function argsContain(whole: unknown, part: unknown): boolean {
+  if (Object.is(whole, part) || whole === part) return true;
+  if (Array.isArray(whole) || Array.isArray(part)) {
+    if (!Array.isArray(whole) || !Array.isArray(part) || whole.length !== part.length) return false;
+    return part.every((x, i) => argsContain(whole[i], x));
+  }
+  if (isPlainObject(whole) && isPlainObject(part)) {
+    return definedKeys(part).every((k) => whole[k] !== undefined && argsContain(whole[k], part[k]));
+  }
+  return false;
+}
+
+/**
  * A call recorded without arguments is the same as one with `{}`: formats differ in whether they
  * write the empty object.
  */

@@ -1,8 +1,10 @@
 /**
  * Pairs expected calls with recorded calls regardless of order (the unordered, subset and superset
- * modes, and what strict alignment leaves over). Exact pairs (same name, arguments accepted) come
- * first and are a maximum matching, so a loose expectation (no `args`) never takes the only call a
- * stricter one could match; what is left pairs greedily, in order, by name alone, as mismatches.
+ * modes, the calls of one batch in strict mode, and what strict alignment leaves over). Exact pairs
+ * (same name, arguments accepted) come first and are a maximum matching, so a loose expectation (no
+ * `args`) never takes the only call a stricter one could match; what is left pairs greedily, in
+ * order, by name alone, as mismatches. Among equal candidates the `preferred` calls are taken first
+ * (calls that did not fail: a failed attempt and its retry, the retry is the expected call).
  */
 
 /** Indices into the expected and actual lists given to pairCalls. */
@@ -17,14 +19,19 @@ export function pairCalls(
   expectedNames: readonly string[],
   actualNames: readonly string[],
   accepts: (expected: number, actual: number) => boolean,
+  preferred: (actual: number) => boolean = () => true,
 ): Pairing {
+  const rank = (a: number) => (preferred(a) ? 0 : 1);
+  const byPreference = (x: number, y: number) => rank(x) - rank(y) || x - y;
   const byName = new Map<string, number[]>();
   actualNames.forEach((name, a) => {
     const list = byName.get(name);
     if (list) list.push(a);
     else byName.set(name, [a]);
   });
-  // Candidates of each expected call, in trace order; the comparator runs once per same-name pair.
+  // Candidates of each expected call, preferred calls first, each group in trace order; the
+  // comparator runs once per same-name pair.
+  for (const list of byName.values()) list.sort(byPreference);
   const candidates = expectedNames.map((name, e) => (byName.get(name) ?? []).filter((a) => accepts(e, a)));
 
   const ownerOf = new Array<number>(actualNames.length).fill(-1);

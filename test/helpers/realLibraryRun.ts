@@ -65,6 +65,9 @@ export function expectRun(loaded: LoadedTrace | Trace): void {
     const out = s.output as { toolCalls?: { name: string }[] };
     expect(out.toolCalls?.map((c) => c.name)).toEqual([tools[i]!.name]);
   });
+  // …so each tool step is linked to the LLM step that issued it (by call id, else by name): a
+  // batch of one, the step just before it.
+  expect(tools.map((t) => t.issuedBy)).toEqual([1, 3, 5, 7, 9]);
   const last = llms[5]!.output;
   expect(typeof last === 'string' ? last : last?.content).toBe(
     'Order A1 ships tomorrow; it is 18°C and sunny in Paris.',

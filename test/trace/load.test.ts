@@ -30,6 +30,35 @@ describe('loadTraces', () => {
     expect(stats).toMatchObject({ files: 1, traces: 2, records: 2, errorCount: 0, formats: { native: 1 } });
   });
 
+  it('lists an importer warning among the notes with file, line and field, never as an input error', async () => {
+    const call = { id: 'c1', function: { name: 'get_weather', arguments: '{"city":"SF"}' } };
+    const transcript = (messages: object[]) => JSON.stringify({ messages });
+    const d = dir({
+      'chats.jsonl': [
+        transcript([
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'hello' },
+        ]),
+        transcript([
+          { role: 'user', content: 'weather?' },
+          { role: 'assistant', content: '', tool_calls: [call] },
+          { role: 'tool', tool_call_id: 'c1', content: '21 °C' },
+          { role: 'tool', content: 'orphan' },
+        ]),
+      ].join('\n'),
+      // A whole document: the line is the element's.
+      'runs.json': `[\n${transcript([{ role: 'user', content: 'x' }])},\n${transcript([{ role: 'tool', content: 'orphan' }])}\n]`,
+    });
+    const { traces, stats } = await loadTraces(d);
+    expect(traces).toHaveLength(4);
+    expect(stats.errorCount).toBe(0);
+    const warning = 'a tool result with no tool_call_id answers no unanswered tool call';
+    expect(stats.notes).toEqual([
+      expect.stringContaining(`${path.join(d, 'chats.jsonl')}:2: messages[3]: ${warning}`),
+      expect.stringContaining(`${path.join(d, 'runs.json')}:3: [1].messages[0]: ${warning}`),
+    ]);
+  });
+
   it('keeps a recorded cost instead of pricing it', async () => {
     const d = dir({
       'a.jsonl': JSON.stringify({

@@ -103,6 +103,77 @@ describe("args: 'ignore'", () => {
   });
 });
 
+describe("args: 'superset' and 'subset' (named from the actual call's side, as agentevals names them)", () => {
+  const flight = { flight_number: 'HAT136', date: '2024-05-20' };
+  const call = (args: unknown) => makeTrace([tool('update_flights', { args })]);
+  const expected = [{ name: 'update_flights', args: { reservation_id: 'Z7', flights: [flight] } }];
+  const passes = (trace: ReturnType<typeof call>, args: 'exact' | 'superset' | 'subset') =>
+    matchTrajectory(trace, expected, { mode: 'strict', args }).pass;
+
+  it('superset: every expected key with an equal value, extra keys allowed at any depth', () => {
+    // τ-bench task 5: the agent sends the flight's origin and destination too; the tool ignores them.
+    const extra = call({ reservation_id: 'Z7', flights: [{ ...flight, origin: 'EWR' }], cabin: 'economy' });
+    expect(passes(extra, 'exact')).toBe(false);
+    expect(passes(extra, 'superset')).toBe(true);
+    expect(passes(extra, 'subset')).toBe(false);
+  });
+
+  it('superset still fails on a missing key, a different value, or a different array length', () => {
+    expect(passes(call({ flights: [flight] }), 'superset')).toBe(false);
+    expect(passes(call({ reservation_id: 'Z8', flights: [flight] }), 'superset')).toBe(false);
+    expect(passes(call({ reservation_id: 'Z7', flights: [flight, flight] }), 'superset')).toBe(false);
+    expect(
+      passes(call({ reservation_id: 'Z7', flights: [{ ...flight, date: '2024-05-21' }] }), 'superset'),
+    ).toBe(false);
+  });
+
+  it('subset: every actual key expected with an equal value, expected keys may be left out', () => {
+    const fewer = call({ reservation_id: 'Z7', flights: [{ flight_number: 'HAT136' }] });
+    expect(passes(fewer, 'exact')).toBe(false);
+    expect(passes(fewer, 'subset')).toBe(true);
+    expect(passes(fewer, 'superset')).toBe(false);
+    expect(passes(call({ reservation_id: 'Z7', cabin: 'economy' }), 'subset')).toBe(false);
+  });
+
+  it('equal arguments pass every mode, and a call recorded without arguments is {}', () => {
+    const same = call({ flights: [flight], reservation_id: 'Z7' });
+    expect(['exact', 'superset', 'subset'].map((m) => passes(same, m as 'exact'))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    const none = makeTrace([tool('list_airports')]);
+    const want = [{ name: 'list_airports', args: { region: 'EU' } }];
+    expect(matchTrajectory(none, want, { args: 'subset' }).pass).toBe(true);
+    expect(matchTrajectory(none, want, { args: 'superset' }).pass).toBe(false);
+  });
+
+  it("diffs only what failed the mode: superset leaves out the actual call's extra keys", () => {
+    const trace = call({ reservation_id: 'Z8', flights: [{ ...flight, origin: 'EWR' }] });
+    const r = matchTrajectory(trace, expected, { args: 'superset' });
+    expect(r.mismatched[0]!.diff).toBe('- reservation_id: "Z7"\n+ reservation_id: "Z8"');
+    const sub = matchTrajectory(call({ reservation_id: 'Z7', cabin: 'economy' }), expected, {
+      args: 'subset',
+    });
+    expect(sub.mismatched[0]!.diff).toBe('+ cabin: "economy"');
+  });
+
+  it('applies per tool beside the others', () => {
+    const trace = makeTrace([
+      tool('search', { args: { q: 'SEA', page: 2 } }),
+      tool('book', { args: { flight: 'HAT136', seat: '3A' } }),
+    ]);
+    const want = [
+      { name: 'search', args: { q: 'SEA' } },
+      { name: 'book', args: { flight: 'HAT136' } },
+    ];
+    expect(
+      matchTrajectory(trace, want, { args: { search: 'superset' } }).mismatched.map((m) => m.name),
+    ).toEqual(['book']);
+    expect(matchTrajectory(trace, want, { args: { search: 'superset', book: 'superset' } }).pass).toBe(true);
+  });
+});
+
 describe('args: a function', () => {
   it('decides for every tool, receives parsed arguments and the tool name', () => {
     const seen: [unknown, unknown, string][] = [];
@@ -187,7 +258,38 @@ describe('options are type-checked and checked at runtime', () => {
     expect(call({ mode: 'strict', args: 'fuzzy' })).toThrow(/options\.args must be/);
     expect(call({ mode: 'strict', args: { book: 42 } })).toThrow(/options\.args\.book must be/);
     expect(call({ mode: 'strict', ignore: { tools: 'think' } })).toThrow(/ignore\.tools/);
-    expect(call(undefined)).toThrow(/options must be an object/);
+    expect(call('strict')).toThrow(/options must be an object \{ mode\?, args\?, ignore\? \}; got "strict"/);
+  });
+
+  it('names a misspelt mode, rule or key with the nearest one, never reading it as a default', () => {
+    const call = (options: unknown) => () =>
+      matchTrajectory(booking, [], options as unknown as MatchTrajectoryOptions);
+    expect(call({ mode: 'strikt' })).toThrow(
+      /options\.mode must be one of .*; got "strikt" — did you mean "strict"\?/,
+    );
+    expect(call({ args: 'supreset' })).toThrow(
+      /options\.args must be .*; got "supreset" — did you mean "superset"\?/,
+    );
+    // A misspelt key would otherwise loosen nothing and tighten nothing: the test would pass unseen.
+    expect(call({ mode: 'strict', arg: 'ignore' })).toThrow(
+      'matchTrajectory: unknown key "options.arg" — did you mean "args"? (options takes mode, args, ignore)',
+    );
+    expect(call({ ignore: { tool: ['think'] } })).toThrow(
+      'unknown key "options.ignore.tool" — did you mean "tools"? (options.ignore takes tools, failedCalls)',
+    );
+    expect(call({ ignore: { failedcall: true } })).toThrow(/did you mean "failedCalls"/);
+  });
+
+  it('compares strictly when no mode is given (the default), with or without options', () => {
+    const swapped = makeTrace([tool('b'), tool('a')]);
+    const expected = [{ name: 'a' }, { name: 'b' }];
+    expect(matchTrajectory(swapped, expected)).toMatchObject({ pass: false, mode: 'strict' });
+    expect(matchTrajectory(swapped, expected, {})).toMatchObject({ pass: false, mode: 'strict' });
+    expect(matchTrajectory(swapped, expected, { args: 'ignore' }).mode).toBe('strict');
+    expect(matchTrajectory(swapped, expected, { mode: 'unordered' })).toMatchObject({
+      pass: true,
+      mode: 'unordered',
+    });
   });
 
   it('rejects a malformed expected call, naming where it is', () => {
@@ -201,7 +303,10 @@ describe('options are type-checked and checked at runtime', () => {
 
   it('makes a wrong option a type error', () => {
     const ok: MatchTrajectoryOptions[] = [
+      {},
       { mode: 'strict' },
+      { args: 'superset' },
+      { mode: 'unordered', args: { book: 'subset', search: 'superset' } },
       { mode: 'unordered', args: 'exact' },
       { mode: 'subset', args: 'ignore' },
       { mode: 'superset', args: (a, e, name) => name === 'x' && a === e },
@@ -209,6 +314,8 @@ describe('options are type-checked and checked at runtime', () => {
       { mode: 'strict', ignore: { tools: ['think'], failedCalls: true } },
     ];
     const wrong: MatchTrajectoryOptions[] = [
+      // @ts-expect-error: not an option
+      { mode: 'strict', arg: 'ignore' },
       // @ts-expect-error: not a mode
       { mode: 'loose' },
       // @ts-expect-error: not an args rule
@@ -220,7 +327,7 @@ describe('options are type-checked and checked at runtime', () => {
       // @ts-expect-error: tool names are strings
       { mode: 'strict', ignore: { tools: [1] } },
     ];
-    expect(ok).toHaveLength(6);
-    expect(wrong).toHaveLength(5);
+    expect(ok).toHaveLength(9);
+    expect(wrong).toHaveLength(6);
   });
 });

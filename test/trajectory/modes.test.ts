@@ -17,13 +17,20 @@ const email = { name: 'email', args: { to: 'mia@example.com' } };
 
 describe('strict', () => {
   it('passes on the same calls in the same order, and reports nothing', () => {
-    expect(matchTrajectory(booking, [search, book, email], { mode: 'strict' })).toEqual({
+    const r = matchTrajectory(booking, [search, book, email], { mode: 'strict' });
+    expect(r).toMatchObject({
       pass: true,
+      mode: 'strict',
       missing: [],
       extra: [],
       mismatched: [],
       outOfOrder: [],
     });
+    expect(r.calls.map((c) => [c.expected?.index, c.actual?.step, c.marks])).toEqual([
+      [0, 2, ['ok']],
+      [1, 4, ['ok']],
+      [2, 5, ['ok']],
+    ]);
   });
 
   it('fails on a missing call and names it by its index in expected', () => {

@@ -65,6 +65,86 @@ describe('mismatched pairing', () => {
   });
 });
 
+describe('a strict mismatch reports every problem at once', () => {
+  it('a wrong argument does not hide that the same call is out of order', () => {
+    // Expected a then b(x); the agent called b(y) first, then a.
+    const trace = makeTrace([tool('b', { args: { x: 2 } }), tool('a')]);
+    const r = matchTrajectory(trace, [{ name: 'a' }, { name: 'b', args: { x: 1 } }], { mode: 'strict' });
+    expect(r.mismatched).toEqual([expect.objectContaining({ index: 1, step: 1, diff: '- x: 1\n+ x: 2' })]);
+    expect(r.outOfOrder).toEqual([{ index: 1, step: 1, name: 'b', args: { x: 1 } }]);
+    expect(r.calls.map((c) => [c.actual?.step, c.marks])).toEqual([
+      [1, ['outOfOrder', 'wrongArgs']],
+      [2, ['ok']],
+    ]);
+  });
+
+  it('two swapped calls are one call out of order, not two argument errors', () => {
+    const trace = makeTrace([tool('f', { args: { n: 2 } }), tool('f', { args: { n: 1 } })]);
+    const r = matchTrajectory(trace, [
+      { name: 'f', args: { n: 1 } },
+      { name: 'f', args: { n: 2 } },
+    ]);
+    expect(r).toMatchObject({ pass: false, mismatched: [], missing: [], extra: [] });
+    expect(r.outOfOrder).toHaveLength(1);
+    expect(r.calls.map((c) => c.marks)).toEqual([['outOfOrder'], ['ok']]);
+  });
+
+  it('a failed call and its successful retry: the retry is the expected call, the attempt a failed extra', () => {
+    const trace = makeTrace([
+      tool('book', { args: { flight: 'HAT136' }, status: 'error', error: 'Error: seat map timeout' }),
+      tool('book', { args: { flight: 'HAT136' } }),
+    ]);
+    const r = matchTrajectory(trace, [{ name: 'book', args: { flight: 'HAT136' } }]);
+    expect(r.extra).toEqual([{ step: 1, name: 'book', args: { flight: 'HAT136' }, status: 'error' }]);
+    expect(r.calls.map((c) => [c.actual?.step, c.expected?.index, c.marks])).toEqual([
+      [1, undefined, ['extra', 'failed']],
+      [2, 0, ['ok']],
+    ]);
+    // The same preference in the modes that ignore order.
+    const unordered = matchTrajectory(trace, [{ name: 'book', args: { flight: 'HAT136' } }], {
+      mode: 'unordered',
+    });
+    expect(unordered.extra.map((x) => x.step)).toEqual([1]);
+  });
+
+  it('a call with no recorded result still counts, marked as such', () => {
+    const trace = makeTrace([tool('search'), tool('book', { status: 'unknown' })]);
+    const r = matchTrajectory(trace, [{ name: 'search' }, { name: 'book' }]);
+    expect(r.pass).toBe(true);
+    expect(r.calls.map((c) => c.marks)).toEqual([['ok'], ['ok', 'noResult']]);
+    // ignore.failedCalls leaves out failures, not calls whose outcome is unknown.
+    expect(matchTrajectory(trace, [{ name: 'search' }], { ignore: { failedCalls: true } }).extra).toEqual([
+      { step: 2, name: 'book', status: 'unknown' },
+    ]);
+  });
+
+  it('missing, extra, wrong args and out of order together, each named once', () => {
+    const trace = makeTrace([
+      tool('login'),
+      tool('refund', { args: { id: 'R2' } }),
+      tool('search', { args: { q: 'SEA' } }),
+      tool('think'),
+    ]);
+    const r = matchTrajectory(trace, [
+      { name: 'search', args: { q: 'SEA' } },
+      { name: 'login' },
+      { name: 'book' },
+      { name: 'refund', args: { id: 'R1' } },
+    ]);
+    expect(r.missing.map((m) => m.name)).toEqual(['book']);
+    expect(r.extra.map((x) => x.name)).toEqual(['think']);
+    expect(r.mismatched.map((m) => m.name)).toEqual(['refund']);
+    expect(r.outOfOrder.map((o) => o.name)).toHaveLength(1);
+    expect(r.calls.flatMap((c) => c.marks).sort()).toEqual([
+      'extra',
+      'missing',
+      'ok',
+      'outOfOrder',
+      'wrongArgs',
+    ]);
+  });
+});
+
 describe('argsDiff', () => {
   it('is empty for equal args whatever their key order', () => {
     expect(argsDiff({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toBe('');

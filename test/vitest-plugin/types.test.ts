@@ -42,6 +42,8 @@ test('uses', async () => {
     args: { search: 'ignore', book: (a, b) => JSON.stringify(a) === JSON.stringify(b) },
     ignore: { tools: ['get_user'], failedCalls: true },
   });
+  expect(trace).toMatchTrajectory([{ name: 'search' }]);
+  expect(trace).toMatchTrajectory([{ name: 'book', args: { id: 1 } }], { args: { book: 'superset' } });
   await expect(trace).toPassTribunal({ rubric: 'helpfulness', threshold: 0.8 });
   await expect('text').not.toPassTribunal({ judges: [{ provider: 'openai', model: 'gpt-4o' }] });
   await expect([trace]).toMeetSessionThreshold({ reliability: 0.7, consistency: 0.6 });

@@ -1,7 +1,9 @@
 /**
  * toMatchTrajectory: the trace's tool calls against the expected ones, by the library's
- * matchTrajectory (src/trajectory), so the CLI, the Action and this matcher agree. The failure
- * message names the missing, extra, mismatched and out-of-order calls with a diff of their args.
+ * matchTrajectory (src/trajectory), so the CLI, the Action and this matcher agree. The mode is
+ * strict unless the options say otherwise. The failure message lays the recorded calls beside the
+ * expected ones, each marked (ok, missing, extra, out of order, wrong args, failed, no result),
+ * with a diff of the arguments that differ.
  */
 import {
   describeTrajectoryResult,
@@ -22,7 +24,7 @@ export function toMatchTrajectory(
   this: MatcherThis,
   received: unknown,
   expected: readonly ExpectedCall[],
-  options: MatchTrajectoryOptions,
+  options?: MatchTrajectoryOptions,
 ) {
   const analysis = analyse(receivedTrace(received));
   const task = currentTask(this);
@@ -31,7 +33,7 @@ export function toMatchTrajectory(
   if (task)
     metaOf(task).trajectories.push({
       traceId: analysis.trace.id,
-      mode: options.mode,
+      mode: result.mode,
       pass: result.pass,
       missing: result.missing.length,
       extra: result.extra.length,
@@ -42,7 +44,7 @@ export function toMatchTrajectory(
     pass: result.pass,
     message: () =>
       this.isNot
-        ? `expected trace ${analysis.trace.id} not to match the ${options.mode} trajectory of ${expected.length} calls, but it does`
-        : `expected trace ${analysis.trace.id} to match the ${options.mode} trajectory of ${expected.length} calls:\n${describeTrajectoryResult(result, { mode: options.mode })}`,
+        ? `expected trace ${analysis.trace.id} not to match the ${result.mode} trajectory of ${expected.length} calls, but it does`
+        : `expected trace ${analysis.trace.id} to match the ${result.mode} trajectory of ${expected.length} calls:\n${describeTrajectoryResult(result)}`,
   };
 }

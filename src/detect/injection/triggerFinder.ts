@@ -22,8 +22,11 @@ export interface TriggerHits {
   triggers: number[];
   /** The maximal runs of MIN_BLOB_RUN+ base64 characters, as [start, end) pairs in text order. */
   blobRuns: number[];
-  /** No whitespace run and no whitespace but ' ' and '\n': normalising only lowercases the text. */
-  plainSpacing: boolean;
+  /**
+   * No whitespace run, no whitespace but ' ' and '\n', and no backslash (a written escape such as
+   * `\n` may need rewriting): normalising only lowercases the text.
+   */
+  onlyLowercase: boolean;
 }
 
 export interface TriggerFinder {
@@ -61,7 +64,9 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
   const start = renamed[dfa.start]!;
   /**
    * What each character is besides its automaton class: BASE64 (part of a blob run), SPACE
-   * (whitespace normalising keeps when alone: ' ', '\n') or SPACE|ODD_SPACE (tab, CR, VT, FF).
+   * (whitespace normalising keeps when alone: ' ', '\n'), SPACE|ODD_SPACE (tab, CR, VT, FF), or
+   * ODD_SPACE alone for the backslash: not whitespace, but it too means the text needs more than
+   * lowercasing (see normaliseForScan).
    */
   const BASE64 = 4;
   const SPACE = 1;
@@ -70,6 +75,7 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
   for (let c = 0; c < ALPHABET; c++) if (isBase64Char(c)) KIND[c] = BASE64;
   KIND[0x20] = KIND[0x0a] = SPACE;
   KIND[0x09] = KIND[0x0b] = KIND[0x0c] = KIND[0x0d] = SPACE | ODD_SPACE;
+  KIND[0x5c] = ODD_SPACE;
   /** Generation stamps: a state's outputs are collected once per call without clearing a set. */
   const seenIn = new Uint32Array(dfa.states);
   let generation = 0;
@@ -116,7 +122,7 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
       if (run >= MIN_BLOB_RUN) blobRuns.push(n - run, n);
       const triggers = new Set<number>();
       for (const state of ended) for (const t of outputsOf[state]!) triggers.add(t);
-      return { triggers: [...triggers].sort((a, b) => a - b), blobRuns, plainSpacing: rewrite === 0 };
+      return { triggers: [...triggers].sort((a, b) => a - b), blobRuns, onlyLowercase: rewrite === 0 };
     },
   };
 }

@@ -42,6 +42,7 @@ import { toChatMessage, toChatMessages } from './openaiMessages.js';
 import { outcomeFromLangfuseScores } from '../outcome.js';
 import { dict } from '../../util/dict.js';
 import { quoted } from '../../redact/safeText.js';
+import { linkIssuedBy } from '../issuedBy.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];
 type LlmStepInput = Extract<StepInput, { type: 'llm' }>;
@@ -406,6 +407,8 @@ export const langfuseImporter: Importer = {
         const step = stepOf(o.obs, o.line, o.at);
         if (step) steps.push(step);
       }
+      // A GENERATION's output lists the calls it asked for; the TOOL observations ran them.
+      linkIssuedBy(steps);
 
       const metadata = isRecord(header.metadata) ? header.metadata : {};
       const rootAgent = roots.find((o) => String(o.obs.type).toUpperCase() === 'AGENT');

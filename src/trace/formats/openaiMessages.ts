@@ -16,11 +16,18 @@
  * - an assistant message is an `llm` step: model from the message, the transcript's `model` or
  *   `metadata.model`, else 'unknown'; input = the messages before it; output = the assistant message
  *   (with its tool calls); usage from `usage` when present, else 0;
- * - a `tool` (or legacy `function`) message is a `tool` step: name and arguments from the assistant's
- *   tool call with the same id (arguments parsed from their JSON string, kept as the raw string when
- *   they do not parse, since malformed arguments are the agent's data, not bad input), result = content.
- *   Status is 'error' only when the content starts with "Error:" (what τ-bench's environment returns);
- *   nothing cleverer, so a tool's normal output is never mistaken for a failure;
+ * - each tool call of an assistant message is a `tool` step, right after that message's `llm` step,
+ *   whether or not a result came back: name and arguments from the call (arguments parsed from their
+ *   JSON string, kept as the raw string when they do not parse, since malformed arguments are the
+ *   agent's data, not bad input), `callId` = the call's id, `issuedBy` = the `llm` step's number
+ *   (the calls of one message are one batch). With no result its status is 'unknown';
+ * - a `tool` (or legacy `function`) message is the result of one of those calls: the call with its
+ *   `tool_call_id`; without one (agentevals-style transcripts, legacy function messages), the first
+ *   unanswered call of the latest assistant message, of the message's `name` when it gives one. It
+ *   sets the step's result = content and status: 'error' only when the content starts with "Error:"
+ *   (what τ-bench's environment returns); nothing cleverer, so a tool's normal output is never
+ *   mistaken for a failure. A result that answers no call is a warning (file, line, field) and no
+ *   step: no call of the model's asked for it;
  * - the trace's output is the content of the last assistant message that has some; status is 'ok'
  *   (a transcript records no failure of its own; labels such as reward stay in metadata).
  *
@@ -127,6 +134,27 @@ function contentText(content: unknown): string | undefined {
 
 const TOOL_ERROR = /^\s*error\s*:/i;
 
+type ToolStepInput = Extract<StepInput, { type: 'tool' }>;
+
+/** A tool call an assistant message issued, and whether a result answered it yet. */
+interface IssuedCall {
+  step: ToolStepInput;
+  id?: string;
+  answered: boolean;
+}
+
+/** The step of a call the model issued; its result (and so its status) is not known yet. */
+function toolStepOf(call: ToolCall, issuedBy: number): ToolStepInput {
+  return {
+    type: 'tool',
+    name: call.name,
+    ...(call.arguments !== undefined ? { args: call.arguments } : {}),
+    status: 'unknown',
+    ...(call.id ? { callId: call.id } : {}),
+    issuedBy,
+  };
+}
+
 interface Converted {
   steps: StepInput[];
   input?: unknown;
@@ -162,8 +190,39 @@ export const openaiMessagesImporter: Importer = {
     const convert = (list: unknown[], line: number | undefined, path: string, model: string): Converted => {
       const out: Converted = { steps: [] };
       const history: ChatMessage[] = [];
-      const calls = new Map<string, ToolCall>();
+      /** Every tool call issued so far, for results that name their call by id. */
+      const issued: IssuedCall[] = [];
+      /** The calls of the latest assistant message: what a result without an id can answer. */
+      let latest: IssuedCall[] = [];
       let sawUser = false;
+
+      /** The call a tool result answers, or undefined (with a warning) when it answers none. */
+      const answered = (msg: ChatMessage, at: string): IssuedCall | undefined => {
+        const id = msg.toolCallId || undefined;
+        if (id !== undefined) {
+          const byId = issued.find((c) => c.id === id && !c.answered);
+          if (byId) return byId;
+        }
+        // By order among the latest message's unanswered calls, by name where the result gives one.
+        // A result whose id names no call can still answer a call that was recorded without an id.
+        const byOrder = latest.find(
+          (c) =>
+            !c.answered &&
+            (id === undefined || c.id === undefined) &&
+            (msg.name === undefined || c.step.name === msg.name),
+        );
+        if (byOrder) return byOrder;
+        const what = id !== undefined ? `tool_call_id ${JSON.stringify(id)}` : 'no tool_call_id';
+        const named = msg.name !== undefined ? ` named ${JSON.stringify(msg.name)}` : '';
+        sink.warning?.({
+          line,
+          field: at,
+          message:
+            `a tool result with ${what} answers no unanswered tool call${named} of the assistant ` +
+            'message before it; it is not read as a step (give it the tool_call_id of the call it answers)',
+        });
+        return undefined;
+      };
       list.forEach((raw, i) => {
         const at = `${path}[${i}]`;
         if (!isRecord(raw)) {
@@ -212,21 +271,26 @@ export const openaiMessagesImporter: Importer = {
           const finish = raw.finish_reason ?? raw.finishReason;
           if (typeof finish === 'string') step.finishReason = finish;
           out.steps.push(step);
-          for (const c of msg.toolCalls ?? []) if (c.id) calls.set(c.id, c);
+          const issuedBy = out.steps.length;
+          latest = (msg.toolCalls ?? []).map((c) => {
+            const call: IssuedCall = { step: toolStepOf(c, issuedBy), answered: false };
+            if (c.id) call.id = c.id;
+            out.steps.push(call.step);
+            issued.push(call);
+            return call;
+          });
           const text = contentText(msg.content);
           if (text !== undefined && text.trim() !== '') out.output = msg.content;
         } else if (role === 'tool' || role === 'function') {
-          const call = msg.toolCallId ? calls.get(msg.toolCallId) : undefined;
-          const failed = typeof msg.content === 'string' && TOOL_ERROR.test(msg.content);
-          out.steps.push({
-            type: 'tool',
-            name: call?.name ?? msg.name ?? 'unknown',
-            ...(call?.arguments !== undefined ? { args: call.arguments } : {}),
-            ...(msg.content !== undefined ? { result: msg.content } : {}),
-            status: failed ? 'error' : 'ok',
-            ...(failed ? { error: msg.content as string } : {}),
-            ...(msg.toolCallId ? { callId: msg.toolCallId } : {}),
-          });
+          const call = answered(msg, at);
+          if (call) {
+            call.answered = true;
+            const failed = typeof msg.content === 'string' && TOOL_ERROR.test(msg.content);
+            if (msg.content !== undefined) call.step.result = msg.content;
+            call.step.status = failed ? 'error' : 'ok';
+            if (failed) call.step.error = msg.content as string;
+            if (call.step.callId === undefined && msg.toolCallId) call.step.callId = msg.toolCallId;
+          }
         } else {
           out.steps.push({ type: 'message', from: msg.name ?? role, content: msg.content ?? '' });
         }

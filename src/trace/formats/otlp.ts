@@ -28,6 +28,7 @@ import { parseIsoMs } from '../measure.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { outcomeFromSpanAttributes } from '../outcome.js';
 import { quoted } from '../../redact/safeText.js';
+import { linkIssuedBy } from '../issuedBy.js';
 
 /**
  * `obj[key] = value`, where a key named `__proto__` (any attribute key is trace data) becomes an
@@ -631,6 +632,8 @@ export function buildTrace(
     if (step) steps.push(step);
     else if (mapping.isUnread?.(s) && !mapping.isAgent(s)) unread.push(s);
   }
+  // LLM spans list the tool calls their response asked for; tool spans ran them (by call id).
+  linkIssuedBy(steps);
 
   let first: bigint | undefined;
   let last: bigint | undefined;

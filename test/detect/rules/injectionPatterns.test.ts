@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanText } from '../../../src/detect/detectors/rules/promptInjectionSignal.js';
+import { scanText } from '../../../src/detect/injection/scanner.js';
 import {
   INJECTION_CATEGORIES,
   INJECTION_PATTERNS,
@@ -9,10 +9,10 @@ import {
 const opts = { maxChars: 100_000, decodeEncoded: true };
 
 describe('injection pattern catalogue', () => {
-  it('has at least 60 patterns across all 6 categories, with unique ids', () => {
+  it('has at least 60 patterns across all 7 categories, with unique ids', () => {
     expect(INJECTION_PATTERNS.length).toBeGreaterThanOrEqual(60);
     expect(new Set(INJECTION_PATTERNS.map((p) => p.category))).toEqual(new Set(INJECTION_CATEGORIES));
-    expect(INJECTION_CATEGORIES).toHaveLength(6);
+    expect(INJECTION_CATEGORIES).toHaveLength(7);
     expect(new Set(INJECTION_PATTERNS.map((p) => p.id)).size).toBe(INJECTION_PATTERNS.length);
     for (const c of INJECTION_CATEGORIES) {
       expect(INJECTION_PATTERNS.filter((p) => p.category === c).length, c).toBeGreaterThanOrEqual(6);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanText } from '../../../src/detect/detectors/rules/promptInjectionSignal.js';
+import { scanText } from '../../../src/detect/injection/scanner.js';
 import { compileTriggerScanner } from '../../../src/detect/injection/prefilter.js';
 import { buildTriggerDfa } from '../../../src/detect/injection/triggerDfa.js';
 import { INJECTION_PATTERNS } from '../../../src/detect/injection/patterns.js';

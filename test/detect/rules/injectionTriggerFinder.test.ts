@@ -1,24 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import {
-  OTHER_TRIGGERS,
-  scanText,
-  WORD_TRIGGERS,
-} from '../../../src/detect/detectors/rules/promptInjectionSignal.js';
+import { OTHER_TRIGGERS, scanText, WORD_TRIGGERS } from '../../../src/detect/injection/scanner.js';
 import { INJECTION_PATTERNS, normaliseForScan } from '../../../src/detect/injection/patterns.js';
 import { buildTriggerDfa } from '../../../src/detect/injection/triggerDfa.js';
 import { compileTriggerFinder } from '../../../src/detect/injection/triggerFinder.js';
 
-const dfa = buildTriggerDfa(WORD_TRIGGERS, OTHER_TRIGGERS);
+// Triggers in other scripts are left to the regex path: ASCII text cannot hold them.
+const ascii = (t: string) => !/[^\x00-\x7f]/.test(t);
+const dfa = buildTriggerDfa(WORD_TRIGGERS.filter(ascii), OTHER_TRIGGERS.filter(ascii));
 const finder = compileTriggerFinder(dfa);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** The triggers that occur in text, by definition: word triggers at a word start, the others anywhere. */
+/**
+ * The triggers that occur in text, by definition: word triggers at a word start (after a non-word
+ * character or a written escape \n, \r, \t), the others anywhere.
+ */
+const wordCount = WORD_TRIGGERS.filter(ascii).length;
+const atWordStart = dfa.triggers.map((t) => new RegExp(`(?:^|[^a-z0-9_]|\\\\[nrt])${escape(t)}`));
 function triggersIn(text: string): number[] {
   const lower = text.toLowerCase();
   const out: number[] = [];
   dfa.triggers.forEach((t, i) => {
-    const word = i < WORD_TRIGGERS.length;
-    if (word ? new RegExp(`(?:^|[^a-z0-9_])${escape(t)}`).test(lower) : lower.includes(t)) out.push(i);
+    if (i < wordCount ? atWordStart[i]!.test(lower) : lower.includes(t)) out.push(i);
   });
   return out;
 }
@@ -45,7 +47,10 @@ function randomText(r: () => number): string {
       piece = t.slice(0, Math.max(1, Math.floor(r() * t.length))); // a trigger cut short
     } else if (k < 0.6) piece = INJECTION_PATTERNS[Math.floor(r() * INJECTION_PATTERNS.length)]!.positive;
     else if (k < 0.7) piece = 'Ab0+/_-'.repeat(1 + Math.floor(r() * 5)).slice(0, 20 + Math.floor(r() * 10));
-    else piece = ['the order', 'x', '_', '9', 'refund', '(', '"', '\t', '\n\n', '  '][Math.floor(r() * 10)]!;
+    else
+      piece = ['the order', 'x', '_', '9', 'refund', '(', '"', '\t', '\n\n', '  ', '\\n', '\\', '\\\n  \\ '][
+        Math.floor(r() * 13)
+      ]!;
     if (r() < 0.3) piece = piece.toUpperCase();
     pieces.push(piece);
     pieces.push(['', ' ', '-', '_', 'a', '\n', '\t \t', '.'][Math.floor(r() * 8)]!);
@@ -66,9 +71,9 @@ describe('trigger finder (the keyword pass over ASCII text)', () => {
       expect(hits.triggers, text).toEqual(triggersIn(text));
       const runs = [...text.matchAll(/(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}/g)];
       expect(hits.blobRuns, text).toEqual(runs.flatMap((m) => [m.index, m.index + m[0].length]));
-      // normalising rewrites whitespace runs and odd whitespace; plain spacing means it need not
-      expect(hits.plainSpacing, text).toBe(!/\s\s|[\t\v\f\r]/.test(text));
-      expect(normaliseForScan(text, { ascii: true, plainSpacing: hits.plainSpacing })).toBe(
+      // normalising rewrites whitespace runs, odd whitespace and written escapes; else it only lowercases
+      expect(hits.onlyLowercase, text).toBe(!/\s\s|[\t\v\f\r\\]/.test(text));
+      expect(normaliseForScan(text, { ascii: true, onlyLowercase: hits.onlyLowercase })).toBe(
         normaliseForScan(text),
       );
       if (hits.triggers.length > 0) withTriggers++;
@@ -81,7 +86,7 @@ describe('trigger finder (the keyword pass over ASCII text)', () => {
   it('declines text with a non-ASCII character (it takes the regex path)', () => {
     expect(finder.find('ignore café')).toBeUndefined();
     expect(finder.find('i\u200bgnore')).toBeUndefined();
-    expect(finder.find('plain text')).toEqual({ triggers: [], blobRuns: [], plainSpacing: true });
+    expect(finder.find('plain text')).toEqual({ triggers: [], blobRuns: [], onlyLowercase: true });
     expect(finder.find('\u{1F600} x')).toBeUndefined(); // an astral character, two UTF-16 units
   });
 

@@ -104,6 +104,8 @@ describe('langfuse importer: a full trace export', () => {
       result: { status: 'delivered', refund: 'requested' },
       status: 'ok',
       callId: 'call_1',
+      // The GENERATION at step 1 asked for call_1.
+      issuedBy: 1,
       startedAt: '2025-05-02T14:00:02.000Z',
       durationMs: 400,
     });

@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { importFile } from '../../helpers/importFile.js';
 import { describe, expect, it } from 'vitest';
 import { openaiMessagesImporter } from '../../../src/trace/formats/openaiMessages.js';
-import { type LlmStep, type MessageStep, type ToolStep, type Trace } from '../../../src/trace/schema.js';
+import {
+  TraceSchema,
+  type LlmStep,
+  type MessageStep,
+  type ToolStep,
+  type Trace,
+} from '../../../src/trace/schema.js';
 
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../fixtures/openai-messages/${name}`, import.meta.url));
@@ -66,6 +72,7 @@ describe('openai-messages importer: τ-bench runs', () => {
       result: '{"reservation_id": "QX12ZZ", "status": "active"}',
       status: 'ok',
       callId: 'call_a1',
+      issuedBy: 1,
     });
     expect(cancel).toMatchObject({
       name: 'cancel_reservation',
@@ -185,5 +192,170 @@ describe('openai-messages importer: chat transcripts', () => {
       false,
     );
     expect(sniff({ traceId: 't', spanId: 's', name: 'chat' })).toBe(false);
+  });
+});
+
+describe('openai-messages importer: every call the model issued is a step', () => {
+  type Msg = Record<string, unknown>;
+  const fn = (name: string, args: unknown, id?: string) => ({
+    ...(id ? { id, type: 'function' } : {}),
+    function: { name, arguments: JSON.stringify(args) },
+  });
+  const ask = (...calls: ReturnType<typeof fn>[]): Msg => ({
+    role: 'assistant',
+    content: '',
+    tool_calls: calls,
+  });
+  const answer = (content: string, extra: Msg = {}): Msg => ({ role: 'tool', content, ...extra });
+  const hi: Msg = { role: 'user', content: 'Weather in SF and Oslo?' };
+  const done: Msg = { role: 'assistant', content: 'Sunny in both.' };
+
+  /** One transcript on line 7 of a JSONL file, with what the importer said about it. */
+  function readOne(messages: Msg[]) {
+    const problems: unknown[] = [];
+    const warnings: unknown[] = [];
+    const reader = openaiMessagesImporter.createReader({
+      problem: (p) => problems.push(p),
+      warning: (p) => warnings.push(p),
+    });
+    const [imported] = reader.push({ messages }, 7);
+    const trace = TraceSchema.parse(imported!.trace);
+    return { trace, tools: only(trace, 'tool'), problems, warnings };
+  }
+
+  it('keeps a call with no result message: status unknown, no result, issued by its llm step', () => {
+    const { trace, tools, warnings } = readOne([hi, ask(fn('get_weather', { city: 'SF' }, 'c1')), done]);
+    expect(trace.steps.map((s) => s.type)).toEqual(['llm', 'tool', 'llm']);
+    expect(tools).toEqual([
+      {
+        type: 'tool',
+        name: 'get_weather',
+        args: { city: 'SF' },
+        status: 'unknown',
+        callId: 'c1',
+        issuedBy: 1,
+      },
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('places the calls of one message right after its llm step, as one batch, results filled in', () => {
+    const { trace, tools } = readOne([
+      hi,
+      ask(fn('get_weather', { city: 'SF' }, 'c1'), fn('get_weather', { city: 'Oslo' }, 'c2')),
+      // Results in another order than the calls: matched by id.
+      answer('12 °C', { tool_call_id: 'c2' }),
+      answer('Error: rate limited', { tool_call_id: 'c1' }),
+      done,
+    ]);
+    expect(trace.steps.map((s) => s.type)).toEqual(['llm', 'tool', 'tool', 'llm']);
+    expect(tools.map((t) => [t.args, t.status, t.result, t.issuedBy])).toEqual([
+      [{ city: 'SF' }, 'error', 'Error: rate limited', 1],
+      [{ city: 'Oslo' }, 'ok', '12 °C', 1],
+    ]);
+    expect(tools[0]!.error).toBe('Error: rate limited');
+  });
+
+  it('matches results without tool_call_id to the open calls in order (agentevals-style transcripts)', () => {
+    const { tools, warnings } = readOne([
+      hi,
+      ask(fn('get_weather', { city: 'SF' }), fn('get_weather', { city: 'Oslo' })),
+      answer('21 °C'),
+      answer('12 °C'),
+      done,
+    ]);
+    expect(tools.map((t) => [t.name, t.args, t.result, t.status])).toEqual([
+      ['get_weather', { city: 'SF' }, '21 °C', 'ok'],
+      ['get_weather', { city: 'Oslo' }, '12 °C', 'ok'],
+    ]);
+    // Never a tool named 'unknown'.
+    expect(warnings).toEqual([]);
+  });
+
+  it('matches a result without id by its name where it gives one, whatever the order', () => {
+    const { tools } = readOne([
+      hi,
+      ask(fn('get_weather', { city: 'SF' }), fn('get_time', { tz: 'PST' })),
+      answer('09:00', { name: 'get_time' }),
+      answer('21 °C', { name: 'get_weather' }),
+      done,
+    ]);
+    expect(tools.map((t) => [t.name, t.result])).toEqual([
+      ['get_weather', '21 °C'],
+      ['get_time', '09:00'],
+    ]);
+  });
+
+  it('reads the legacy function_call and function message the same way', () => {
+    const { tools } = readOne([
+      hi,
+      {
+        role: 'assistant',
+        content: null,
+        function_call: { name: 'get_weather', arguments: '{"city":"SF"}' },
+      },
+      { role: 'function', name: 'get_weather', content: '21 °C' },
+      done,
+    ]);
+    expect(tools).toEqual([
+      { type: 'tool', name: 'get_weather', args: { city: 'SF' }, result: '21 °C', status: 'ok', issuedBy: 1 },
+    ]);
+  });
+
+  it('lets a result whose id names no call answer a call recorded without an id', () => {
+    const { tools, warnings } = readOne([
+      hi,
+      ask(fn('get_weather', { city: 'SF' })),
+      answer('21 °C', { tool_call_id: 'x9' }),
+      done,
+    ]);
+    expect(tools.map((t) => [t.result, t.callId])).toEqual([['21 °C', 'x9']]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('warns about a result that answers no call, naming the line and field, and keeps the rest', () => {
+    const { trace, tools, warnings, problems } = readOne([
+      hi,
+      ask(fn('get_weather', { city: 'SF' }, 'c1')),
+      answer('21 °C', { tool_call_id: 'c1' }),
+      answer('12 °C'),
+      answer('stale', { tool_call_id: 'c7' }),
+      answer('09:00', { name: 'get_time' }),
+      done,
+    ]);
+    expect(problems).toEqual([]);
+    expect(warnings).toEqual([
+      {
+        line: 7,
+        field: 'messages[3]',
+        message:
+          'a tool result with no tool_call_id answers no unanswered tool call of the assistant message before it; ' +
+          'it is not read as a step (give it the tool_call_id of the call it answers)',
+      },
+      expect.objectContaining({
+        line: 7,
+        field: 'messages[4]',
+        message: expect.stringContaining('tool_call_id "c7"'),
+      }),
+      expect.objectContaining({
+        line: 7,
+        field: 'messages[5]',
+        message: expect.stringContaining('named "get_time"'),
+      }),
+    ]);
+    expect(tools.map((t) => [t.name, t.result])).toEqual([['get_weather', '21 °C']]);
+    expect(trace.output).toBe('Sunny in both.');
+  });
+
+  it('does not let an id-less result answer a call of an earlier message', () => {
+    const { tools, warnings } = readOne([
+      hi,
+      ask(fn('get_weather', { city: 'SF' })),
+      { role: 'assistant', content: 'Let me also check the time.' },
+      answer('21 °C'),
+      done,
+    ]);
+    expect(tools.map((t) => t.status)).toEqual(['unknown']);
+    expect(warnings).toHaveLength(1);
   });
 });

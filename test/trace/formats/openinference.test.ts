@@ -86,6 +86,12 @@ describe('openinference importer: the example RAG agent (span per line, children
     });
   });
 
+  it('links a TOOL span to the LLM span whose output asked for its tool_call.id, and guesses no other', () => {
+    expect(tool(t!, 1).issuedBy).toBe(1);
+    // No LLM output asked for get_changelog: nothing says which response issued it.
+    expect(tool(t!, 3).issuedBy).toBeUndefined();
+  });
+
   it('maps RETRIEVER documents', () => {
     const r = t!.steps[2] as RetrievalStep;
     expect(r.query).toBe('rotate API key zero downtime');

@@ -231,6 +231,8 @@ describe('otel importer: older OTLP document shape, errors and recorded cost', (
   it('reads several tool calls in one output, finish reasons from the array', () => {
     expect(llm(t!, 0).finishReason).toBe('tool_calls');
     expect((llm(t!, 0).output as { toolCalls: unknown[] }).toolCalls).toHaveLength(2);
+    // Issued together in that one response (gen_ai.tool.call.id c1, c2): one batch.
+    expect([tool(t!, 1).issuedBy, tool(t!, 2).issuedBy]).toEqual([1, 1]);
   });
 
   it('takes tool errors from the exception event or error.type, and LLM errors from the status', () => {
