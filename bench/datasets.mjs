@@ -104,8 +104,21 @@ function measure(ds, report, info) {
 
   // Where signals were decided: the report's own account when it has one (it counts the signals a
   // tier dismissed, which never reach the signal list), else the tier of each reported signal.
-  const decided = report.decisions?.byTier
-    ? Object.entries(report.decisions.byTier).map(([tier, n]) => [tier, n])
+  const TIER_NAMES = {
+    1: 'tier 1 (rules)',
+    2: 'tier 2 (state deltas)',
+    3: 'tier 3 (embeddings)',
+    4: 'tier 4 (judges)',
+  };
+  const decided = report.decisions
+    ? [
+        ...Object.entries(report.decisions.byTier).map(([tier, n]) => [
+          TIER_NAMES[tier] ?? `tier ${tier}`,
+          n,
+          report.decisions.dismissed?.[tier] ?? 0,
+        ]),
+        ['review (tier 5)', report.decisions.review, 0],
+      ]
     : (() => {
         const byTier = new Map();
         for (const s of report.signals) {
@@ -113,9 +126,18 @@ function measure(ds, report, info) {
           const key = s.status === 'review' ? 'review (tier 5)' : `tier ${s.tier}`;
           byTier.set(key, (byTier.get(key) ?? 0) + 1);
         }
-        return [...byTier].sort();
+        return [...byTier].sort().map(([k, n]) => [k, n, 0]);
       })();
   const decidedTotal = decided.reduce((a, [, n]) => a + n, 0);
+  // Which baseline each baseline detector used (one line per agent version, at most five).
+  const baselineLines = (report.baselines ?? []).slice(0, 5).map((b) => {
+    const byUse = new Map();
+    for (const [d, u] of Object.entries(b.detectors)) {
+      const key = u.source === 'static' ? `static (${u.runs} good runs)` : `${u.source} (${u.runs} runs)`;
+      byUse.set(key, [...(byUse.get(key) ?? []), d]);
+    }
+    return `Baselines of ${path.basename(b.agent)} (${b.traces} runs): ${[...byUse].map(([k, ds]) => `${ds.join(', ')} ${k}`).join('; ')}.`;
+  });
 
   const result = {
     name: ds.name,
@@ -127,7 +149,7 @@ function measure(ds, report, info) {
     perDetector: Object.fromEntries(
       [...perDetector].map(([d, r]) => [d, { ...r, severities: [...r.severities] }]),
     ),
-    decided: Object.fromEntries(decided),
+    decided: Object.fromEntries(decided.map(([k, n, dismissed]) => [k, { signals: n, dismissed }])),
     costUsd: report.totals.costUsd,
     perTraceUsd: report.cost.perTraceUsd ?? 0,
     baselines: report.baselines,
@@ -165,10 +187,11 @@ function measure(ds, report, info) {
   );
   lines.push(
     table(
-      ['decided at', 'signals', 'share'],
-      decided.map(([tier, n]) => [tier, String(n), pct(n, decidedTotal)]),
+      ['decided at', 'signals', 'of which dismissed', 'share'],
+      decided.map(([tier, n, dismissed]) => [tier, String(n), String(dismissed), pct(n, decidedTotal)]),
     ),
     '',
+    ...(baselineLines.length ? [...baselineLines, ''] : []),
     `Detection cost per trace: ${usd(report.cost.perTraceUsd ?? 0)}; LLM cost of the runs: ${usd(report.totals.costUsd)}.`,
     '',
   );

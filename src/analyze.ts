@@ -4,12 +4,17 @@
  * passes) and accumulates a Report v1. The CLI, the Vitest reporter and the Action call
  * this; it does no printing.
  */
-import { agentKey, baselineNotes, type BaselineFile } from './baseline/store.js';
+import { baselineAccount, type AgentSeen } from './baseline/account.js';
+import { createInputBaselines } from './baseline/inputBaselines.js';
+import { agentKey, baselineNotes, firstBaseline, type BaselineFile } from './baseline/store.js';
 import type { Config } from './config/config.js';
+import { unmatchedAgentSections } from './config/unmatchedAgents.js';
 import type { Detector } from './detect/detector.js';
 import type { Severity, Signal } from './detect/signal.js';
 import { findDetector } from './detect/registry.js';
+import { unpackSkeleton } from './detect/baselineSkeleton.js';
 import { assertJudgesAllowed, createTribunalSession, type TribunalSession } from './judge/tribunal.js';
+import { cassetteModeFromEnv, type CassetteMode } from './judge/cassette.js';
 import { postReview, webhookNote } from './report/reviewWebhook.js';
 import { redact } from './redact/redact.js';
 import type { Verdict } from './judge/verdict.js';
@@ -29,7 +34,8 @@ import { GRAY_ZONE_LOWER, isGrayZone } from './detect/grayZone.js';
 import { countedSignals } from './report/build.js';
 import { effectiveJobs } from './run/jobs.js';
 import { analyseInThisThread } from './run/local.js';
-import type { AnalysedRun } from './run/protocol.js';
+import { fmtInt } from './util/thousands.js';
+import type { AnalysedRun, TraceResult } from './run/protocol.js';
 import { analyseInWorkers } from './run/workers.js';
 import { createSessionAccumulator } from './session/sessions.js';
 import {
@@ -56,15 +62,33 @@ export interface AnalyzeOptions {
   inputFormat?: InputFormat;
   /** Where baselines.json and the cassette live (default `.tracejury` under cwd). */
   stateDir?: string;
-  /** Baselines to use instead of `<stateDir>/baselines.json`; `false` for static thresholds only. */
+  /**
+   * Baselines to use instead of `<stateDir>/baselines.json`; `false` for static thresholds only
+   * (neither the store, the base report nor the input's own runs).
+   */
   baselines?: BaselineFile | false;
+  /**
+   * The base branch's report (a pull request's comparison): its good runs are the baseline of
+   * agents the store has too few runs of, before the input's own (config `baselines.fromInput`).
+   */
+  baseReport?: Report;
+  /**
+   * Gather the good runs of each agent in the input as its baseline when neither the store nor the
+   * base report has enough (default true, with config `baselines.fromInput`; `baseline update`
+   * says false: it judges the runs it learns against the store as it stands).
+   */
+  inputBaselines?: boolean;
   detectors?: readonly Detector[];
   onProgress?: (p: LoadProgress) => void;
   cwd?: string;
   /** A tribunal session to share (one circuit breaker per run); made from config when absent. */
   tribunal?: TribunalSession;
-  /** Where judges read API keys (default process.env). */
+  /** Where judges read API keys, and TRACEJURY_CASSETTE its mode (default process.env). */
   env?: Record<string, string | undefined>;
+  /** The judge cassette's mode, over TRACEJURY_CASSETTE and the config's (the CLI's --cassette). */
+  cassette?: CassetteMode;
+  /** The command that runs this again, for the message of a cassette miss (the CLI's own command line). */
+  rerunCommand?: string;
   /**
    * Worker threads for loading and detection (default 1, as the CLI's --jobs). Inputs under 32 MB,
    * trace objects, custom `detectors` and `onTrace` always run in this thread.
@@ -93,7 +117,11 @@ export interface AnalyzeOptions {
    * `baseline update` says false).
    */
   escalate?: boolean;
-  /** Called with each trace and its final signals, as they are added to the report. */
+  /**
+   * Called with each trace and its final signals, as they are added to the report. When baseline
+   * detectors wait for the input's own baselines (config `baselines.fromInput`), the traces from
+   * the first such one on are held and handed over at the end of the run.
+   */
   onTrace?: (loaded: LoadedTrace, signals: readonly Signal[]) => void;
   /** POST the review list to config's `review.webhook` after the run (default true; `baseline update` says false). */
   notify?: boolean;
@@ -101,19 +129,43 @@ export interface AnalyzeOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/**
+ * Traces held at most while their baseline detectors wait for the input's own baselines (about
+ * 1–2 KB each): a CI job's input is far below it; past it, traces are judged as they are read.
+ */
+export const MAX_HELD_TRACES = 10_000;
+
+/** The empty list every trace without dismissals or verdicts shares (thousands may be held). */
+const NONE: readonly never[] = [];
+
+/** A trace's results once escalation has decided its gray-zone signals. */
+interface Decided {
+  /** The trace's results, without the trace sent for escalation, the signals before it or its order. */
+  result: Omit<TraceResult, 'trace' | 'signals' | 'order' | 'baselineRun'>;
+  /** Its final signals. */
+  signals: Signal[];
+  /** Signals a tier dismissed as no failure (for the report's decisions). */
+  dismissed: readonly Signal[];
+  verdicts: readonly Verdict[];
+}
+
 /** The tribunal session for a run, when judges are configured and escalation is on. */
-function tribunalFor(
-  config: Config,
-  stateDir: string,
-  cwd: string,
-  env?: Record<string, string | undefined>,
-) {
+function tribunalFor(config: Config, stateDir: string, cwd: string, options: AnalyzeOptions) {
   if (!config.tribunal || !config.tiers.escalate) return undefined;
   const routed = routedJudges(config.tribunal);
   if (config.tribunal.judges.length === 0 && routed.length === 0) return undefined;
   // Route judges are checked before the run, as `judges` are, not at their first case.
   assertJudgesAllowed(routed, config.tribunal.allowedModels);
-  return createTribunalSession({ ...tribunalSettingsFor(config, stateDir, cwd), ...(env ? { env } : {}) });
+  const { env } = options;
+  const settings = tribunalSettingsFor(config, stateDir, cwd);
+  // The run's own choice (--cassette, then TRACEJURY_CASSETTE) over the config's: recording is one command.
+  const mode = options.cassette ?? cassetteModeFromEnv(env ?? process.env);
+  return createTribunalSession({
+    ...settings,
+    ...(mode && settings.cassette ? { cassette: { ...settings.cassette, mode } } : {}),
+    ...(env ? { env } : {}),
+    ...(options.rerunCommand ? { rerunCommand: options.rerunCommand } : {}),
+  });
 }
 
 /** Tier 3's embedder: config's `embeddings:` endpoint behind the cache, or the free offline one. */
@@ -231,7 +283,17 @@ export async function analyze(
   const kind = inputKind(input);
   if (options.config && options.configFile)
     throw new TypeError('analyze(): give options.config or options.configFile, not both');
-  const { config, prices, pricer, stateDir, store, runner } = prepareRun({
+  const {
+    config,
+    prices,
+    pricer,
+    stateDir,
+    store,
+    baseReportBaselines,
+    baselines: knownBeforeRun,
+    deferring,
+    runner,
+  } = prepareRun({
     cwd,
     ...(options.config ? { config: options.config } : {}),
     ...(options.configFile ? { configFile: options.configFile } : {}),
@@ -239,17 +301,22 @@ export async function analyze(
     ...(options.baselines !== undefined ? { baselines: options.baselines } : {}),
     ...(options.detectors ? { detectors: options.detectors } : {}),
     ...(options.defaultModel ? { defaultModel: options.defaultModel } : {}),
+    ...(options.baseReport ? { baseReport: options.baseReport } : {}),
+    inputBaselines: options.inputBaselines !== false,
   });
   const report = createReportAccumulator();
   const tribunal =
     options.escalate === false
       ? undefined
-      : (options.tribunal ?? tribunalFor(config, stateDir, cwd, options.env));
+      : (options.tribunal ?? tribunalFor(config, stateDir, cwd, options));
   const agent = options.agent ?? config.agent;
   const noDowngrade = new Set(config.tiers.noDowngrade);
   const verdicts: Verdict[] = [];
   const sessions = createSessionAccumulator();
-  const agentsSeen = new Set<string>();
+  // Agent versions of the run, with their trace counts, for the baselines account.
+  const agentsSeen = new Map<string, AgentSeen>();
+  // Agent ids of the run, for tracejury.yml sections that name none of them.
+  const agentIdsSeen = new Set<string>();
   const routing = config.tribunal ?? {};
   const budgetUsd = config.tiers.budgetUsd;
   let overBudget = 0;
@@ -279,6 +346,8 @@ export async function analyze(
         ...(agent !== undefined ? { agent } : {}),
         config: { sections: config.sections, prices, baselines: config.baselines },
         baselines: store,
+        ...(baseReportBaselines ? { baseReportBaselines } : {}),
+        deferMissingBaselines: deferring,
         keepGrayZoneTraces,
       },
       jobs.count,
@@ -303,10 +372,64 @@ export async function analyze(
     });
   }
 
+  // A trace whose baseline detectors wait for the input's own baselines is held (its results and
+  // a skeleton, not the trace) until every trace has been read; the traces after it are held too,
+  // so that the report keeps the input's order. Past MAX_HELD_TRACES held traces, memory would grow
+  // with the input: those held are decided against the good runs read so far, and every later
+  // trace as it is read, against the good runs read before it.
+  const inputBaselines = deferring ? createInputBaselines(config.baselines) : undefined;
+  const deferredLookup = inputBaselines
+    ? firstBaseline(knownBeforeRun, inputBaselines.lookup)
+    : knownBeforeRun;
+  const held: Decided[] = [];
+  /** Past MAX_HELD_TRACES: traces are decided as they are read; how many were. */
+  let asRead = false;
+  let readAfter = 0;
+  // The baseline detectors never land in the gray zone (their confidence starts at 0.8), so what
+  // they find needs no escalation.
+  const runDeferred = (d: Decided) => {
+    const packed = d.result.baselineSkeleton;
+    if (!packed) return;
+    const { file, format } = d.result.summary;
+    const loaded = { trace: unpackSkeleton(packed), source: { file, format } };
+    d.signals = [...d.signals, ...runner.runDeferred(loaded, deferredLookup)];
+  };
+  const release = () => {
+    for (const h of held) {
+      runDeferred(h);
+      add(h);
+    }
+    held.length = 0;
+  };
+  const add = ({ result, signals, dismissed, verdicts: traceVerdicts }: Decided) => {
+    report.addSummary(
+      { ...result.summary, signals: countedSignals(signals) },
+      signals,
+      result.unreadSpans,
+      dismissed,
+    );
+    sessions.add({
+      traceId: result.summary.id,
+      agentId: result.summary.agentId,
+      ...(result.summary.sessionId !== undefined ? { sessionId: result.summary.sessionId } : {}),
+      signals,
+      facts: result.sessionSignals,
+      verdicts: traceVerdicts,
+    });
+    if (options.onTrace && result.loaded) options.onTrace(result.loaded, signals);
+    const { agentId, agentVersion } = result.summary;
+    agentIdsSeen.add(agentId);
+    const key = agentKey(agentId, agentVersion);
+    const seen = agentsSeen.get(key);
+    if (seen) seen.traces++;
+    else agentsSeen.set(key, { agentId, ...(agentVersion !== undefined ? { agentVersion } : {}), traces: 1 });
+  };
+
   for await (const batch of run.results) {
     for (const result of batch) {
       let signals = result.signals;
-      let traceVerdicts: readonly Verdict[] = [];
+      let dismissed: readonly Signal[] = NONE;
+      let traceVerdicts: readonly Verdict[] = NONE;
       const escalatable = result.trace ?? result.loaded?.trace;
       if (embedder && escalatable && signals.some(isGrayZone)) {
         const t3 = await escalateWithEmbeddings(escalatable, signals, { embedder, noDowngrade, describe });
@@ -317,6 +440,7 @@ export async function analyze(
         }
         // Signals tier 3 resolved below the gray zone are no failure: they are not in t3.signals.
         signals = t3.signals;
+        if (t3.cleared.length > 0) dismissed = [...dismissed, ...t3.cleared];
       }
       if (tribunal && escalatable && signals.some(isGrayZone)) {
         const escalated = await escalateGrayZone(escalatable, signals, {
@@ -329,26 +453,64 @@ export async function analyze(
         overBudget += escalated.overBudget;
         // A judge that clears a signal below the gray zone resolves it: the verdict stays, the signal goes.
         signals = escalated.signals.filter((s) => s.confidence >= GRAY_ZONE_LOWER);
+        const cleared = escalated.signals.filter((s) => s.confidence < GRAY_ZONE_LOWER);
+        if (cleared.length > 0) dismissed = [...dismissed, ...cleared];
         for (const v of escalated.verdicts) verdicts.push(v);
         traceVerdicts = escalated.verdicts;
       }
-      report.addSummary({ ...result.summary, signals: countedSignals(signals) }, signals, result.unreadSpans);
-      sessions.add({
-        traceId: result.summary.id,
-        agentId: result.summary.agentId,
-        ...(result.summary.sessionId !== undefined ? { sessionId: result.summary.sessionId } : {}),
-        signals,
-        facts: result.sessionSignals,
-        verdicts: traceVerdicts,
-      });
-      if (options.onTrace && result.loaded) options.onTrace(result.loaded, signals);
-      agentsSeen.add(agentKey(result.summary.agentId, result.summary.agentVersion));
+      // What the report still needs of the trace: a held result must not keep the trace itself
+      // (sent along for escalation), only the caller's onTrace may.
+      const { trace: _escalated, signals: _detected, order: _order, baselineRun: _run, ...kept } = result;
+      const decided: Decided = { result: kept, signals, dismissed, verdicts: traceVerdicts };
+      if (result.baselineSkeleton && result.baselineRun)
+        inputBaselines?.offer(result.baselineSkeleton.head, result.baselineRun, signals);
+      if (asRead) {
+        if (result.baselineSkeleton) readAfter++;
+        runDeferred(decided);
+        add(decided);
+      } else if (held.length > 0 || result.baselineSkeleton) {
+        held.push(decided);
+        if (held.length >= MAX_HELD_TRACES) {
+          release();
+          asRead = true;
+        }
+      } else add(decided);
     }
   }
-  const { stats, unknownModels, failures } = run.finished();
+  // Every trace has been read: the input's own baselines are known.
+  release();
+  const finished = run.finished();
+  const { stats, unknownModels } = finished;
+  // Deferred baseline detectors ran in this thread: with workers, their failures are this runner's.
+  const failures = jobs.count > 1 ? [...finished.failures, ...runner.failures] : finished.failures;
+  const baselineUse = baselineAccount(
+    agentsSeen.values(),
+    runner.baselineDetectors,
+    {
+      store,
+      ...(baseReportBaselines ? { baseReport: baseReportBaselines } : {}),
+      ...(inputBaselines ? { input: inputBaselines.file() } : {}),
+    },
+    config.baselines,
+  );
+  // Agents whose detectors fell back to static thresholds: the store's notes say how far it is.
+  const staticAgents = baselineUse
+    .filter((u) => Object.values(u.detectors).some((d) => d.source === 'static'))
+    .map((u) => u.agent);
 
   inCanonicalOrder(stats);
-  const notes = [...config.warnings, ...baselineNotes(store, agentsSeen, config.baselines), ...stats.notes];
+  const notes = [
+    ...config.warnings,
+    ...unmatchedAgentSections(config, agentIdsSeen),
+    ...baselineNotes(store, staticAgents, config.baselines),
+    ...stats.notes,
+  ];
+  if (readAfter > 0)
+    notes.push(
+      `more than ${fmtInt(MAX_HELD_TRACES)} traces waited for their agent's baselines from the input: ` +
+        `the ${fmtInt(readAfter)} read after were judged against the good runs read before them, ` +
+        'not the whole input (memory stays bounded); a baseline store (`tracejury baseline update`) avoids this',
+    );
   if (stats.notesDropped > 0)
     notes.push(
       `${stats.notesDropped} more note${stats.notesDropped === 1 ? '' : 's'} about reading the input are not listed`,
@@ -398,6 +560,7 @@ export async function analyze(
     detectorFailures: failures,
     sessions: sessions.finish(config.sessions),
     failOnSessions: config.sessions.failGate,
+    baselines: baselineUse,
   });
   const webhook = config.review?.webhook;
   if (webhook && options.notify !== false && built.review.length > 0) {

@@ -24,11 +24,13 @@ export { SignalSchema, SeveritySchema, severityRank, type Signal, type Severity 
 export { defineDetector, type Detector, type DetectorMeta, type DetectContext } from './detect/detector.js';
 export { detectors, findDetector } from './detect/registry.js';
 export { parseConfig, loadConfig, configSchema, type Config } from './config/config.js';
+export { unmatchedAgentSections } from './config/unmatchedAgents.js';
+export { nearest } from './util/nearest.js';
 export { ReportSchema, type Report } from './report/schema.js';
 export { isFinding } from './report/finding.js';
 export { renderMarkdown } from './report/renderMarkdown.js';
 export { renderText } from './report/renderText.js';
-export { redact } from './redact/redact.js';
+export { redact, redactDeep } from './redact/redact.js';
 export { logText, terminalText } from './redact/safeText.js';
 export { createPricer, type Pricer } from './pricing/pricer.js';
 export { VerdictSchema, JudgeEvalSchema, type Verdict, type JudgeEval } from './judge/verdict.js';
@@ -43,10 +45,16 @@ export {
   checkConsistency,
   validateResponse,
   compactCassette,
+  cassetteModeFromEnv,
+  CASSETTE_ENV,
+  CASSETTE_MODES,
   BUILT_IN_RUBRICS,
+  rubricProblem,
+  JudgeSpecSchema,
   type TribunalOptions,
   type TribunalSession,
   type TribunalStats,
+  type CassetteMode,
 } from './judge/index.js';
 export { escalateGrayZone } from './tiers/escalate.js';
 export { DEFAULT_ROUTE_BY_FAILURE_MODE, judgesFor, routeOf, type JudgeRoute } from './tiers/routing.js';
@@ -158,4 +166,4 @@ export {
   type RegressionPolicy,
 } from './diff/config.js';
 export { mergeReports } from './report/mergeReports.js';
-export { stepsText } from './report/summarise.js';
+export { formatUsd, stepsText } from './report/summarise.js';

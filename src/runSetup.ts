@@ -5,12 +5,15 @@
  */
 import path from 'node:path';
 import {
-  baselineLookup,
   DEFAULT_BASELINE_FILE,
   emptyBaselines,
+  knownBaselines,
   readBaselineFile,
   type BaselineFile,
 } from './baseline/store.js';
+import { baselinesFromReport } from './baseline/fromReport.js';
+import type { BaselineLookup } from './detect/detector.js';
+import type { Report } from './report/schema.js';
 import { configFromObject, loadConfig, type Config } from './config/config.js';
 import type { Detector } from './detect/detector.js';
 import { createDetectorRunner, type DetectorRunner } from './detect/runner.js';
@@ -33,6 +36,18 @@ export interface RunSetupOptions {
   baselines?: BaselineFile | false;
   detectors?: readonly Detector[];
   defaultModel?: string;
+  /**
+   * The base branch's report: its good runs (baseline/fromReport.ts) are consulted after the store
+   * for agents the store has too few runs of. Ignored when `baselines` is false.
+   */
+  baseReport?: Report;
+  /**
+   * The caller gathers the input's own good runs as baselines (analyze()): unless config's
+   * `baselines.fromInput` is false or `baselines` is false, the runner leaves the baseline
+   * detectors of agents that neither the store nor the base report has a baseline for to the end
+   * of the run (`runner.runDeferred`).
+   */
+  inputBaselines?: boolean;
 }
 
 export interface RunSetup {
@@ -41,6 +56,12 @@ export interface RunSetup {
   pricer: Pricer;
   stateDir: string;
   store: BaselineFile;
+  /** The base report's good runs, when one was given. */
+  baseReportBaselines?: BaselineFile;
+  /** The baselines known before the run: the store's, then the base report's. */
+  baselines: BaselineLookup;
+  /** Whether the runner defers baseline detectors to the input's own baselines. */
+  deferring: boolean;
   runner: DetectorRunner;
 }
 
@@ -81,13 +102,31 @@ export function prepareRun(options: RunSetupOptions): RunSetup {
     options.baselines === false
       ? emptyBaselines()
       : (options.baselines ?? readBaselineFile(path.join(stateDir, DEFAULT_BASELINE_FILE)));
+  const fromRun = options.baselines !== false;
+  const baseReportBaselines =
+    fromRun && options.baseReport
+      ? baselinesFromReport(options.baseReport, config.baselines.window)
+      : undefined;
+  const deferring = fromRun && options.inputBaselines === true && config.baselines.fromInput;
+  const baselines = knownBaselines(store, baseReportBaselines, config.baselines);
   const runner = createDetectorRunner({
     config,
     pricer,
-    baselines: baselineLookup(store, config.baselines.minRuns, config.baselines.window),
+    baselines,
     detectors: options.detectors,
+    deferMissingBaselines: deferring,
   });
-  return { config, prices, pricer, stateDir, store, runner };
+  return {
+    config,
+    prices,
+    pricer,
+    stateDir,
+    store,
+    ...(baseReportBaselines ? { baseReportBaselines } : {}),
+    baselines,
+    deferring,
+    runner,
+  };
 }
 
 /**

@@ -22,8 +22,10 @@ export type {
   SessionThresholds,
   SignalMatcherOptions,
   TracejuryMatchers,
+  TrajectoryMatcherOptions,
   TribunalMatcherOptions,
 } from './types.js';
+export { registerDetectors } from './worker/context.js';
 export {
   startTraceReceiver,
   closeAllReceivers,

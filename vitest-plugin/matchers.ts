@@ -25,5 +25,6 @@ export type {
   SessionThresholds,
   SignalMatcherOptions,
   TracejuryMatchers,
+  TrajectoryMatcherOptions,
   TribunalMatcherOptions,
 } from './types.js';

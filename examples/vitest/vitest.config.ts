@@ -5,14 +5,8 @@ import { tracejury } from 'tracejury/vitest';
 export default defineConfig({
   // This folder is the project root, whether Vitest is started here or with --config from elsewhere.
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [
-    tracejury({
-      config: 'tracejury.yml',
-      // `node record-cassette.mjs` sets this to record the judges' answers again; otherwise the
-      // cassette mode of tracejury.yml (replay) holds.
-      ...(process.env.TRACEJURY_CASSETTE === 'record' ? { cassette: 'record' } : {}),
-    }),
-  ],
+  // The cassette mode is tracejury.yml's (replay); `TRACEJURY_CASSETTE=record npx vitest run` records.
+  plugins: [tracejury({ config: 'tracejury.yml' })],
   test: {
     include: ['evals/**/*.test.ts'],
   },

@@ -36,10 +36,15 @@ async function writeReport(fs: ActionFs, file: string, report: Report): Promise<
   await fs.writeFile(file, JSON.stringify(report, null, 2) + '\n');
 }
 
+/**
+ * `baseReport`, the base branch's report when one was found: traces analysed here take its good
+ * runs as the baseline of agents the baseline store has too few runs of.
+ */
 export async function produceHeadReport(
   inputs: ActionInputs,
   workDir: string,
   deps: HeadDeps,
+  baseReport?: Report,
 ): Promise<HeadReport> {
   const { core, fs } = deps;
   const source = inputs.source;
@@ -82,7 +87,11 @@ export async function produceHeadReport(
   if (source.kind === 'traces') {
     let report: Report;
     try {
-      report = await analyze(source.globs, { cwd: workDir, ...(configFile ? { configFile } : {}) });
+      report = await analyze(source.globs, {
+        cwd: workDir,
+        ...(configFile ? { configFile } : {}),
+        ...(baseReport ? { baseReport } : {}),
+      });
     } catch (err) {
       // A glob that matches nothing, a bad tracejury.yml: the workflow's to fix.
       if (err instanceof UsageError) throw new ActionInputError(`traces: ${err.message}`);

@@ -122,10 +122,8 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
       throw err;
     }
 
-    const head = await produceHeadReport(inputs, workDir, deps);
-    core.setOutput('report-path', head.path);
-    core.setOutput('waste-usd', String(head.report.waste.totalUsd));
-
+    // The base side first: analysing traces here, its good runs are the baseline of agents the
+    // baseline store knows too little of (a CI checkout has no store).
     const artifactName = baselineArtifactName(inputs.commentId);
     const baseline = await findBaseline({
       input: inputs.baseline,
@@ -142,6 +140,10 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     });
     for (const w of baseline.warnings) core.warning(w);
     core.info(`tracejury: baseline: ${baseline.source}`);
+
+    const head = await produceHeadReport(inputs, workDir, deps, baseline.report);
+    core.setOutput('report-path', head.path);
+    core.setOutput('waste-usd', String(head.report.waste.totalUsd));
 
     const diff = baseline.report ? diffReports(baseline.report, head.report, { regression }) : undefined;
     let diffPath: string | undefined;

@@ -1,7 +1,10 @@
-/** The `baselines:` section of tracejury.yml: how many good runs switch the adaptive rule on, and how many are kept. */
+/**
+ * The `baselines:` section of tracejury.yml: how many good runs switch the adaptive rule on, how
+ * many are kept, and whether the input's own good runs stand in for a store that has too few.
+ */
 import { z } from 'zod';
 
-export const DEFAULT_BASELINES = { minRuns: 20, window: 50 };
+export const DEFAULT_BASELINES = { minRuns: 20, window: 50, fromInput: true };
 
 export const BaselinesSectionSchema = z
   .object({
@@ -19,6 +22,12 @@ export const BaselinesSectionSchema = z
       .min(1)
       .default(DEFAULT_BASELINES.window)
       .describe('Most recent successful runs kept per agent version (at least minRuns)'),
+    fromInput: z
+      .boolean()
+      .default(DEFAULT_BASELINES.fromInput)
+      .describe(
+        "An agent version with fewer than minRuns runs in the store is compared against its good runs in the input (or the base branch's report) when those number minRuns",
+      ),
   })
   .partial()
   .strict()

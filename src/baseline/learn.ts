@@ -11,7 +11,10 @@ import type { Trace } from '../trace/schema.js';
 export type LeftOutReason = 'failed outcome' | 'high findings' | 'status error' | 'status running';
 
 /** Why the run is not learned, or undefined when it is a good run. */
-export function whyNotLearned(trace: Trace, signals: readonly Signal[]): LeftOutReason | undefined {
+export function whyNotLearned(
+  trace: Pick<Trace, 'status' | 'outcome'>,
+  signals: readonly Signal[],
+): LeftOutReason | undefined {
   if (trace.status !== 'ok') return `status ${trace.status}`;
   if (trace.outcome && !trace.outcome.success) return 'failed outcome';
   if (signals.some((s) => isFinding(s) && (s.severity === 'high' || s.severity === 'critical')))

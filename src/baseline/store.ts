@@ -9,7 +9,7 @@ import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeF
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { BaselineLookup, BaselineMetric, BaselineValue } from '../detect/detector.js';
+import type { BaselineLookup, BaselineMetric, BaselineSource, BaselineValue } from '../detect/detector.js';
 import { UsageError } from '../trace/paths.js';
 import { fsErrorReason, isFsError } from '../util/fsError.js';
 import { measureTrace, parseTime } from '../trace/measure.js';
@@ -169,26 +169,81 @@ export function updateBaselines(
   const additions: BaselineFile['agents'] = dict();
   for (const trace of traces) {
     if (trace.status !== 'ok') continue;
-    const runAt = trace.startedAt ?? trace.endedAt;
-    const run: BaselineRun = { traceId: trace.id, metrics: runMetrics(trace) };
-    if (runAt !== undefined) run.runAt = runAt;
-    if (parseTime(runAt) === undefined) run.recordedAt = now.toISOString();
-    (additions[agentKey(trace.agentId, trace.agentVersion)] ??= { runs: [] }).runs.push(run);
+    (additions[agentKey(trace.agentId, trace.agentVersion)] ??= { runs: [] }).runs.push(
+      baselineRunOf(trace, now),
+    );
   }
   return mergeBaselines(store, { version: 2, agents: additions }, window);
 }
 
-/** A lookup that answers only once `minRuns` runs measured the metric. */
-export function baselineLookup(store: BaselineFile, minRuns = 20, window = 50): BaselineLookup {
+/**
+ * What a baseline keeps of one run: its metrics and its time (the trace's startedAt, else
+ * endedAt); a run with no usable time of its own is placed at `now`, when it is recorded.
+ */
+export function baselineRunOf(trace: Trace, now: Date): BaselineRun {
+  const runAt = trace.startedAt ?? trace.endedAt;
+  const run: BaselineRun = { traceId: trace.id, metrics: runMetrics(trace) };
+  if (runAt !== undefined) run.runAt = runAt;
+  if (parseTime(runAt) === undefined) run.recordedAt = now.toISOString();
+  return run;
+}
+
+/** The values of `metric` over the `window` most recent runs of an agent key that measured it. */
+export function baselineValues(
+  store: BaselineFile,
+  key: string,
+  metric: BaselineMetric,
+  window: number,
+): number[] {
+  const runs = own(store.agents, key)?.runs.slice(-window) ?? [];
+  return runs.map((r) => r.metrics[metric]).filter((v): v is number => typeof v === 'number');
+}
+
+/**
+ * A lookup that answers only once `minRuns` runs measured the metric; its values name `source`
+ * (the store by default; the run's input or the base report for baselines gathered in a run).
+ */
+export function baselineLookup(
+  store: BaselineFile,
+  minRuns = 20,
+  window = 50,
+  source: BaselineSource = 'store',
+): BaselineLookup {
   const cache = new Map<string, BaselineValue | undefined>();
   return (agentId, agentVersion, metric) => {
     const key = `${agentKey(agentId, agentVersion)}\u0000${metric}`;
     if (cache.has(key)) return cache.get(key);
-    const runs = own(store.agents, agentKey(agentId, agentVersion))?.runs.slice(-window) ?? [];
-    const values = runs.map((r) => r.metrics[metric]).filter((v): v is number => typeof v === 'number');
-    const value = values.length >= minRuns ? { p75: percentile(values, 75), runs: values.length } : undefined;
+    const values = baselineValues(store, agentKey(agentId, agentVersion), metric, window);
+    const value =
+      values.length >= minRuns ? { p75: percentile(values, 75), runs: values.length, source } : undefined;
     cache.set(key, value);
     return value;
+  };
+}
+
+/**
+ * The baselines a run knows before its first trace: the store's, then, for agents the store has
+ * too few runs of, the base branch's report's.
+ */
+export function knownBaselines(
+  store: BaselineFile,
+  baseReport: BaselineFile | undefined,
+  { minRuns, window }: { minRuns: number; window: number },
+): BaselineLookup {
+  const fromStore = baselineLookup(store, minRuns, window);
+  return baseReport
+    ? firstBaseline(fromStore, baselineLookup(baseReport, minRuns, window, 'base-report'))
+    : fromStore;
+}
+
+/** The first of `lookups` that has a baseline for the agent and metric. */
+export function firstBaseline(...lookups: BaselineLookup[]): BaselineLookup {
+  return (agentId, agentVersion, metric) => {
+    for (const lookup of lookups) {
+      const value = lookup(agentId, agentVersion, metric);
+      if (value !== undefined) return value;
+    }
+    return undefined;
   };
 }
 
@@ -374,7 +429,7 @@ export function summariseBaselines(
       const p75: AgentBaselineSummary['p75'] = {};
       const measured: AgentBaselineSummary['measured'] = {};
       for (const metric of BASELINE_METRICS) {
-        const values = runs.map((r) => r.metrics[metric]).filter((v): v is number => typeof v === 'number');
+        const values = baselineValues(store, agent, metric, window);
         if (values.length === 0) continue;
         p75[metric] = percentile(values, 75);
         measured[metric] = values.length;

@@ -104,7 +104,7 @@ export interface Config {
   review?: ReviewSection;
   /** `embeddings:`: the endpoint tier 3 embeds with; absent for the offline lexical embedder. */
   embeddings?: EmbeddingsConfig;
-  baselines: { minRuns: number; window: number };
+  baselines: { minRuns: number; window: number; fromInput: boolean };
   /** `sessions:`: thresholds and weights of the session scores, and whether they gate. */
   sessions: SessionSettings;
   /** `regression:`: what fails `tracejury diff` (defaults filled in). */
@@ -113,6 +113,8 @@ export interface Config {
   agent?: string;
   /** Raw sections as written, for inheritance. */
   sections: Record<string, Record<string, unknown>>;
+  /** The line of each section's key in the file, when read from one (for notes that point at it). */
+  sectionLines?: Record<string, number>;
   warnings: string[];
 }
 
@@ -318,8 +320,11 @@ function configFromValue(
   const data = parsed.data as Record<string, unknown>;
   const warnings: string[] = [];
   const sections = dict<Record<string, unknown>>();
+  const sectionLines = dict<number>();
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     if ((RESERVED_KEYS as readonly string[]).includes(key) && key !== 'default') continue;
+    const line = lineOf([key]);
+    if (line !== undefined) sectionLines[key] = line;
     if (key !== 'default') {
       const close = nearest(key, RESERVED_KEYS);
       if (close && close !== key) {
@@ -332,7 +337,7 @@ function configFromValue(
   }
   const prices = (data.prices ?? {}) as Config['prices'];
   checkModelNames(sections, prices, file, lineOf, warnings);
-  const baselines = (data.baselines ?? {}) as { minRuns?: number; window?: number };
+  const baselines = (data.baselines ?? {}) as { minRuns?: number; window?: number; fromInput?: boolean };
   const gate = gatePolicy(data.failOn as FailOnInput | undefined);
   return {
     file,
@@ -354,11 +359,13 @@ function configFromValue(
     baselines: {
       minRuns: baselines.minRuns ?? DEFAULT_BASELINES.minRuns,
       window: baselines.window ?? DEFAULT_BASELINES.window,
+      fromInput: baselines.fromInput ?? DEFAULT_BASELINES.fromInput,
     },
     sessions: sessionSettings(data.sessions as z.infer<typeof SessionsSectionSchema> | undefined),
     regression: regressionPolicy(data.regression as RegressionSection | undefined),
     ...(typeof data.agent === 'string' ? { agent: data.agent } : {}),
     sections,
+    ...(Object.keys(sectionLines).length > 0 ? { sectionLines } : {}),
     warnings,
   };
 }

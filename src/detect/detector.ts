@@ -45,10 +45,18 @@ export interface DetectorMeta<C extends z.ZodObject = z.ZodObject> {
   baseline?: BaselineMetric;
 }
 
+/**
+ * Where a baseline's runs come from: the baseline store (`tracejury baseline update`), the base
+ * branch's report (a pull request's comparison), or the good runs of the input being analysed.
+ */
+export type BaselineSource = 'store' | 'base-report' | 'input';
+
 /** P75 baseline for one agent+version and metric, when at least `minRuns` successful runs exist. */
 export interface BaselineValue {
   p75: number;
   runs: number;
+  /** Where the runs come from (the store when absent). */
+  source?: BaselineSource;
 }
 
 /**

@@ -6,11 +6,16 @@
  * The runner is on the hot path (every detector, every trace), so what depends only on the agent
  * (enabled detectors, their settings and contexts) is prepared once per agent, and per agent
  * version for the baseline detectors, rather than once per trace.
+ *
+ * With `deferMissingBaselines`, a baseline detector whose agent has no baseline in `baselines` is
+ * not run with its static fallback: `run` leaves it out, and `runDeferred` runs it once the run has
+ * gathered a baseline of its own (the agent's good runs in the input, see analyze.ts), or with its
+ * static fallback when there is still none.
  */
 import type { Pricer } from '../pricing/pricer.js';
-import type { LoadedTrace } from '../trace/schema.js';
+import type { LoadedTrace, Trace } from '../trace/schema.js';
 import { resolveAgentConfig, type DetectorSections } from './config.js';
-import type { BaselineLookup, DetectContext, Detector, SignalDraft } from './detector.js';
+import type { BaselineLookup, BaselineMetric, DetectContext, Detector, SignalDraft } from './detector.js';
 import { detectors as builtInDetectors } from './registry.js';
 import { GRAY_ZONE_LOWER } from './grayZone.js';
 import type { Signal } from './signal.js';
@@ -21,6 +26,8 @@ export interface DetectorRunnerOptions {
   pricer: Pricer;
   baselines?: BaselineLookup;
   detectors?: readonly Detector[];
+  /** Leave baseline detectors whose agent has no baseline in `baselines` to `runDeferred`. */
+  deferMissingBaselines?: boolean;
 }
 
 export interface DetectorFailure {
@@ -31,6 +38,16 @@ export interface DetectorFailure {
 
 export interface DetectorRunner {
   run(loaded: LoadedTrace): Signal[];
+  /** Whether `run` left baseline detectors of this trace's agent and version for `runDeferred`. */
+  deferred(trace: Pick<Trace, 'agentId' | 'agentVersion'>): boolean;
+  /**
+   * The baseline detectors `run` left out for this trace, against `baselines` (their static
+   * fallback where it has none). `loaded` need only hold what the baseline detectors read (see
+   * baselineSkeleton.ts).
+   */
+  runDeferred(loaded: LoadedTrace, baselines: BaselineLookup): Signal[];
+  /** The enabled baseline detectors of an agent and the metric each compares, in run order. */
+  baselineDetectors(agentId: string): { detector: string; metric: BaselineMetric }[];
   /** Detectors that threw, so a bug in one never hides the others' findings. */
   failures: DetectorFailure[];
 }
@@ -47,11 +64,17 @@ interface Entry {
   baselineIndex: number;
 }
 
+/**
+ * Contexts of an agent version's baseline detectors, by baseline index; undefined for a detector
+ * deferred to `runDeferred` (no baseline yet).
+ */
+type VersionContexts = (DetectContext | undefined)[];
+
 interface AgentPlan {
   entries: Entry[];
   inflationFactor: number | undefined;
   /** Contexts of the baseline detectors, per agent version ('' when none). */
-  baselineContexts: Map<string, DetectContext[]>;
+  baselineContexts: Map<string, VersionContexts>;
   baselineEntries: Entry[];
 }
 
@@ -66,6 +89,8 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
   const perAgent = new Map<string, AgentPlan>();
   const failures: DetectorFailure[] = [];
   const { pricer, baselines } = options;
+  // Waste detectors claim traces in priority order among themselves; only the others are deferred.
+  const deferrable = (e: Entry) => options.deferMissingBaselines === true && e.meta.kind !== 'waste';
 
   function planFor(agentId: string): AgentPlan {
     let plan = perAgent.get(agentId);
@@ -99,27 +124,61 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
     return plan;
   }
 
+  function baselineContext(
+    plan: AgentPlan,
+    entry: Entry,
+    agentId: string,
+    agentVersion: string | undefined,
+    lookup: BaselineLookup | undefined,
+  ): DetectContext {
+    return {
+      config: entry.settings,
+      pricer,
+      baseline: lookup?.(agentId, agentVersion, entry.meta.baseline!),
+      inflationFactor: plan.inflationFactor,
+    };
+  }
+
   function baselineContexts(plan: AgentPlan, agentId: string, agentVersion: string | undefined) {
     const key = agentVersion ?? '';
     let contexts = plan.baselineContexts.get(key);
     if (!contexts) {
-      contexts = plan.baselineEntries.map((e) => ({
-        config: e.settings,
-        pricer,
-        baseline: baselines?.(agentId, agentVersion, e.meta.baseline!),
-        inflationFactor: plan.inflationFactor,
-      }));
+      contexts = plan.baselineEntries.map((e) => {
+        const ctx = baselineContext(plan, e, agentId, agentVersion, baselines);
+        return ctx.baseline === undefined && deferrable(e) ? undefined : ctx;
+      });
       plan.baselineContexts.set(key, contexts);
     }
     return contexts;
   }
 
-  function run({ trace, source }: LoadedTrace): Signal[] {
+  /** Runs one non-waste detector and adds its signals above the gray zone's floor to `out`. */
+  function runOne(entry: Entry, loaded: LoadedTrace, ctx: DetectContext, out: Signal[]): void {
+    const { trace, source } = loaded;
+    let drafts: SignalDraft[];
+    try {
+      drafts = entry.detector.detect(trace, ctx);
+    } catch (err) {
+      failures.push({
+        detector: entry.meta.id,
+        traceId: trace.id,
+        message: err instanceof Error ? err.message : String(err),
+      });
+      return;
+    }
+    for (let k = 0; k < drafts.length; k++) {
+      const s = finalise(drafts[k]!, entry.meta, entry.shadow, trace.id, source.file);
+      if (s.confidence >= GRAY_ZONE_LOWER) out.push(s);
+    }
+  }
+
+  function run(loaded: LoadedTrace): Signal[] {
+    const { trace, source } = loaded;
     const plan = planFor(trace.agentId);
     const out: Signal[] = [];
     let waste: WasteResult[] | undefined;
     let wasteSignals = 0;
-    let versioned: DetectContext[] | undefined;
+    let versioned: VersionContexts | undefined;
     const entries = plan.entries;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!;
@@ -127,7 +186,13 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
       let ctx = entry.ctx;
       if (ctx === undefined) {
         versioned ??= baselineContexts(plan, trace.agentId, trace.agentVersion);
-        ctx = versioned[entry.baselineIndex]!;
+        ctx = versioned[entry.baselineIndex];
+        // Deferred: runDeferred runs it once the run has a baseline for it.
+        if (ctx === undefined) continue;
+      }
+      if (meta.kind !== 'waste') {
+        runOne(entry, loaded, ctx, out);
+        continue;
       }
       let drafts: SignalDraft[];
       try {
@@ -140,15 +205,8 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
         });
         continue;
       }
-      if (meta.kind === 'waste') {
-        (waste ??= []).push({ meta, signals: drafts, shadow: entry.shadow });
-        wasteSignals += drafts.length;
-      } else {
-        for (let k = 0; k < drafts.length; k++) {
-          const s = finalise(drafts[k]!, meta, entry.shadow, trace.id, source.file);
-          if (s.confidence >= GRAY_ZONE_LOWER) out.push(s);
-        }
-      }
+      (waste ??= []).push({ meta, signals: drafts, shadow: entry.shadow });
+      wasteSignals += drafts.length;
     }
     // Suppression only changes signals, so a trace without waste signals needs none.
     if (waste !== undefined && wasteSignals > 0) {
@@ -162,7 +220,29 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
     return out;
   }
 
-  return { run, failures };
+  function deferred({ agentId, agentVersion }: Pick<Trace, 'agentId' | 'agentVersion'>): boolean {
+    if (!options.deferMissingBaselines) return false;
+    const plan = planFor(agentId);
+    return baselineContexts(plan, agentId, agentVersion).some((c) => c === undefined);
+  }
+
+  function runDeferred(loaded: LoadedTrace, lookup: BaselineLookup): Signal[] {
+    const { trace } = loaded;
+    const plan = planFor(trace.agentId);
+    const contexts = baselineContexts(plan, trace.agentId, trace.agentVersion);
+    const out: Signal[] = [];
+    for (const entry of plan.baselineEntries) {
+      if (contexts[entry.baselineIndex] !== undefined) continue;
+      runOne(entry, loaded, baselineContext(plan, entry, trace.agentId, trace.agentVersion, lookup), out);
+    }
+    return out;
+  }
+
+  function baselineDetectors(agentId: string) {
+    return planFor(agentId).baselineEntries.map((e) => ({ detector: e.meta.id, metric: e.meta.baseline! }));
+  }
+
+  return { run, deferred, runDeferred, baselineDetectors, failures };
 }
 
 /**

@@ -24,6 +24,7 @@ import { z } from 'zod';
 import { ModelCapabilitiesSchema } from './capabilities.js';
 import { CASSETTE_MODES, DEFAULT_CASSETTE_PATH } from './cassette.js';
 import { JudgeSpecSchema } from './providers.js';
+import { rubricProblem } from './rubrics.js';
 import {
   DEFAULT_BUDGET_MS,
   DEFAULT_JUDGE_TIMEOUT_MS,
@@ -88,7 +89,12 @@ export const TribunalConfigSchema = z
       .default(false)
       .describe('Cases the judges could not judge (no API key, no cassette entry) fail the gate'),
   })
-  .strict();
+  .strict()
+  // `rubric: refund_answr` is a misspelt name, not rubric text: fail here, with the file's line.
+  .superRefine((config, ctx) => {
+    const problem = config.rubric === undefined ? undefined : rubricProblem(config.rubric, config.rubrics);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['rubric'], message: problem });
+  });
 export type TribunalConfig = z.infer<typeof TribunalConfigSchema>;
 export type TribunalConfigInput = z.input<typeof TribunalConfigSchema>;
 

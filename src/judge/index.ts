@@ -31,7 +31,7 @@ export {
   CapabilityOverridesSchema,
 } from './capabilities.js';
 export type { ModelCapabilities, CapabilityOverrides, JudgeProvider } from './capabilities.js';
-export { BUILT_IN_RUBRICS, DEFAULT_RUBRIC, resolveRubric } from './rubrics.js';
+export { BUILT_IN_RUBRICS, DEFAULT_RUBRIC, resolveRubric, rubricProblem, RubricError } from './rubrics.js';
 export type { BuiltInRubricName } from './rubrics.js';
 export { buildJudgePrompt } from './prompt.js';
 export type { JudgePrompt } from './prompt.js';
@@ -48,7 +48,10 @@ export {
   compactCassette,
   closeAllCassettes,
   CASSETTE_MODES,
+  CASSETTE_ENV,
   DEFAULT_CASSETTE_PATH,
+  cassetteModeFromEnv,
+  CassetteModeError,
 } from './cassette.js';
 export type { CassetteEntry, CassetteMode } from './cassette.js';
 export { JudgeSpecSchema, buildRequest, JudgeHttpError } from './providers.js';

@@ -9,7 +9,8 @@ import type { Pricer } from '../pricing/pricer.js';
 import { parseJudgeAnswer } from './answer.js';
 import { judgeCacheKey, type LruCache } from './cache.js';
 import type { ModelCapabilities } from './capabilities.js';
-import type { Cassette, CassetteEntry, CassetteMode } from './cassette.js';
+import { relative, isAbsolute } from 'node:path';
+import { CASSETTE_ENV, type Cassette, type CassetteEntry, type CassetteMode } from './cassette.js';
 import type { JudgePrompt } from './prompt.js';
 import {
   buildRequest,
@@ -39,6 +40,11 @@ export interface JudgeCallContext {
   /** Retries after the first attempt (429/5xx only). */
   maxRetries: number;
   backoffBaseMs?: number;
+  /**
+   * The command that runs this again (`npx vitest run evals/x.test.ts`), for the message of a
+   * cassette miss: it says to run exactly that with the judge's key and TRACEJURY_CASSETTE=record.
+   */
+  rerunCommand?: string;
 }
 
 const DEFAULT_KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
@@ -95,18 +101,20 @@ export async function callJudge(ctx: JudgeCallContext): Promise<JudgeEval> {
     if (hit) return fromAnswer(hit, base, started, 0, true);
   }
 
-  const where = ctx.cassette ? ` in ${ctx.cassette.path}` : '';
-  const howToRecord = `run once with an API key and cassette mode 'record' or 'auto'`;
+  const envName = judge.apiKeyEnv ?? DEFAULT_KEY_ENV[judge.provider];
+  const where = ctx.cassette ? ` in ${shownPath(ctx.cassette.path)}` : '';
+  const record = recordHint(envName, ctx.rerunCommand);
   if (ctx.mode === 'replay') {
-    return failed(`no cassette entry for ${judge.model} (${judge.provider})${where}; ${howToRecord}`);
+    return failed(
+      `no cassette entry for ${judge.model} (${judge.provider})${where} (replay mode); ${record}`,
+    );
   }
   const apiKey = apiKeyFor(judge, ctx.env);
   if (!apiKey) {
-    const envName = judge.apiKeyEnv ?? DEFAULT_KEY_ENV[judge.provider];
     return failed(
       ctx.mode === 'auto'
-        ? `no cassette entry for ${judge.model} (${judge.provider})${where} and no API key (${envName}); ${howToRecord}`
-        : `cannot record ${judge.model} (${judge.provider}): no API key (${envName})`,
+        ? `no cassette entry for ${judge.model} (${judge.provider})${where} and no API key (${envName}); ${record}`
+        : `cannot record ${judge.model} (${judge.provider}): no API key (${envName}); ${record}`,
     );
   }
 
@@ -173,6 +181,22 @@ export async function callJudge(ctx: JudgeCallContext): Promise<JudgeEval> {
   if (ctx.cassette) void ctx.cassette.record({ ...entry, recordedAt: new Date().toISOString() });
   const cost = ctx.pricer.quote(judge.model, answer.usage, judge.provider)?.usd ?? 0;
   return fromAnswer(entry, base, started, cost, false);
+}
+
+/** The cassette's path as the user would type it: relative to where they run, when inside it. */
+function shownPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
+/**
+ * How to record the missing answer: the whole command when the caller said what it runs. The key
+ * is named, never written as `NAME=…`: redaction takes that form for a secret.
+ */
+function recordHint(envName: string, rerunCommand: string | undefined): string {
+  return rerunCommand
+    ? `record it with ${envName} set: ${CASSETTE_ENV}=record ${rerunCommand}`
+    : `record it: run again with ${envName} set and ${CASSETTE_ENV}=record (or cassette mode 'record')`;
 }
 
 function fromAnswer(

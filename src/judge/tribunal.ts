@@ -66,6 +66,11 @@ export interface TribunalSettings {
   pricer?: Pricer;
   /** In-memory LRU of answers (default: a process-wide one of 1000 entries); `false` for none. */
   memoryCache?: LruCache<CachedAnswer> | false;
+  /**
+   * The command that runs this again (`npx vitest run evals/x.test.ts`): a cassette miss then says
+   * to run exactly it with TRACEJURY_CASSETTE=record and the judge's key.
+   */
+  rerunCommand?: string;
 }
 
 export interface EvaluateOptions extends TribunalSettings {
@@ -206,6 +211,8 @@ export function createTribunalSession(settings: TribunalSettings = {}): Tribunal
     const threshold = o.threshold ?? DEFAULT_THRESHOLD;
     const judges = o.judges ?? [];
     assertAllowed(judges, o.allowedModels ?? allowed);
+    // Before anything is judged: an unknown rubric name is a mistake in the call, not a verdict.
+    const rubric = resolveRubric(o.rubric, o.rubrics);
 
     const findings: Finding[] = checkConsistency(responseText(o.response)).map((f) => ({
       stage: 0,
@@ -275,7 +282,6 @@ export function createTribunalSession(settings: TribunalSettings = {}): Tribunal
     }
 
     stages.push(2);
-    const rubric = resolveRubric(o.rubric, o.rubrics);
     const prompt = buildJudgePrompt({ rubric: rubric.text, response: o.response, context: o.context });
     const cassetteOpts = o.cassette === false ? undefined : (o.cassette ?? {});
     const cassette = cassetteOpts ? openCassette(cassetteOpts.path ?? DEFAULT_CASSETTE_PATH) : undefined;
@@ -316,6 +322,7 @@ export function createTribunalSession(settings: TribunalSettings = {}): Tribunal
                   pricer,
                   maxRetries: o.maxRetries ?? 3,
                   ...(o.backoffBaseMs !== undefined ? { backoffBaseMs: o.backoffBaseMs } : {}),
+                  ...(o.rerunCommand ? { rerunCommand: o.rerunCommand } : {}),
                 }),
           ),
         ),

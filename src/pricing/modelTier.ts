@@ -192,14 +192,7 @@ export function cheapAlternativeCost(
   usage: TokenUsage,
   provider?: string,
 ): number | undefined {
-  const rates = pricer.rates(alternativeModel, provider);
-  if (!rates) return undefined;
-  const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
-  return (
-    (usage.inputTokens - cached) * rates.inputPerToken +
-    cached * rates.cachedInputPerToken +
-    usage.outputTokens * rates.outputPerToken
-  );
+  return pricer.quote(alternativeModel, usage, provider)?.usd;
 }
 
 export interface CheapAlternative {

@@ -3,9 +3,12 @@
  * overrides from config for custom or self-hosted models.
  *
  * Looking a model up in the table costs tens of microseconds, far too much to do per step on a
- * multi-gigabyte input, so unit rates are resolved once per (provider, model) and cached. Tiered
- * (long-context) prices are therefore priced at their base tier; the report says which models were
- * priced from the table and which were unknown.
+ * multi-gigabyte input, so a model's rate card (its unit rates at every tier of the table) is
+ * resolved once per (provider, model) and cached; each call is then priced at the tier its own
+ * prompt falls in (the table's rule: a tier applies when the call's input tokens, cached ones
+ * included, exceed its start), with cache reads and cache writes at their own rates. Only token
+ * prices are read: per-request and per-search fees are not, since traces do not count searches.
+ * The report says which models were priced from the table and which were unknown.
  */
 import { calcPrice } from '@pydantic/genai-prices';
 import { z } from 'zod';
@@ -13,7 +16,16 @@ import { z } from 'zod';
 export const ModelPriceOverrideSchema = z.strictObject({
   inputPer1M: z.number().nonnegative().describe('USD per million input tokens'),
   outputPer1M: z.number().nonnegative().describe('USD per million output tokens'),
-  cachedInputPer1M: z.number().nonnegative().optional().describe('USD per million cached input tokens'),
+  cachedInputPer1M: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('USD per million input tokens read from the prompt cache (default: inputPer1M)'),
+  cacheWritePer1M: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('USD per million input tokens written to the prompt cache (default: inputPer1M)'),
 });
 export const PriceOverridesSchema = z
   .object({
@@ -26,20 +38,39 @@ export const PriceOverridesSchema = z
   .catchall(ModelPriceOverrideSchema);
 export type PriceOverrides = z.infer<typeof PriceOverridesSchema>;
 
-export interface ModelRates {
+/** USD per token of each kind of token, at one tier. */
+export interface UnitRates {
+  inputPerToken: number;
+  outputPerToken: number;
+  /** Input tokens read from the prompt cache. */
+  cachedInputPerToken: number;
+  /** Input tokens written to the prompt cache. */
+  cacheWritePerToken: number;
+}
+
+/** A long-context tier: its rates apply to a call whose prompt has more than `aboveInputTokens` tokens. */
+export interface RateTier extends UnitRates {
+  aboveInputTokens: number;
+}
+
+/** A model's rate card: the base-tier rates, and the higher tiers when the table has any. */
+export interface ModelRates extends UnitRates {
   /** The model id as the price table (or the override) names it. */
   model: string;
   provider?: string;
-  inputPerToken: number;
-  outputPerToken: number;
-  cachedInputPerToken: number;
+  /** Higher tiers by ascending start; absent when the model has one price whatever the prompt size. */
+  tiers?: RateTier[];
   source: 'price-table' | 'config';
 }
 
 export interface TokenUsage {
+  /** Every input token of the call, cached ones included. */
   inputTokens: number;
   outputTokens: number;
+  /** The part of inputTokens read from the prompt cache. */
   cachedInputTokens?: number;
+  /** The part of inputTokens written to the prompt cache. */
+  cacheWriteInputTokens?: number;
 }
 
 export interface PricedCost {
@@ -77,25 +108,57 @@ export function priceTableProviderId(provider: string | undefined): string | und
   return p;
 }
 
+/** A price of the table: USD per million, flat or by tier of the call's input tokens. */
+type TablePrice = number | { base: number; tiers: readonly { start: number; price: number }[] } | undefined;
+
+/** The price in force for a call whose input is just over `start` (the table's rule: a tier applies above its start). */
+function priceAbove(price: TablePrice, start: number): number | undefined {
+  if (price === undefined) return undefined;
+  if (typeof price === 'number') return price;
+  let p = price.base;
+  for (const t of price.tiers) if (t.start <= start) p = t.price;
+  return p;
+}
+
+/**
+ * The unit rates of a table entry above `start` input tokens (-1: the base tier). A model without
+ * a cache price charges cached tokens as input, as the table's own calculation does.
+ */
+function ratesAbove(prices: Record<string, TablePrice>, start: number): UnitRates {
+  const input = priceAbove(prices.input_mtok, start) ?? 0;
+  return {
+    inputPerToken: input / MILLION,
+    outputPerToken: (priceAbove(prices.output_mtok, start) ?? 0) / MILLION,
+    cachedInputPerToken: (priceAbove(prices.cache_read_mtok, start) ?? input) / MILLION,
+    cacheWritePerToken: (priceAbove(prices.cache_write_mtok, start) ?? input) / MILLION,
+  };
+}
+
+/** The model's rate card from the table: base rates, and one tier per distinct tier start of its token prices. */
+function rateCard(prices: Record<string, TablePrice>): Pick<ModelRates, keyof UnitRates | 'tiers'> {
+  const starts = new Set<number>();
+  for (const key of ['input_mtok', 'output_mtok', 'cache_read_mtok', 'cache_write_mtok']) {
+    const p = prices[key];
+    if (typeof p === 'object') for (const t of p.tiers) starts.add(t.start);
+  }
+  const tiers = [...starts]
+    .sort((a, b) => a - b)
+    .map((start) => ({ aboveInputTokens: start, ...ratesAbove(prices, start) }));
+  return { ...ratesAbove(prices, -1), ...(tiers.length > 0 ? { tiers } : {}) };
+}
+
 function lookupTable(model: string, provider: string | undefined): ModelRates | undefined {
   const providerId = priceTableProviderId(provider);
-  const attempt = (providerIdToUse: string | undefined) => {
+  const attempt = (providerIdToUse: string | undefined): ModelRates | undefined => {
     try {
       const opts = providerIdToUse ? { providerId: providerIdToUse } : undefined;
-      const input = calcPrice({ input_tokens: MILLION, output_tokens: 0 }, model, opts);
-      if (!input) return undefined;
-      const output = calcPrice({ input_tokens: 0, output_tokens: MILLION }, model, opts);
-      const cached = calcPrice(
-        { input_tokens: MILLION, cache_read_tokens: MILLION, output_tokens: 0 },
-        model,
-        opts,
-      );
+      // One token finds the entry and the prices in force today; the rates are read off it.
+      const found = calcPrice({ input_tokens: 1, output_tokens: 0 }, model, opts);
+      if (!found) return undefined;
       return {
-        model: input.model.id,
-        provider: input.provider.id,
-        inputPerToken: input.total_price / MILLION,
-        outputPerToken: (output?.total_price ?? 0) / MILLION,
-        cachedInputPerToken: (cached?.total_price ?? input.total_price) / MILLION,
+        model: found.model.id,
+        provider: found.provider.id,
+        ...rateCard(found.model_price as Record<string, TablePrice>),
         source: 'price-table' as const,
       };
     } catch {
@@ -104,6 +167,30 @@ function lookupTable(model: string, provider: string | undefined): ModelRates | 
   };
   // A provider name the table does not know must not stop the model-name match.
   return attempt(providerId) ?? (providerId ? attempt(undefined) : undefined);
+}
+
+/** The rates a call pays: those of the highest tier its input tokens (cached included) exceed. */
+export function ratesForPrompt(rates: ModelRates, inputTokens: number): UnitRates {
+  let r: UnitRates = rates;
+  for (const t of rates.tiers ?? []) if (inputTokens > t.aboveInputTokens) r = t;
+  return r;
+}
+
+/**
+ * USD of one call at `rates`: cache reads and cache writes at their rates (each capped at what the
+ * input leaves), the rest of the input at the input rate, output at the output rate, all at the
+ * tier of the call's own prompt size.
+ */
+export function priceUsage(rates: ModelRates, usage: TokenUsage): number {
+  const r = ratesForPrompt(rates, usage.inputTokens);
+  const read = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
+  const write = Math.min(usage.cacheWriteInputTokens ?? 0, usage.inputTokens - read);
+  return (
+    (usage.inputTokens - read - write) * r.inputPerToken +
+    read * r.cachedInputPerToken +
+    write * r.cacheWritePerToken +
+    usage.outputTokens * r.outputPerToken
+  );
 }
 
 /** A call whose recording names no model: an empty name, or the importers' "unknown". */
@@ -129,6 +216,7 @@ export function createPricer(prices: PriceOverrides = {}): Pricer {
           inputPerToken: override.inputPer1M / MILLION,
           outputPerToken: override.outputPer1M / MILLION,
           cachedInputPerToken: (override.cachedInputPer1M ?? override.inputPer1M) / MILLION,
+          cacheWritePerToken: (override.cacheWritePer1M ?? override.inputPer1M) / MILLION,
           source: 'config',
         }
       : (lookupTable(model, provider) ?? null);
@@ -157,12 +245,7 @@ export function createPricer(prices: PriceOverrides = {}): Pricer {
     const r =
       defaultModel !== undefined && isUnnamedModel(model) ? rates(defaultModel) : rates(model, provider);
     if (!r) return undefined;
-    const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
-    const usd =
-      (usage.inputTokens - cached) * r.inputPerToken +
-      cached * r.cachedInputPerToken +
-      usage.outputTokens * r.outputPerToken;
-    return { usd, source: r.source };
+    return { usd: priceUsage(r, usage), source: r.source };
   }
 
   function cost(model: string, usage: TokenUsage, provider?: string): PricedCost | undefined {

@@ -24,6 +24,7 @@ import { evaluateGate, type GateDetectorFailure } from './gate.js';
 import { redact, redactDeep } from '../redact/redact.js';
 import { wasteTotals } from './wasteTotals.js';
 import { isFinding } from './finding.js';
+import { createDecisionTally } from './decisions.js';
 import { sessionRows, sessionScoreText } from './summarise.js';
 import {
   MIN_OUTCOMES_FOR_PRECISION,
@@ -31,6 +32,7 @@ import {
   REPORT_SCHEMA_VERSION,
   type InputError,
   type Outcomes,
+  type BaselineUse,
   type Report,
   type ReportSignal,
   type SessionScore,
@@ -40,8 +42,17 @@ import { dict } from '../util/dict.js';
 
 export interface ReportAccumulator {
   add(loaded: LoadedTrace, signals: Signal[]): void;
-  /** A trace summarised elsewhere (a worker thread), with its signals and its unread spans by name. */
-  addSummary(summary: TraceSummary, signals: Signal[], unreadSpans?: Record<string, number>): void;
+  /**
+   * A trace summarised elsewhere (a worker thread), with its signals, its unread spans by name,
+   * and the signals an escalation tier dismissed as no failure (each with the `tier` that did and
+   * a confidence below the gray zone), which only `decisions` counts.
+   */
+  addSummary(
+    summary: TraceSummary,
+    signals: Signal[],
+    unreadSpans?: Record<string, number>,
+    dismissed?: readonly Signal[],
+  ): void;
   finish(input: FinishInput): Report;
 }
 
@@ -69,6 +80,8 @@ export interface FinishInput {
   sessions?: readonly SessionScore[];
   /** sessions.failGate: a session below its threshold fails the gate. */
   failOnSessions?: boolean;
+  /** Which baseline each baseline detector used, per agent version (baseline/account.ts). */
+  baselines?: BaselineUse[];
   now?: Date;
 }
 
@@ -96,6 +109,11 @@ export function summariseTrace(
     costUsd: m.costUsd,
     unpricedLlmCalls: unpriced,
     ...(m.durationMs !== undefined ? { durationMs: m.durationMs } : {}),
+    measures: {
+      maxPromptTokens: m.maxPromptTokens,
+      llmToolRatio: m.llmToolRatio,
+      ...(m.maxStepDurationMs !== undefined ? { maxStepDurationMs: m.maxStepDurationMs } : {}),
+    },
     signals: countedSignals(traceSignals),
     ...(unread > 0 ? { unreadSpans: unread } : {}),
     ...(trace.outcome ? { outcome: trace.outcome } : {}),
@@ -115,6 +133,7 @@ export function createReportAccumulator(): ReportAccumulator {
   const signals: ReportSignal[] = [];
   const totals = { steps: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   const outcomes = createOutcomeTally();
+  const decisions = createDecisionTally();
   const unread = { traces: 0, byName: new Map<string, number>() };
 
   return {
@@ -122,8 +141,9 @@ export function createReportAccumulator(): ReportAccumulator {
       this.addSummary(summariseTrace(loaded, traceSignals), traceSignals, unreadSpansOf(loaded.trace));
     },
 
-    addSummary(summary, traceSignals, unreadSpans) {
+    addSummary(summary, traceSignals, unreadSpans, dismissed = []) {
       traces.push(summary);
+      decisions.add(traceSignals, dismissed);
       if (unreadSpans) tallyUnread(unreadSpans, unread);
       if (summary.outcome) outcomes.add(summary.outcome.success, traceSignals);
       for (const s of traceSignals) signals.push(reportSignal(s));
@@ -150,6 +170,7 @@ export function createReportAccumulator(): ReportAccumulator {
       detectorFailures = [],
       sessions = [],
       failOnSessions = false,
+      baselines,
       now = new Date(),
     }) {
       const waste = wasteTotals(signals);
@@ -268,6 +289,8 @@ export function createReportAccumulator(): ReportAccumulator {
         gate,
         ...(judgesNotRun ? { judgesNotRun: { ...judgesNotRun, reason: redact(judgesNotRun.reason) } } : {}),
         ...(outcomes.recorded > 0 ? { outcomes: outcomes.finish() } : {}),
+        decisions: decisions.finish(),
+        ...(baselines && baselines.length > 0 ? { baselines } : {}),
         notes: allNotes.map(redact),
       };
     },

@@ -23,6 +23,39 @@ function sumRecords<T extends Record<string, number>>(records: readonly (T | und
   return out as T;
 }
 
+/** The shards' decisions summed; absent when no shard has them (reports before 1.3). */
+function mergeDecisions(parts: readonly Report[]): Report['decisions'] {
+  const withDecisions = parts.flatMap((p) => (p.decisions ? [p.decisions] : []));
+  if (withDecisions.length === 0) return undefined;
+  return {
+    signals: withDecisions.reduce((a, d) => a + d.signals, 0),
+    byTier: sumRecords(withDecisions.map((d) => d.byTier)),
+    dismissed: sumRecords(withDecisions.map((d) => d.dismissed)),
+    review: withDecisions.reduce((a, d) => a + d.review, 0),
+  };
+}
+
+/**
+ * The shards' baseline accounts by agent version. Each shard chose its baselines from what it saw,
+ * so one agent may have had different ones in different shards: the merged entry counts every
+ * shard's traces and keeps the baselines of the shard that analysed most of them.
+ */
+function mergeBaselineUse(parts: readonly Report[]): Report['baselines'] {
+  const byAgent = new Map<string, { use: NonNullable<Report['baselines']>[number]; traces: number }>();
+  for (const u of parts.flatMap((p) => p.baselines ?? [])) {
+    const kept = byAgent.get(u.agent);
+    if (!kept) byAgent.set(u.agent, { use: u, traces: u.traces });
+    else {
+      if (u.traces > kept.use.traces) kept.use = u;
+      kept.traces += u.traces;
+    }
+  }
+  const merged = [...byAgent.values()].map(({ use, traces }) => ({ ...use, traces }));
+  return merged.length > 0
+    ? merged.sort((a, b) => (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0))
+    : undefined;
+}
+
 /** Gate reasons a report's own signals and input errors do not explain: sessions, outcomes, judges, crashes. */
 function otherReasons(part: Report, failOn: readonly Severity[]): string[] {
   const recomputed = evaluateGate(part.signals, failOn, part.inputs.traces, [], {
@@ -113,6 +146,8 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
     };
   }
   const judgesNotRun = parts.filter((p) => p.judgesNotRun);
+  const decisions = mergeDecisions(parts);
+  const baselines = mergeBaselineUse(parts);
 
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -159,6 +194,8 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
     },
     gate,
     ...(outcomes ? { outcomes } : {}),
+    ...(decisions ? { decisions } : {}),
+    ...(baselines ? { baselines } : {}),
     notes: [
       `merged from ${plural(parts.length, 'partial report')}`,
       ...new Set(parts.flatMap((p) => p.notes).map((n) => redact(n))),

@@ -7,6 +7,8 @@ import { cutMarkdown, joinMd, safeMd, mdCode, mdText, type Markdown } from '../r
 import type { Report } from './schema.js';
 import { builtInFix, gateAllowance } from './renderText.js';
 import {
+  baselinesLine,
+  decisionsLine,
   failingFindings,
   formatCost,
   formatUsd,
@@ -190,6 +192,10 @@ export function reportMarkdown(report: Report, options: MarkdownOptions = {}): M
       )}`,
     );
   }
+  const decided = decisionsLine(report);
+  if (decided) out.push(blank, mdText(decided, 1000));
+  const baselines = baselinesLine(report);
+  if (baselines) out.push(blank, mdText(baselines, 1000));
   return cutMarkdown(safeMd`${joinMd(out)}\n`, limit, cutNote(limit, seeAlso));
 }
 

@@ -3,6 +3,8 @@ import { findDetector } from '../detect/registry.js';
 import { isUnnamedModel } from '../pricing/pricer.js';
 import type { InputError, Report } from './schema.js';
 import {
+  baselinesLine,
+  decisionsLine,
   failingFindings,
   formatCost,
   formatUsd,
@@ -133,6 +135,10 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   }
   const waste = report.waste;
   lines.push(`Waste: ${formatUsd(waste.totalUsd)}` + c.dim(` (${fmtInt(waste.totalTokens)} tokens)`));
+  const decided = decisionsLine(report);
+  if (decided) lines.push(c.dim(show(decided)));
+  const baselines = baselinesLine(report);
+  if (baselines) lines.push(c.dim(show(baselines)));
 
   const groups = groupSignals(report, options.limit ?? 3);
   const fixFor = options.fixFor ?? builtInFix;

@@ -14,9 +14,14 @@ export const REPORT_SCHEMA_VERSION = 1;
  * Additions that old readers can ignore. 1: every signal carries `status` (finding, review,
  * suppressed, shadow), over which every count in the report is taken. 2: reports of a Vitest run
  * name the test of each trace, signal, verdict and session score (`test`), and list the tests
- * (`tests`, `testRun`) with their attempts, pass^k and pass@k.
+ * (`tests`, `testRun`) with their attempts, pass^k and pass@k. 3: a test may list where its
+ * traces were saved (`tests[].savedTraces`: file and line of each, native JSONL), and a trace a
+ * Vitest run read twice is in the report once; `decisions` (where each signal was decided: per
+ * tier, dismissals, review), `baselines` (which baseline each baseline detector used, per agent
+ * version) and `traces[].measures` (what a later run needs to take this report's good runs as its
+ * baseline).
  */
-export const REPORT_SCHEMA_MINOR = 2;
+export const REPORT_SCHEMA_MINOR = 3;
 
 /** The full name of the Vitest test (file > suite > test) a trace, signal or verdict belongs to. */
 const TestNameSchema = z.string();
@@ -59,6 +64,18 @@ export const TraceSummarySchema = z.object({
   /** Where agentId came from: the recording, `--agent` / `agent:` (option), or the file's path (file). */
   agentIdFrom: z.enum(['recorded', 'option', 'file']).optional(),
   test: TestNameSchema.optional(),
+  /**
+   * The run-level values the baseline detectors compare that the fields above do not hold (steps,
+   * tokens and durationMs are the others), so that a later run can take this report's good runs
+   * as its baseline (schema 1.3).
+   */
+  measures: z
+    .object({
+      maxPromptTokens: z.number().nonnegative(),
+      llmToolRatio: z.number().nonnegative(),
+      maxStepDurationMs: z.number().nonnegative().optional(),
+    })
+    .optional(),
 });
 export type TraceSummary = z.infer<typeof TraceSummarySchema>;
 
@@ -117,6 +134,13 @@ export const TestResultSchema = z.object({
   trajectories: z.array(TrajectoryResultSchema).optional(),
   /** The first line of each failure, redacted. */
   errors: z.array(z.string()).optional(),
+  /**
+   * Where the test's traces were saved (the plugin's `saveTraces`; by default those of failing
+   * tests): native JSONL, redacted, one trace a line, file relative to the project root. Since 1.3.
+   */
+  savedTraces: z
+    .array(z.object({ id: z.string(), file: z.string(), line: z.number().int().positive() }))
+    .optional(),
 });
 export type TestResult = z.infer<typeof TestResultSchema>;
 
@@ -171,6 +195,51 @@ export const OutcomesSchema = z.object({
     .optional(),
 });
 export type Outcomes = z.infer<typeof OutcomesSchema>;
+
+/** Counts per escalation tier: 1 rules, 2 state deltas, 3 embeddings, 4 judges. */
+const PerTierSchema = z.object({
+  '1': z.number().int().nonnegative(),
+  '2': z.number().int().nonnegative(),
+  '3': z.number().int().nonnegative(),
+  '4': z.number().int().nonnegative(),
+});
+
+/**
+ * Where the run's signals were decided (schema 1.3). Every signal that is neither shadow nor
+ * suppressed is counted once: at the tier that decided it, whether it confirmed the failure or
+ * dismissed it (a dismissed signal is not in `signals`), or under `review` when no tier could.
+ */
+export const DecisionsSchema = z.object({
+  /** Signals decided or left for review: the sum of byTier and review. */
+  signals: z.number().int().nonnegative(),
+  byTier: PerTierSchema,
+  /** The part of byTier that the tier dismissed as no failure. */
+  dismissed: PerTierSchema,
+  /** Left for human review (tier 5): in the gray zone after every tier. */
+  review: z.number().int().nonnegative(),
+});
+export type Decisions = z.infer<typeof DecisionsSchema>;
+
+/** Where a baseline detector's baseline came from: see BaselineUse in baseline/account.ts. */
+export const BaselineUseSchema = z.object({
+  /** The agent version (its store key: agent id, then `@version`). */
+  agent: z.string(),
+  traces: z.number().int().nonnegative(),
+  /**
+   * Per baseline detector: `store`, `base-report` (the base branch's report), `input` (the agent's
+   * good runs in this input) or `static` (its fallback thresholds), and the runs behind it; for
+   * `static`, the most good runs any source had, fewer than baselines.minRuns.
+   */
+  detectors: z.record(
+    z.string(),
+    z.object({
+      source: z.enum(['store', 'base-report', 'input', 'static']),
+      runs: z.number().int().nonnegative(),
+    }),
+  ),
+});
+
+export type BaselineUse = z.infer<typeof BaselineUseSchema>;
 
 export const ReportSchema = z.object({
   schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
@@ -241,6 +310,13 @@ export const ReportSchema = z.object({
   }),
   /** Recorded outcomes and the detectors' precision against them; absent when no trace has one. */
   outcomes: OutcomesSchema.optional(),
+  /** Where each signal was decided (schema 1.3; absent in older reports). */
+  decisions: DecisionsSchema.optional(),
+  /**
+   * Which baseline each baseline detector used, per agent version of the run (schema 1.3; absent
+   * in older reports and when no baseline detector is enabled).
+   */
+  baselines: z.array(BaselineUseSchema).optional(),
   notes: z.array(z.string()).default([]),
   /** A Vitest run's tests (schema 1.2); absent in reports of `tracejury analyze`. */
   tests: z.array(TestResultSchema).optional(),

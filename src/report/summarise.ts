@@ -228,3 +228,80 @@ export function sessionRows(report: Pick<Report, 'sessions'>): SessionRow[] {
 export function sessionScoreText(metric: string, v: SessionMetricView): string {
   return `${metric} ${v.score.toFixed(2)} ${v.passed ? '≥' : '<'} ${v.threshold.toFixed(2)}`;
 }
+
+const TIER_LABELS = {
+  '1': 'tier 1 rules',
+  '2': 'tier 2 state deltas',
+  '3': 'tier 3 embeddings',
+  '4': 'tier 4 judges',
+} as const;
+
+const pctOf = (n: number, of: number) => `${Math.round((100 * n) / of)} %`;
+
+/**
+ * "Decided: 124 signals — tier 1 rules 41 (33 %), tier 2 state deltas 0, tier 3 embeddings 16
+ * (13 %, 6 dismissed), tier 4 judges 0, tier 5 review 67 (54 %); detection cost $0.00 per
+ * trace"; undefined for a report without decisions (before schema 1.3).
+ */
+export function decisionsLine(report: Pick<Report, 'decisions' | 'cost'>): string | undefined {
+  const d = report.decisions;
+  if (!d) return undefined;
+  const cost = `detection cost ${formatUsd(report.cost.perTraceUsd ?? 0)} per trace`;
+  if (d.signals === 0) return `Decided: no signals; ${cost}`;
+  const tiers = (Object.keys(TIER_LABELS) as (keyof typeof TIER_LABELS)[]).map((t) => {
+    const n = d.byTier[t];
+    if (n === 0) return `${TIER_LABELS[t]} 0`;
+    const dismissed = d.dismissed[t] > 0 ? `, ${fmtInt(d.dismissed[t])} dismissed` : '';
+    return `${TIER_LABELS[t]} ${fmtInt(n)} (${pctOf(n, d.signals)}${dismissed})`;
+  });
+  const review = `tier 5 review ${fmtInt(d.review)}${d.review > 0 ? ` (${pctOf(d.review, d.signals)})` : ''}`;
+  return `Decided: ${plural(d.signals, 'signal')} — ${[...tiers, review].join(', ')}; ${cost}`;
+}
+
+const BASELINE_SOURCE_ORDER = ['store', 'base-report', 'input', 'static'] as const;
+const BASELINE_SOURCE_TEXT: Record<(typeof BASELINE_SOURCE_ORDER)[number], string> = {
+  store: 'baseline store',
+  'base-report': "base branch's report",
+  input: "the input's good runs",
+  static: 'static fallback',
+};
+
+/**
+ * Which baseline each baseline detector used, in one line: "Baselines: CONTEXT_BLOAT,
+ * COST_SPIKE: the input's good runs (38 runs); SLOW_STEP: static fallback (no good run measured it)".
+ * With several agent versions, each source says for how many. Undefined without `baselines`.
+ */
+export function baselinesLine(report: Pick<Report, 'baselines'>): string | undefined {
+  const uses = report.baselines;
+  if (!uses || uses.length === 0) return undefined;
+  const byDetector = new Map<string, Map<string, { agents: number; min: number; max: number }>>();
+  for (const u of uses)
+    for (const [detector, { source, runs }] of Object.entries(u.detectors)) {
+      const sources = byDetector.get(detector) ?? new Map();
+      byDetector.set(detector, sources);
+      const s = sources.get(source) ?? { agents: 0, min: runs, max: runs };
+      sources.set(source, { agents: s.agents + 1, min: Math.min(s.min, runs), max: Math.max(s.max, runs) });
+    }
+  const span = (s: { min: number; max: number }) =>
+    s.min === s.max ? fmtInt(s.max) : `${fmtInt(s.min)}–${fmtInt(s.max)}`;
+  const textOf = (sources: Map<string, { agents: number; min: number; max: number }>) =>
+    BASELINE_SOURCE_ORDER.filter((k) => sources.has(k))
+      .map((k) => {
+        const s = sources.get(k)!;
+        const runs =
+          k !== 'static'
+            ? `${span(s)} runs`
+            : s.max === 0
+              ? 'no good run measured it'
+              : `${span(s)} good runs, too few`;
+        return `${BASELINE_SOURCE_TEXT[k]}${uses.length > 1 ? ` for ${plural(s.agents, 'agent')}` : ''} (${runs})`;
+      })
+      .join(', ');
+  const groups = new Map<string, string[]>();
+  for (const [detector, sources] of [...byDetector].sort(([a], [b]) => a.localeCompare(b))) {
+    const text = textOf(sources);
+    groups.set(text, [...(groups.get(text) ?? []), detector]);
+  }
+  const agents = uses.length > 1 ? ` (${plural(uses.length, 'agent version')})` : '';
+  return `Baselines${agents}: ${[...groups].map(([text, ds]) => `${ds.join(', ')}: ${text}`).join('; ')}`;
+}

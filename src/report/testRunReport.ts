@@ -52,6 +52,8 @@ export interface TestRunEntry {
   verdicts: readonly Verdict[];
   sessions: readonly SessionScore[];
   inputErrors: readonly InputError[];
+  /** Where the plugin saved the test's traces (file relative to the project root, line of each). */
+  savedTraces?: readonly { id: string; file: string; line: number }[];
 }
 
 export interface TestRunOptions {
@@ -68,13 +70,25 @@ export function buildTestRunReport(entries: readonly TestRunEntry[], options: Te
   const sessions: SessionScore[] = [];
   const tests: TestResult[] = [];
   const unknownModels = new Map<string, number>();
+  // A recording read twice in one run (describeTraces and loadTraces over one file) is one trace,
+  // and one input error: its cost and signals count once, under the first test that read it.
+  const seenTraces = new Set<string>();
+  const seenErrors = new Set<string>();
   for (const entry of entries) {
     files.add(entry.file);
     for (const e of entry.inputErrors) {
+      const key = JSON.stringify([e.file, e.line, e.field, e.message]);
+      if (seenErrors.has(key)) continue;
+      seenErrors.add(key);
       stats.errorCount++;
       stats.errors.push(e);
     }
     for (const { summary, signals, unpricedModels = {} } of entry.traces) {
+      // What it measured too: two traces built by hand with one id in two tests stay two.
+      const { file, line, id, steps, tokens, costUsd } = summary;
+      const key = JSON.stringify([file, line, id, steps, tokens.input, tokens.output, costUsd]);
+      if (seenTraces.has(key)) continue;
+      seenTraces.add(key);
       for (const [model, calls] of Object.entries(unpricedModels))
         unknownModels.set(model, (unknownModels.get(model) ?? 0) + calls);
       stats.traces++;
@@ -101,6 +115,7 @@ export function buildTestRunReport(entries: readonly TestRunEntry[], options: Te
       traces: [...new Set(entry.traces.map((t) => t.summary.id))],
       ...(entry.trajectories.length ? { trajectories: [...entry.trajectories] } : {}),
       ...(entry.errors.length ? { errors: entry.errors.map((e) => redact(e)) } : {}),
+      ...(entry.savedTraces?.length ? { savedTraces: [...entry.savedTraces] } : {}),
     });
   }
   stats.files = files.size;

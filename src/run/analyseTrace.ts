@@ -1,46 +1,24 @@
 /**
- * One trace's results, as this thread and the worker threads both make them — or, when analysing
- * it throws (a bug, or input no bound foresaw), that trace's input error: one bad recording never
- * ends the run, and the others are reported.
+ * One trace's results (traceResult.ts) — or, when analysing it throws (a bug, or input no bound
+ * foresaw), that trace's input error: one bad recording never ends the run, and the others are
+ * reported. Used the same way in this thread and in worker threads.
  */
-import { isGrayZone } from '../detect/grayZone.js';
-import type { DetectorRunner } from '../detect/runner.js';
 import { redactAndCut } from '../redact/safeText.js';
-import { summariseTrace, unreadSpansOf } from '../report/build.js';
-import { sessionFactsOf } from '../session/traceFacts.js';
 import type { LoadStats } from '../trace/load.js';
-import type { TraceOrder } from '../trace/order.js';
 import type { LoadedTrace } from '../trace/schema.js';
 import type { TraceResult } from './protocol.js';
 
 /** How much of an unexpected error's message the input error quotes. */
 const MAX_ERROR_MESSAGE = 300;
 
-export interface AnalyseTraceOptions {
-  runner: DetectorRunner;
-  order: TraceOrder;
-  /** Keep the trace when a signal is in the gray zone (judges or embeddings will look at it). */
-  keepGrayZoneTrace: boolean;
-  /** Keep the trace and its source with every result (the caller's onTrace wants them). */
-  keepLoaded?: boolean;
-}
-
-export function analyseTrace(
+/** `[analyse()]`, or `[]` with the failure added to `stats` as the trace's input error. */
+export function resultOrInputError(
   loaded: LoadedTrace,
   stats: LoadStats,
-  options: AnalyseTraceOptions,
-): TraceResult | undefined {
+  analyse: () => TraceResult,
+): TraceResult[] {
   try {
-    const signals = options.runner.run(loaded);
-    return {
-      order: options.order,
-      summary: summariseTrace(loaded, signals),
-      signals,
-      sessionSignals: sessionFactsOf(loaded.trace),
-      unreadSpans: unreadSpansOf(loaded.trace),
-      ...(options.keepLoaded ? { loaded } : {}),
-      ...(options.keepGrayZoneTrace && signals.some(isGrayZone) ? { trace: loaded.trace } : {}),
-    };
+    return [analyse()];
   } catch (err) {
     const { file, line } = loaded.source;
     const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
@@ -51,6 +29,6 @@ export function analyseTrace(
       ...(line !== undefined ? { line } : {}),
       message: `trace ${loaded.trace.id} could not be analysed (${redactAndCut(what, MAX_ERROR_MESSAGE)}); the other traces were — please report this`,
     });
-    return undefined;
+    return [];
   }
 }

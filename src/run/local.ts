@@ -7,8 +7,9 @@ import type { DetectorRunner } from '../detect/runner.js';
 import type { Pricer } from '../pricing/pricer.js';
 import { priceTrace, streamTraceBatches, type LoadOptions, type LoadStats } from '../trace/load.js';
 import type { LoadedTrace } from '../trace/schema.js';
-import { analyseTrace } from './analyseTrace.js';
+import { resultOrInputError } from './analyseTrace.js';
 import type { AnalysedRun } from './protocol.js';
+import { traceResult } from './traceResult.js';
 
 export interface LocalRunInput {
   /** Trace files, or batches of traces already validated (library input). */
@@ -42,14 +43,14 @@ export function analyseInThisThread(input: LocalRunInput): AnalysedRun {
       yield batch.flatMap((loaded) => {
         // Files are priced by the loader; trace objects given directly are priced here.
         if (given) priceTrace(loaded.trace, pricer);
-        const result = analyseTrace(loaded, stats, {
-          runner,
-          // Trace objects given directly have no file: their order is the order given.
-          order: loaded.source.order ?? { file: 0, emit: n++, first: 0, seq: 0 },
-          keepGrayZoneTrace: input.keepGrayZoneTraces,
-          ...(input.keepTraces ? { keepLoaded: true } : {}),
-        });
-        return result ? [result] : [];
+        // Trace objects given directly have no file: their order is the order given.
+        const order = loaded.source.order ?? { file: 0, emit: n++, first: 0, seq: 0 };
+        return resultOrInputError(loaded, stats, () =>
+          traceResult(loaded, order, runner, {
+            grayZoneTrace: input.keepGrayZoneTraces,
+            loaded: input.keepTraces === true,
+          }),
+        );
       });
     }
   }

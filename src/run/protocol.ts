@@ -4,7 +4,8 @@
  * what the report needs of each trace: its summary, its signals, its session facts, and the trace itself only when a
  * gray-zone signal may be escalated to judges on the main thread.
  */
-import type { BaselineFile } from '../baseline/store.js';
+import type { BaselineFile, BaselineRun } from '../baseline/store.js';
+import type { PackedSkeleton } from '../detect/baselineSkeleton.js';
 import type { DetectorFailure } from '../detect/runner.js';
 import type { Signal } from '../detect/signal.js';
 import type { TraceSummary } from '../report/schema.js';
@@ -25,6 +26,10 @@ export interface WorkerInput {
   agent?: string;
   config: DetectorSections & { prices: PriceOverrides; baselines: { minRuns: number; window: number } };
   baselines: BaselineFile;
+  /** Baselines of the base branch's report, after the store's. */
+  baseReportBaselines?: BaselineFile;
+  /** Leave baseline detectors of agents with too few runs in `baselines` to the main thread. */
+  deferMissingBaselines: boolean;
   /** Send the trace with its results when a signal is in the gray zone (judges are configured). */
   keepGrayZoneTraces: boolean;
 }
@@ -43,6 +48,14 @@ export interface TraceResult {
   unreadSpans?: Record<string, number>;
   /** The trace, for escalation; only sent when one of its signals is in the gray zone. */
   trace?: Trace;
+  /**
+   * When the runner deferred baseline detectors of this trace until the input's own baselines are
+   * known (its agent has too few runs in the store): what they and the good-run rule read of the
+   * trace, packed (detect/baselineSkeleton.ts), kept until the end of the run instead of the trace.
+   */
+  baselineSkeleton?: PackedSkeleton;
+  /** With a skeleton: the trace's run as the input's baselines would learn it. */
+  baselineRun?: BaselineRun;
   /** The trace and its source, in this thread only, when the caller asked for every trace (onTrace). */
   loaded?: LoadedTrace;
 }

@@ -5,12 +5,13 @@
  * everything else that must see all traces stay on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { baselineLookup } from '../baseline/store.js';
+import { knownBaselines } from '../baseline/store.js';
 import { createDetectorRunner } from '../detect/runner.js';
 import { createPricer } from '../pricing/pricer.js';
 import { streamTraceBatches } from '../trace/load.js';
-import { analyseTrace } from './analyseTrace.js';
+import { resultOrInputError } from './analyseTrace.js';
 import type { CreditMessage, TraceResult, WorkerInput, WorkerMessage } from './protocol.js';
+import { traceResult } from './traceResult.js';
 
 const port = parentPort!;
 const input = workerData as WorkerInput;
@@ -38,7 +39,8 @@ async function main(): Promise<void> {
   const runner = createDetectorRunner({
     config,
     pricer,
-    baselines: baselineLookup(input.baselines, config.baselines.minRuns, config.baselines.window),
+    baselines: knownBaselines(input.baselines, input.baseReportBaselines, config.baselines),
+    deferMissingBaselines: input.deferMissingBaselines,
   });
   const { batches, stats } = streamTraceBatches(input.paths, {
     inputFormat: input.inputFormat,
@@ -57,14 +59,11 @@ async function main(): Promise<void> {
   });
   for await (const batch of batches) {
     if (batch.length === 0) continue;
-    const results: TraceResult[] = batch.flatMap((loaded) => {
-      const result = analyseTrace(loaded, stats, {
-        runner,
-        order: loaded.source.order!,
-        keepGrayZoneTrace: input.keepGrayZoneTraces,
-      });
-      return result ? [result] : [];
-    });
+    const results: TraceResult[] = batch.flatMap((loaded) =>
+      resultOrInputError(loaded, stats, () =>
+        traceResult(loaded, loaded.source.order!, runner, { grayZoneTrace: input.keepGrayZoneTraces }),
+      ),
+    );
     await send({ type: 'results', results });
   }
   await send({

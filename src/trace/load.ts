@@ -122,6 +122,14 @@ const SNIFF_LIMIT = 20;
  */
 export const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 
+/** A Report v1 (`tracejury analyze --out report.json`, the Vitest plugin's report.json) given as input. */
+function isTracejuryReport(value: unknown): boolean {
+  const v = value as { schemaVersion?: unknown; tool?: { name?: unknown } } | null | undefined;
+  return (
+    typeof v === 'object' && v !== null && typeof v.schemaVersion === 'number' && v.tool?.name === 'tracejury'
+  );
+}
+
 export function emptyStats(): LoadStats {
   return {
     files: 0,
@@ -397,7 +405,10 @@ export class FileReader {
     this.addError({
       file: this.file,
       line: first?.line,
-      message: `not a trace file: the first records match none of the formats tried (${INPUT_FORMATS.join(', ')}); force one with --input-format if you know it`,
+      message: isTracejuryReport(first?.value)
+        ? 'a tracejury report, not a trace file: it holds the summaries of an analysis, not the recorded runs; ' +
+          'compare two reports with `tracejury diff base.json head.json`, or analyze the traces the report was made from'
+        : `not a trace file: the first records match none of the formats tried (${INPUT_FORMATS.join(', ')}); force one with --input-format if you know it`,
     });
   }
 

@@ -29,9 +29,14 @@ const measured = () =>
   z.number().nonnegative().max(Number.MAX_SAFE_INTEGER, { error: 'over 2^53, not a plausible measurement' });
 
 export const UsageSchema = z.object({
-  inputTokens: measured().default(0),
+  inputTokens: measured().default(0).describe('Every input (prompt) token of the call, cached ones included'),
   outputTokens: measured().default(0),
-  cachedInputTokens: measured().optional(),
+  cachedInputTokens: measured()
+    .optional()
+    .describe('The part of inputTokens read from the prompt cache (priced at the cache-read rate)'),
+  cacheWriteInputTokens: measured()
+    .optional()
+    .describe('The part of inputTokens written to the prompt cache (priced at the cache-write rate)'),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -16,6 +16,8 @@ import { run } from '../../src/action/run.js';
 import { analyze } from '../../src/analyze.js';
 import { fakeCore } from '../helpers/fakeCore.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fakeGitHub.js';
+import type { Report } from '../../src/report/schema.js';
+import { normalRuns, outlierRun } from '../helpers/codingRuns.js';
 import { nativeTrace } from '../helpers/vitestProject.js';
 
 const pushContext: ActionContext = {
@@ -145,5 +147,26 @@ describe('run(deps)', () => {
       /^tracejury: 1 input error in the traces; the first: traces\/runs\.jsonl:2: /,
     );
     expect(rec.failed[0]).toMatch(/input error/);
+  });
+
+  it("traces of an agent with no baseline store are judged against the base report's good runs", async () => {
+    const { deps, rec, workspace } = setup({ traces: 'traces', baseline: 'base.json' });
+    const base = await analyze(normalRuns(24, 'base'), { baselines: false });
+    writeFileSync(path.join(workspace, 'base.json'), JSON.stringify(base));
+    mkdirSync(path.join(workspace, 'traces'));
+    writeFileSync(
+      path.join(workspace, 'traces/runs.jsonl'),
+      [...normalRuns(3, 'head'), outlierRun()].map((r) => JSON.stringify(r)).join('\n') + '\n',
+    );
+    await run(deps);
+    const report = JSON.parse(readFileSync(rec.outputs['report-path']!, 'utf8')) as Report;
+    expect(report.baselines?.[0]?.detectors.COST_SPIKE).toEqual({ source: 'base-report', runs: 24 });
+    expect(
+      report.signals
+        .filter((s) => s.detector === 'COST_SPIKE' && s.status === 'finding')
+        .map((s) => s.traceId),
+    ).toEqual(['outlier']);
+    // The comment quotes the finding, which names its baseline.
+    expect(rec.summary).toContain("P75 baseline of 24 good runs in the base branch's report");
   });
 });

@@ -31,7 +31,7 @@ describe('per-agent baselines', () => {
     );
     expect(baselineLookup(store)('a', '1', 'stepCount')).toBeUndefined();
     store = updateBaselines(store, [run('r19', 4)]);
-    expect(baselineLookup(store)('a', '1', 'stepCount')).toEqual({ p75: 5, runs: 20 });
+    expect(baselineLookup(store)('a', '1', 'stepCount')).toEqual({ p75: 5, runs: 20, source: 'store' });
   });
 
   it('ignores failed runs and keeps versions apart', () => {
@@ -43,7 +43,7 @@ describe('per-agent baselines', () => {
       store,
       Array.from({ length: 25 }, (_, i) => run(`bad${i}`, 40, { status: 'error' })),
     );
-    expect(baselineLookup(store)('a', '1', 'stepCount')).toEqual({ p75: 3, runs: 25 });
+    expect(baselineLookup(store)('a', '1', 'stepCount')).toEqual({ p75: 3, runs: 25, source: 'store' });
     expect(baselineLookup(store)('a', '2', 'stepCount')).toBeUndefined();
   });
 
@@ -57,7 +57,7 @@ describe('per-agent baselines', () => {
       Array.from({ length: 50 }, (_, i) => run(`new${i}`, 9)),
     );
     expect(store.agents['a@1']!.runs).toHaveLength(50);
-    expect(baselineLookup(store)('a', '1', 'stepCount')).toEqual({ p75: 10, runs: 50 });
+    expect(baselineLookup(store)('a', '1', 'stepCount')).toEqual({ p75: 10, runs: 50, source: 'store' });
   });
 
   it('re-recording a trace id replaces the earlier run instead of counting it twice', () => {
@@ -82,7 +82,7 @@ describe('per-agent baselines', () => {
     expect(store.agents['a@1']!.runs.map((r) => r.traceId)).toEqual(
       Array.from({ length: 50 }, (_, i) => `new${i}`),
     );
-    expect(baselineLookup(store)('a', '1', 'stepCount')).toEqual({ p75: 10, runs: 50 });
+    expect(baselineLookup(store)('a', '1', 'stepCount')).toEqual({ p75: 10, runs: 50, source: 'store' });
   });
 
   it('dates a run by endedAt without startedAt, and an undated run by when it was recorded', () => {
@@ -124,8 +124,12 @@ describe('per-agent baselines', () => {
         run(`b${i}`, 9, { agentId: 'x', agentVersion: '1' }),
       ]).flat(),
     );
-    expect(baselineLookup(store)('x@1', undefined, 'stepCount')).toEqual({ p75: 2, runs: 20 });
-    expect(baselineLookup(store)('x', '1', 'stepCount')).toEqual({ p75: 10, runs: 20 });
+    expect(baselineLookup(store)('x@1', undefined, 'stepCount')).toEqual({
+      p75: 2,
+      runs: 20,
+      source: 'store',
+    });
+    expect(baselineLookup(store)('x', '1', 'stepCount')).toEqual({ p75: 10, runs: 20, source: 'store' });
     expect(agentKey('bot', undefined)).toBe('bot');
     expect(agentKey('bot', '1.2')).toBe('bot@1.2');
   });
@@ -138,9 +142,9 @@ describe('per-agent baselines', () => {
     });
     expect(store.version).toBe(2);
     const lookup = baselineLookup(store, 1);
-    expect(lookup('bot', undefined, 'stepCount')).toEqual({ p75: 3, runs: 1 });
-    expect(lookup('bot', '2', 'stepCount')).toEqual({ p75: 3, runs: 1 });
-    expect(lookup('team@bot', '3', 'stepCount')).toEqual({ p75: 3, runs: 1 });
-    expect(lookup('100%', '1', 'stepCount')).toEqual({ p75: 3, runs: 1 });
+    expect(lookup('bot', undefined, 'stepCount')).toEqual({ p75: 3, runs: 1, source: 'store' });
+    expect(lookup('bot', '2', 'stepCount')).toEqual({ p75: 3, runs: 1, source: 'store' });
+    expect(lookup('team@bot', '3', 'stepCount')).toEqual({ p75: 3, runs: 1, source: 'store' });
+    expect(lookup('100%', '1', 'stepCount')).toEqual({ p75: 3, runs: 1, source: 'store' });
   });
 });

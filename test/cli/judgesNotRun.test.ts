@@ -23,16 +23,19 @@ const grayLoop = JSON.stringify({
   })),
 });
 
-async function run(required: boolean) {
+async function run(required: boolean, args: string[] = [], env: Record<string, string> = {}) {
   const d = mkdtempSync(path.join(tmpdir(), 'tj-judges-'));
   writeFileSync(path.join(d, 'runs.jsonl'), grayLoop);
   writeFileSync(
     path.join(d, 'tracejury.yml'),
     `tribunal:\n  judges:\n    - { provider: openai, model: gpt-4o }\n  cassette: { path: cassette.jsonl, mode: auto }\n${required ? '  required: true\n' : ''}`,
   );
-  const { code, stdout, stderr } = await cli(['analyze', 'runs.jsonl', '--format', 'json'], d);
-  return { code, stderr, report: ReportSchema.parse(JSON.parse(stdout)) };
+  const { code, stdout, stderr } = await cli(['analyze', 'runs.jsonl', '--format', 'json', ...args], d, env);
+  return { code, stderr, report: stdout ? ReportSchema.parse(JSON.parse(stdout)) : undefined! };
 }
+
+const warningOf = (stderr: string) =>
+  stderr.split('\n').find((l) => l.startsWith('tracejury: warning: judges never ran')) ?? '';
 
 describe('judges that never ran', () => {
   it('warns on stderr with what is missing, and leaves the case for review', async () => {
@@ -44,8 +47,37 @@ describe('judges that never ran', () => {
     expect(warnings[0]).toMatch(
       /no cassette entry for gpt-4o \(openai\) in .*cassette\.jsonl and no API key \(OPENAI_API_KEY\)/,
     );
-    expect(warnings[0]).toMatch(/run once with an API key/);
+    // The whole command that records the miss: this one, with the key and TRACEJURY_CASSETTE=record.
+    expect(warnings[0]).toMatch(
+      /record it with OPENAI_API_KEY set: TRACEJURY_CASSETTE=record tracejury analyze runs\.jsonl --format json$/,
+    );
     expect(code).toBe(0);
+  });
+
+  it('takes the cassette mode from TRACEJURY_CASSETTE and --cassette, over the config', async () => {
+    // record with no key: the judge cannot be recorded (auto, the config's mode, would say "no cassette entry").
+    const recording = await run(false, [], { TRACEJURY_CASSETTE: 'record' });
+    expect(warningOf(recording.stderr)).toMatch(
+      /cannot record gpt-4o \(openai\): no API key \(OPENAI_API_KEY\)/,
+    );
+    // The flag wins over the variable, and is left out of the command that records.
+    const replaying = await run(false, ['--cassette', 'replay'], { TRACEJURY_CASSETTE: 'record' });
+    expect(warningOf(replaying.stderr)).toMatch(
+      /no cassette entry for gpt-4o \(openai\) in .*cassette\.jsonl \(replay mode\); record it with OPENAI_API_KEY set: TRACEJURY_CASSETTE=record tracejury analyze runs\.jsonl --format json$/,
+    );
+  });
+
+  it('refuses a cassette mode it does not know, with the nearest one', async () => {
+    const fromEnv = await run(false, [], { TRACEJURY_CASSETTE: 'recrod' });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain(
+      'TRACEJURY_CASSETTE="recrod": expected one of auto, replay, record — did you mean "record"?',
+    );
+    const fromFlag = await run(false, ['--cassette', 'replya']);
+    expect(fromFlag.code).toBe(2);
+    expect(fromFlag.stderr).toContain(
+      '--cassette replya: expected one of auto, replay, record — did you mean replay?',
+    );
   });
 
   it('fails the gate with tribunal.required: true', async () => {

@@ -237,7 +237,9 @@ boosted:
     expect(parseConfig('baselines:\n  minRuns: 5\n  window: 5\n', 'f', list).baselines).toEqual({
       minRuns: 5,
       window: 5,
+      fromInput: true,
     });
+    expect(parseConfig('baselines:\n  fromInput: false\n', 'f', list).baselines.fromInput).toBe(false);
   });
 
   it('rejects misspelt keys in tribunal judges, cassette and capabilities', () => {

@@ -1,6 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CassetteEntrySchema,
@@ -12,6 +15,8 @@ import {
   type JudgeSpec,
   type TribunalOptions,
 } from '../../src/judge/index.js';
+import { cassetteModeFromEnv } from '../../src/judge/cassette.js';
+import { REPO } from '../helpers/vitestProject.js';
 import { anthropicReply, byModel, openaiReply, startFakeServer, type FakeServer } from './fakeServers.js';
 
 let dir: string;
@@ -116,7 +121,9 @@ describe('cassette', () => {
       opts(s, 'replay', { env: {}, memoryCache: false, response: 'something else' }),
     );
     expect(miss.indeterminate).toBe(true);
-    expect(miss.judges[0]!.error).toMatch(/no cassette entry for gpt-4o .*'record' or 'auto'/);
+    expect(miss.judges[0]!.error).toMatch(
+      /no cassette entry for gpt-4o \(openai\) in .*cassette\.jsonl \(replay mode\); record it: run again with OPENAI_API_KEY set and TRACEJURY_CASSETTE=record/,
+    );
   });
 
   it('auto mode: a miss with no API key is INDETERMINATE with how to record', async () => {
@@ -125,7 +132,7 @@ describe('cassette', () => {
     expect(v.indeterminate).toBe(true);
     expect(v.passed).toBe(false);
     expect(v.reason).toMatch(
-      /no cassette entry for gpt-4o \(openai\) in .*cassette\.jsonl and no API key \(OPENAI_API_KEY\); run once with an API key and cassette mode 'record' or 'auto'/,
+      /no cassette entry for gpt-4o \(openai\) in .*cassette\.jsonl and no API key \(OPENAI_API_KEY\); record it: run again with OPENAI_API_KEY set and TRACEJURY_CASSETTE=record/,
     );
     expect(v.judges.every((j) => j.httpStatus === 0)).toBe(true);
     expect(srv.requests).toHaveLength(0);
@@ -147,6 +154,107 @@ describe('cassette', () => {
     expect(second.judges.every((j) => j.cached && j.costUsd === 0)).toBe(true);
   });
 
+  it('names the exact command that records a miss, when the caller says what it runs', async () => {
+    srv = await startFakeServer(() => openaiReply({ score: 1, confidence: 1, passed: true }));
+    const v = await runTribunal(
+      opts(srv, 'replay', { env: {}, rerunCommand: 'npx vitest run evals/support.test.ts' }),
+    );
+    expect(v.judges.map((j) => j.error)).toEqual([
+      expect.stringMatching(
+        /\(replay mode\); record it with OPENAI_API_KEY set: TRACEJURY_CASSETTE=record npx vitest run evals\/support\.test\.ts$/,
+      ),
+      expect.stringMatching(/record it with OPENAI_API_KEY set: TRACEJURY_CASSETTE=record npx vitest run/),
+      expect.stringMatching(
+        /record it with ANTHROPIC_API_KEY set: TRACEJURY_CASSETTE=record npx vitest run evals\/support\.test\.ts$/,
+      ),
+    ]);
+  });
+
+  it('recording again replaces entries instead of appending: the file keeps one sorted line per key', async () => {
+    let reasoning = 'first opinion';
+    srv = await startFakeServer((req) =>
+      req.api === 'openai'
+        ? openaiReply({ score: 0.9, confidence: 0.9, passed: true, reasoning })
+        : anthropicReply({ score: 0.9, confidence: 0.9, passed: true, reasoning }),
+    );
+    const path = join(dir, 'cassette.jsonl');
+    const record = async () => {
+      closeAllCassettes(); // a new run: nothing of the last one in memory
+      await runTribunal(opts(srv!, 'record', { memoryCache: false }));
+      await runTribunal(opts(srv!, 'record', { memoryCache: false, response: 'A second answer.' }));
+      return readFile(path, 'utf8');
+    };
+    const first = await record();
+    const second = await record();
+    // The same answers recorded again: the same bytes, recordedAt included.
+    expect(second).toBe(first);
+    expect(first.trim().split('\n')).toHaveLength(6);
+    reasoning = 'a changed opinion';
+    const third = await record();
+    const lines = third
+      .trim()
+      .split('\n')
+      .map((l) => CassetteEntrySchema.parse(JSON.parse(l)));
+    expect(lines).toHaveLength(6);
+    expect(lines.map((e) => e.key)).toEqual(lines.map((e) => e.key).sort());
+    expect(lines.every((e) => e.answer.includes('a changed opinion'))).toBe(true);
+    expect(srv.requests).toHaveLength(18);
+  });
+
+  it('compacts a file an older version appended duplicates to, keeping the last line of each key', async () => {
+    const path = join(dir, 'cassette.jsonl');
+    const entry = (key: string, answer: string) =>
+      JSON.stringify({
+        key,
+        provider: 'openai',
+        model: 'gpt-4o',
+        answer,
+        usage: { inputTokens: 1, outputTokens: 1 },
+        httpStatus: 200,
+        usedStructuredOutput: true,
+        recordedAt: '2026-01-01T00:00:00.000Z',
+      });
+    await writeFile(path, [entry('b', 'old b'), entry('a', 'a'), entry('b', 'new b'), 'not json'].join('\n'));
+    await compactCassette(path);
+    const lines = (await readFile(path, 'utf8')).trim().split('\n');
+    expect(lines).toEqual([entry('a', 'a'), entry('b', 'new b'), 'not json']);
+  });
+
+  it('keeps every entry when several processes record into one file at once', async () => {
+    const path = join(dir, 'cassette.jsonl');
+    const cassetteModule = pathToFileURL(join(REPO, 'build', 'judge', 'cassette.js')).href;
+    const writer = (w: number) => `
+      import { openCassette } from ${JSON.stringify(cassetteModule)};
+      const c = openCassette(${JSON.stringify(path)});
+      for (let i = 0; i < 15; i++) {
+        await c.record({ key: 'w${w}-' + String(i).padStart(2, '0'), provider: 'openai', model: 'gpt-4o',
+          answer: 'answer ${w} ' + i, usage: { inputTokens: 1, outputTokens: 1 }, httpStatus: 200,
+          usedStructuredOutput: true, recordedAt: '2026-01-01T00:00:00.000Z' });
+      }
+      await c.flush();
+      if (c.problems.length) { console.error(c.problems.join('\\n')); process.exit(1); }
+    `;
+    const codes = await Promise.all(
+      [1, 2, 3, 4].map(
+        (w) =>
+          new Promise<number | null>((done) => {
+            const child = spawn(process.execPath, ['--input-type=module', '-e', writer(w)], {
+              stdio: ['ignore', 'inherit', 'inherit'],
+            });
+            child.on('close', done);
+          }),
+      ),
+    );
+    expect(codes).toEqual([0, 0, 0, 0]);
+    const keys = (await readFile(path, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => CassetteEntrySchema.parse(JSON.parse(l)).key);
+    expect(keys).toHaveLength(60);
+    expect(keys).toEqual([...keys].sort());
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
   it('writes whole lines when many verdicts record concurrently, and compacts stably', async () => {
     srv = await startFakeServer((req) =>
       req.api === 'openai'
@@ -162,13 +270,25 @@ describe('cassette', () => {
     );
     await session.flush();
     const path = join(dir, 'cassette.jsonl');
-    const lines = (await readFile(path, 'utf8')).trim().split('\n');
+    const text = await readFile(path, 'utf8');
+    const lines = text.trim().split('\n');
     expect(lines).toHaveLength(n * 3);
     const keys = lines.map((l) => CassetteEntrySchema.parse(JSON.parse(l)).key);
     expect(new Set(keys).size).toBe(n * 3);
+    expect(keys).toEqual([...keys].sort());
     await compactCassette(path);
-    const compacted = (await readFile(path, 'utf8')).trim().split('\n');
-    expect(compacted.map((l) => JSON.parse(l).key)).toEqual([...keys].sort());
+    expect(await readFile(path, 'utf8')).toBe(text);
     expect(session.stats().judgeCalls).toBe(n * 3);
+  });
+});
+
+describe('TRACEJURY_CASSETTE', () => {
+  it('sets the mode, and a value that is no mode is an error with the nearest one', () => {
+    expect(cassetteModeFromEnv({})).toBeUndefined();
+    expect(cassetteModeFromEnv({ TRACEJURY_CASSETTE: '' })).toBeUndefined();
+    expect(cassetteModeFromEnv({ TRACEJURY_CASSETTE: 'record' })).toBe('record');
+    expect(() => cassetteModeFromEnv({ TRACEJURY_CASSETTE: 'recrod' })).toThrow(
+      'TRACEJURY_CASSETTE="recrod": expected one of auto, replay, record — did you mean "record"?',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { parseConfig } from '../../src/config/config.js';
 import { describe, expect, it } from 'vitest';
 import {
   backoffDelay,
@@ -162,6 +163,29 @@ describe('prompt, rubrics, cache', () => {
     expect(resolveRubric('polite', { polite: 'Be polite' })).toEqual({ name: 'polite', text: 'Be polite' });
     expect(resolveRubric('Is it short?')).toEqual({ name: 'custom', text: 'Is it short?' });
     expect(resolveRubric(undefined).name).toBe('task_completion');
+  });
+
+  it('takes a rubric without spaces for a name: an unknown one is an error with the nearest names', () => {
+    const custom = { refund_answer: 'The answer states the refund amount and when it arrives.' };
+    expect(() => resolveRubric('refund_answr', custom)).toThrow(
+      'unknown rubric "refund_answr" — did you mean "refund_answer"? (built in: task_completion, tool_correctness, coherence, groundedness, instruction_adherence; tribunal.rubrics: refund_answer).',
+    );
+    expect(() => resolveRubric('groundednes')).toThrow(/did you mean "groundedness"\?/);
+    expect(() => resolveRubric('helpfulness')).toThrow(/^unknown rubric "helpfulness" \(built in: /);
+    expect(resolveRubric('  Is the answer short?  ').name).toBe('custom');
+  });
+
+  it('refuses a misspelt rubric name in tracejury.yml, with its line', () => {
+    const yml = [
+      'tribunal:',
+      '  judges: [{ provider: openai, model: gpt-4o }]',
+      '  rubric: refund_answr',
+      '  rubrics:',
+      '    refund_answer: The answer states the refund amount.',
+    ].join('\n');
+    expect(() => parseConfig(yml)).toThrow(
+      /^tracejury\.yml:3: tribunal\.rubric: unknown rubric "refund_answr" — did you mean "refund_answer"\?/,
+    );
   });
 
   it('keys the cache on provider, model, prompt and options, order-independently', () => {

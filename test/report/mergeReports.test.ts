@@ -48,6 +48,10 @@ describe('mergeReports', () => {
     // Counted over all shards' findings together, as in one run: one reason per detector.
     expect([...merged.gate.reasons].sort()).toEqual([...whole.gate.reasons].sort());
     expect(merged.notes[0]).toBe('merged from 2 partial reports');
+    // Where signals were decided adds up over the shards as in one run.
+    expect(merged.decisions).toEqual(whole.decisions);
+    expect(merged.decisions!.signals).toBeGreaterThan(0);
+    expect(merged.baselines?.map((b) => b.agent).sort()).toEqual(whole.baselines?.map((b) => b.agent).sort());
   });
 
   it('the shards of a Vitest run merge into one test run with its pass^k', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DetectorRunner } from '../../src/detect/runner.js';
-import { analyseTrace } from '../../src/run/analyseTrace.js';
+import { resultOrInputError } from '../../src/run/analyseTrace.js';
 import { emptyStats } from '../../src/trace/load.js';
 import { makeTrace, tool } from '../helpers/traceBuilder.js';
 
@@ -11,13 +10,10 @@ describe('one trace that cannot be analysed', () => {
       trace: makeTrace([tool('search')], { id: 'bad' }),
       source: { file: 'runs.jsonl', format: 'native', line: 7 },
     };
-    const failing = {
-      run: () => {
-        throw new RangeError('Maximum call stack size exceeded ghp_16C7e42F292c6912E7710c838347Ae178B4a');
-      },
-    } as unknown as DetectorRunner;
-    const order = { file: 0, emit: 0, first: 7, seq: 0 };
-    expect(analyseTrace(loaded, stats, { runner: failing, order, keepGrayZoneTrace: false })).toBeUndefined();
+    const failing = () => {
+      throw new RangeError('Maximum call stack size exceeded ghp_16C7e42F292c6912E7710c838347Ae178B4a');
+    };
+    expect(resultOrInputError(loaded, stats, failing)).toEqual([]);
     expect(stats.traces).toBe(1);
     expect(stats.errorCount).toBe(1);
     expect(stats.errors).toEqual([

@@ -99,7 +99,7 @@ describe('examples/vitest', () => {
 
   it('writes the report under the example root, every test named, the gate passed', () => {
     expect(report, `no report at ${STATE_DIR}`).toBeDefined();
-    expect(report.schemaMinor).toBe(2);
+    expect(report.schemaMinor).toBe(3);
     expect(report.testRun).toMatchObject({ tests: 16, passed: 16, failed: 0, repeated: 1 });
     expect(report.gate.passed).toBe(true);
     expect(report.inputs.errorCount).toBe(0);
@@ -110,7 +110,13 @@ describe('examples/vitest', () => {
       t.name.startsWith('evals/recorded.test.ts > traces: ../traces/*.jsonl > '),
     );
     expect(recorded.length).toBe(9);
-    for (const t of recorded) expect(t.traces).toEqual([t.name.split(' > ').at(-1)]);
+    // Named by the trace id when it is one a person can read, else by what the run was asked.
+    const byTrace = Object.fromEntries(recorded.map((t) => [t.traces[0], t.name.split(' > ').at(-1)]));
+    expect(recorded.every((t) => t.traces.length === 1)).toBe(true);
+    expect(byTrace['support-002']).toBe('support-002');
+    expect(byTrace['0af7651916cd43dd8448eb211c80319c']).toBe(
+      '"How do I rotate an API key without downtime?"',
+    );
     const support = report.traces.find((t: { id: string }) => t.id === 'support-002');
     expect(support).toMatchObject({
       file: '../traces/native-support-agent.jsonl',

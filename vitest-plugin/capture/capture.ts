@@ -10,6 +10,8 @@
 import { context } from '@opentelemetry/api';
 import { readTraceValues, type Trace } from 'tracejury';
 import { rememberSource, traceAnalyser } from '../worker/context.js';
+import { currentTask } from '../worker/currentTask.js';
+import { keepTrace } from '../worker/savedTraces.js';
 import { ensureCaptureTracing } from './globalTracing.js';
 import { CAPTURE_KEY, closeCapture, openCapture, type Capture } from './spanProcessor.js';
 import { spansToOtlp } from './spansToOtlp.js';
@@ -17,9 +19,12 @@ import { spansToOtlp } from './spansToOtlp.js';
 export { resetCapture, tracejuryProcessor } from './spanProcessor.js';
 
 export interface CaptureOptions {
-  /** The trace's agentId, in place of the one the spans name (default: theirs, else `name`). */
+  /** The trace's agentId, in place of the one the spans name (default: theirs, else `captureTrace`). */
   agentId?: string;
-  /** Names the capture in importer errors and `source.file` (default `captureTrace`). */
+  /**
+   * Names the trace where the report lists it (`<trace id> (<name>)`, the trace's file), in the
+   * saved traces of a failing test (`metadata.name`) and in importer errors (default `captureTrace`).
+   */
   name?: string;
   /**
    * How long to wait, after fn settles, for spans still open to end (default 100 ms). Streaming
@@ -54,8 +59,10 @@ function readCapture(capture: Capture, options: CaptureOptions): Trace {
   // One trace per capture: spans of several root traces started in one call share the first's id.
   const doc = spansToOtlp(capture.ended, capture.traceId ? { traceId: capture.traceId } : {});
   // Priced with the run's prices (tracejury.yml), and remembered as read from `name` in its format.
+  // The agent is the spans' own, else agentId, else 'captureTrace': a name labels one capture and
+  // must not make each named capture an agent of its own (baselines are kept per agent).
   const { traces, stats } = readTraceValues(name, [doc], {
-    agent: options.agentId ?? name,
+    agent: options.agentId ?? 'captureTrace',
     pricer: traceAnalyser().pricer,
   });
 
@@ -69,17 +76,20 @@ function readCapture(capture: Capture, options: CaptureOptions): Trace {
   const loaded = traces[0]!;
   const trace = loaded.trace;
   const unended = capture.open;
-  if (options.agentId === undefined && unended === 0) {
-    rememberSource(loaded);
-    return trace;
-  }
+  const metadata = {
+    ...trace.metadata,
+    ...(options.name !== undefined ? { name: options.name } : {}),
+    // Spans still open after settleMs are not in the trace; say so rather than lose steps silently.
+    ...(unended > 0 ? { unendedSpans: unended } : {}),
+  };
   const amended: Trace = {
     ...trace,
     ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
-    // Spans still open after settleMs are not in the trace; say so rather than lose steps silently.
-    ...(unended > 0 ? { metadata: { ...trace.metadata, unendedSpans: unended } } : {}),
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
   };
   rememberSource({ ...loaded, trace: amended });
+  // Kept with the running test: saved if the test fails, even before any matcher looked at it.
+  keepTrace(currentTask(), amended, name);
   return amended;
 }
 

@@ -3,6 +3,7 @@
  * startup with the key named. What the workers receive from them is shared/workerSettings.ts.
  */
 import { z } from 'zod';
+import { CASSETTE_MODES } from 'tracejury';
 
 export const PluginOptionsSchema = z.strictObject({
   /** tracejury.yml to read (default: tracejury.yml / detectors.yml in the project root, as the CLI). */
@@ -22,8 +23,16 @@ export const PluginOptionsSchema = z.strictObject({
   agent: z.string().optional(),
   /** Price calls that name no model as this one (as the CLI's --default-model). */
   defaultModel: z.string().optional(),
-  /** How toPassTribunal uses the judge cassette (default: the config's, else `auto`). */
-  cassette: z.enum(['auto', 'replay', 'record']).optional(),
+  /**
+   * How toPassTribunal uses the judge cassette (default: the config's, else `auto`). The
+   * TRACEJURY_CASSETTE environment variable, when set, wins: `TRACEJURY_CASSETTE=record npx vitest run`.
+   */
+  cassette: z.enum(CASSETTE_MODES).optional(),
+  /**
+   * Which tests' traces are written, redacted, as native JSONL under `<stateDir>/traces/` and linked
+   * from the report (default `'failed'`): a failure in CI leaves the traces to look at.
+   */
+  saveTraces: z.union([z.enum(['failed', 'all']), z.literal(false)]).optional(),
 });
 export type TracejuryPluginOptions = z.input<typeof PluginOptionsSchema>;
 

@@ -8,10 +8,11 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_STATE_DIR, loadConfig } from 'tracejury';
+import { cassetteModeFromEnv, DEFAULT_STATE_DIR, loadConfig } from 'tracejury';
 import { PROVIDE_KEY, type WorkerSettings } from '../shared/workerSettings.js';
 import { parsePluginOptions, type TracejuryPluginOptions } from './options.js';
-import { TracejuryReporter } from '../reporter/reporter.js';
+import { TracejuryReporter, type AgentSections } from '../reporter/reporter.js';
+import { runCommandOf } from './runCommand.js';
 
 /**
  * The setup file each test worker loads, at the plugin's root (vitest-plugin/setup.ts, built to
@@ -46,7 +47,12 @@ const withReporter = new WeakSet<object>();
 
 export function tracejury(options: TracejuryPluginOptions = {}): TracejuryVitePlugin {
   const parsed = parsePluginOptions(options);
+  // TRACEJURY_CASSETTE over the option and the config: recording is `TRACEJURY_CASSETTE=record npx vitest run`.
+  // A value that is no mode fails here, at startup, with the nearest one.
+  const cassette = cassetteModeFromEnv() ?? parsed.cassette;
   let failOn: ReturnType<typeof loadConfig>['failOn'] = [];
+  let agentSections: AgentSections = { sections: {} };
+  let stateDir = '';
   let root = process.cwd();
   return {
     name: 'tracejury',
@@ -56,14 +62,22 @@ export function tracejury(options: TracejuryPluginOptions = {}): TracejuryVitePl
       // The CLI's own reader: unknown keys, bad values and YAML errors fail here, with file and line.
       const loaded = loadConfig(configFile, root);
       failOn = loaded.failOn;
+      agentSections = {
+        sections: loaded.sections,
+        ...(loaded.sectionLines ? { sectionLines: loaded.sectionLines } : {}),
+        ...(loaded.file ? { file: loaded.file } : {}),
+      };
+      stateDir = path.resolve(root, parsed.stateDir ?? DEFAULT_STATE_DIR);
       const settings: WorkerSettings = {
         root,
         ...(loaded.file ? { configFile: path.resolve(root, loaded.file) } : {}),
-        stateDir: path.resolve(root, parsed.stateDir ?? DEFAULT_STATE_DIR),
+        stateDir,
         ...(parsed.passRate !== undefined ? { passRate: parsed.passRate } : {}),
         ...(parsed.agent ? { agent: parsed.agent } : {}),
         ...(parsed.defaultModel ? { defaultModel: parsed.defaultModel } : {}),
-        ...(parsed.cassette ? { cassette: parsed.cassette } : {}),
+        ...(cassette ? { cassette } : {}),
+        saveTraces: parsed.saveTraces ?? 'failed',
+        runCommand: runCommandOf(),
       };
       return {
         test: {
@@ -83,6 +97,8 @@ export function tracejury(options: TracejuryPluginOptions = {}): TracejuryVitePl
           report: parsed.report ?? DEFAULT_REPORT_PATH,
           summary: parsed.summary ?? true,
           failOn,
+          agentSections,
+          stateDir: stateDir || path.resolve(root, parsed.stateDir ?? DEFAULT_STATE_DIR),
         }),
       );
     },

@@ -3,7 +3,7 @@
  * reviewer can act on — and each detector's fix hint once. Trace text is data: it is redacted, and
  * cut so one huge tool result cannot flood the terminal.
  */
-import { findDetector, stepsText, terminalText, type ReportSignal } from 'tracejury';
+import { findDetector, formatUsd, stepsText, terminalText, type ReportSignal } from 'tracejury';
 
 const MAX_MESSAGE = 240;
 
@@ -13,7 +13,7 @@ const clip = (text: string) => terminalText(text.replace(/\s+/g, ' ').trim(), MA
 export function signalLine(s: ReportSignal): string {
   const status =
     s.status === 'review' ? ', gray zone: for review' : s.status === 'finding' ? '' : `, ${s.status}`;
-  const waste = s.wasteUsd ? `, wastes $${s.wasteUsd.toFixed(4)}` : '';
+  const waste = s.wasteUsd ? `, wastes ${formatUsd(s.wasteUsd)}` : '';
   const steps = stepsText(s.steps);
   return `${terminalText(s.detector, 80)} (${s.severity}, confidence ${s.confidence.toFixed(2)}${status}${waste})${steps ? ` at ${steps}` : ''}: ${clip(s.message)}`;
 }

@@ -4,14 +4,20 @@
  * report. A signal counts when it is a finding or a gray-zone case (status `review`): a case the
  * rules could not decide fails `.not.toHaveSignal` rather than pass unseen. Shadow and suppressed
  * signals never count.
+ *
+ * Arguments are checked first, negated or not: `.not.toHaveSignal('TOOL_LOP')` names a detector
+ * that does not exist, and would otherwise pass on every trace.
  */
-import { severityRank, type ReportSignal, type Severity } from 'tracejury';
-import { analyse } from '../worker/context.js';
+import { z } from 'zod';
+import { formatUsd, nearest, severityRank, type ReportSignal, type Severity } from 'tracejury';
+import { analyse, knownDetectorIds } from '../worker/context.js';
 import { signalsBlock } from './describeSignal.js';
 import { currentTask } from '../worker/currentTask.js';
-import { recordAnalysis } from '../shared/meta.js';
+import { recordTrace } from '../worker/savedTraces.js';
 import { receivedTrace } from '../worker/received.js';
-import type { DetectorId, SignalMatcherOptions, NoSignalsOptions } from '../types.js';
+import { checkArgument } from './checkArgs.js';
+import { describeValue } from '../worker/describeValue.js';
+import { NoSignalsOptionsSchema, SignalMatcherOptionsSchema, WasteBoundSchema } from './options.js';
 
 interface MatcherThis {
   isNot: boolean;
@@ -23,26 +29,34 @@ function counted(s: ReportSignal): boolean {
 
 function analysed(self: unknown, received: unknown) {
   const analysis = analyse(receivedTrace(received));
-  recordAnalysis(currentTask(self), analysis);
+  recordTrace(currentTask(self), analysis);
   return analysis;
 }
 
-export function toHaveSignal(
-  this: MatcherThis,
-  received: unknown,
-  detector: DetectorId,
-  options: SignalMatcherOptions = {},
-) {
+/** The detector id, checked: built in or registered with registerDetectors, else the nearest ids. */
+function checkDetectorId(detector: unknown): string {
+  const id = checkArgument('toHaveSignal', 'detector', z.string().min(1), detector);
+  const known = knownDetectorIds();
+  if (known.includes(id)) return id;
+  const hint = nearest(id, known);
+  throw new TypeError(
+    `toHaveSignal: unknown detector "${id}"${hint ? ` — did you mean "${hint}"?` : ''} ` +
+      `(a detector id is one of the built-in ones, e.g. TOOL_LOOP, or one of your own registered with registerDetectors())`,
+  );
+}
+
+export function toHaveSignal(this: MatcherThis, received: unknown, detector: unknown, options: unknown = {}) {
+  const id = checkDetectorId(detector);
+  const opts = checkArgument('toHaveSignal', 'options', SignalMatcherOptionsSchema, options);
   const { trace, signals } = analysed(this, received);
-  const minConfidence = options.minConfidence ?? 0;
-  const ofDetector = signals.filter((s) => s.detector === detector && counted(s));
+  const minConfidence = opts.minConfidence ?? 0;
+  const ofDetector = signals.filter((s) => s.detector === id && counted(s));
   const matching = ofDetector.filter(
-    (s) =>
-      s.confidence >= minConfidence && (options.severity === undefined || s.severity === options.severity),
+    (s) => s.confidence >= minConfidence && (opts.severity === undefined || s.severity === opts.severity),
   );
   const wanted = [
-    detector,
-    options.severity ? `severity ${options.severity}` : '',
+    id,
+    opts.severity ? `severity ${opts.severity}` : '',
     minConfidence > 0 ? `confidence ≥ ${minConfidence}` : '',
   ]
     .filter(Boolean)
@@ -53,7 +67,7 @@ export function toHaveSignal(
       if (this.isNot)
         return `expected trace ${trace.id} not to have a ${wanted} signal, but it has ${matching.length}:\n${signalsBlock(matching)}`;
       const near = ofDetector.length
-        ? `${detector} signals that do not match:\n${signalsBlock(ofDetector)}`
+        ? `${id} signals that do not match:\n${signalsBlock(ofDetector)}`
         : signals.filter(counted).length
           ? `its signals are:\n${signalsBlock(signals.filter(counted))}`
           : 'it has no signal at all';
@@ -62,12 +76,12 @@ export function toHaveSignal(
   };
 }
 
-export function toHaveNoSignals(this: MatcherThis, received: unknown, options: NoSignalsOptions = {}) {
+export function toHaveNoSignals(this: MatcherThis, received: unknown, options: unknown = {}) {
+  const opts = checkArgument('toHaveNoSignals', 'options', NoSignalsOptionsSchema, options);
   const { trace, signals } = analysed(this, received);
-  const min = severityRank(options.minSeverity ?? 'low');
+  const min = severityRank(opts.minSeverity ?? 'low');
   const found = signals.filter((s) => counted(s) && severityRank(s.severity as Severity) >= min);
-  const scope =
-    options.minSeverity && options.minSeverity !== 'low' ? ` at or above ${options.minSeverity}` : '';
+  const scope = opts.minSeverity && opts.minSeverity !== 'low' ? ` at or above ${opts.minSeverity}` : '';
   return {
     pass: found.length === 0,
     message: () =>
@@ -77,19 +91,26 @@ export function toHaveNoSignals(this: MatcherThis, received: unknown, options: N
   };
 }
 
-export function toHaveWasteBelow(this: MatcherThis, received: unknown, usd: number) {
-  if (typeof usd !== 'number' || !Number.isFinite(usd) || usd < 0)
-    throw new TypeError(`toHaveWasteBelow(usd): usd must be a dollar amount ≥ 0, got ${String(usd)}`);
+/**
+ * The dollars the waste detectors charge the trace are below `usd`; `toHaveWasteBelow(0)` asks for
+ * no waste at all (nothing is below $0, so 0 means "none").
+ */
+export function toHaveWasteBelow(this: MatcherThis, received: unknown, usd: unknown) {
+  if (typeof usd === 'string')
+    throw new TypeError(
+      `toHaveWasteBelow: usd: expected a number of dollars, got ${describeValue(usd)} (write toHaveWasteBelow(${Number(usd) >= 0 ? Number(usd) : 0.01}), not a string)`,
+    );
+  const bound = checkArgument('toHaveWasteBelow', 'usd', WasteBoundSchema, usd);
   const { trace, signals } = analysed(this, received);
   // The report's waste totals count findings only: a suppressed signal's dollars are charged to another.
   const wasting = signals.filter((s) => s.status === 'finding' && (s.wasteUsd ?? 0) > 0);
   const total = wasting.reduce((a, s) => a + (s.wasteUsd ?? 0), 0);
-  const fmt = (x: number) => `$${x.toFixed(4)}`;
+  const limit = bound === 0 ? 'no waste' : `waste below ${formatUsd(bound)}`;
   return {
-    pass: total < usd,
+    pass: bound === 0 ? total === 0 : total < bound,
     message: () =>
       this.isNot
-        ? `expected trace ${trace.id} to waste at least ${fmt(usd)}, but it wastes ${fmt(total)}`
-        : `expected trace ${trace.id} to waste less than ${fmt(usd)}, but it wastes ${fmt(total)}:\n${signalsBlock(wasting)}`,
+        ? `expected trace ${trace.id} not to have ${limit}, but it wastes ${formatUsd(total)}`
+        : `expected trace ${trace.id} to have ${limit}, but it wastes ${formatUsd(total)}:\n${signalsBlock(wasting)}`,
   };
 }

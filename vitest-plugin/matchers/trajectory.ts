@@ -13,8 +13,11 @@ import {
 } from 'tracejury';
 import { analyse } from '../worker/context.js';
 import { currentTask } from '../worker/currentTask.js';
-import { metaOf, recordAnalysis } from '../shared/meta.js';
+import { metaOf } from '../shared/meta.js';
 import { receivedTrace } from '../worker/received.js';
+import { recordTrace } from '../worker/savedTraces.js';
+import { checkArgument } from './checkArgs.js';
+import { TrajectoryMatcherOptionsSchema } from './options.js';
 
 interface MatcherThis {
   isNot: boolean;
@@ -26,9 +29,11 @@ export function toMatchTrajectory(
   expected: readonly ExpectedCall[],
   options?: MatchTrajectoryOptions,
 ) {
+  // Unknown keys fail here (`{ mode, ignor: … }` must not match leniently); values are the library's to check.
+  checkArgument('toMatchTrajectory', 'options', TrajectoryMatcherOptionsSchema, options ?? {});
   const analysis = analyse(receivedTrace(received));
   const task = currentTask(this);
-  recordAnalysis(task, analysis);
+  recordTrace(task, analysis);
   const result = matchTrajectory(analysis.trace, expected, options);
   if (task)
     metaOf(task).trajectories.push({

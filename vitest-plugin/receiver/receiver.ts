@@ -25,6 +25,8 @@ import { decodeTraceRequest, encodeRpcStatus, encodeTraceResponse } from './otlp
 import { decompress, encodingOf, readBody, RequestError, type OtlpEncoding } from './otlpRequestBody.js';
 import { registerReceiver, unregisterReceiver } from './receiverRegistry.js';
 import { TraceAssembler } from './traceAssembler.js';
+import { currentTask } from '../worker/currentTask.js';
+import { keepTrace } from '../worker/savedTraces.js';
 
 export { closeAllReceivers } from './receiverRegistry.js';
 
@@ -343,7 +345,13 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
     waitForTrace(predicate, timeoutMs = DEFAULT_WAIT_MS) {
       const matches = predicate ?? (() => true);
       const what = predicate ? 'complete trace matching the predicate' : 'complete trace';
-      return new Promise<Trace>((resolve, reject) => {
+      // The test waiting is the one the trace belongs to: saved with it if it fails.
+      const task = currentTask();
+      return new Promise<Trace>((done, reject) => {
+        const resolve = (trace: Trace) => {
+          keepTrace(task, trace, '<otlp-receiver>');
+          done(trace);
+        };
         const failure = (why: string) => new Error(`waitForTrace: ${why}. ${describeReceived()}`);
         // The predicate is the test's code: if it throws, the wait fails with its error.
         const settled = (): boolean => {

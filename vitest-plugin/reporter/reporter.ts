@@ -4,19 +4,40 @@
  * over the blobs of a sharded run writes the same report as one unsharded run — and the text
  * summary after Vitest's own. A shard (`--shard i/n`) writes `report.shard-i-of-n.json` beside it,
  * so shards that share a directory do not overwrite each other before the merge.
+ *
+ * At the start of a run it clears the traces an earlier run saved (`.tracejury/traces/`), so the
+ * folder holds the traces of this run's failures only; a shard leaves it, as another shard in the
+ * same directory may be writing there, and so does `--merge-reports`, which runs no test.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { buildTestRunReport, logText, renderText, type Severity, type TestRunEntry } from 'tracejury';
+import {
+  buildTestRunReport,
+  logText,
+  renderText,
+  unmatchedAgentSections,
+  type Config,
+  type Severity,
+  type TestRunEntry,
+} from 'tracejury';
 import { META_KEY, type TestMeta } from '../shared/meta.js';
+
+/** tracejury.yml's sections, for the note on an agent section no trace of the run belongs to. */
+export type AgentSections = Pick<Config, 'sections' | 'sectionLines' | 'file'>;
 
 export interface ReporterSettings {
   root: string;
   report: string | false;
   summary: boolean;
   failOn: readonly Severity[];
+  agentSections?: AgentSections;
+  /** Where the workers save traces (`<stateDir>/traces/`), cleared at the start of a run. */
+  stateDir?: string;
 }
+
+/** The folder under stateDir the workers write traces to (worker/savedTraces.ts). */
+const TRACES_DIR = 'traces';
 
 /** The first line of an error message: what a report and a PR comment show. */
 function firstLine(message: string | undefined): string {
@@ -62,6 +83,7 @@ export function entriesOf(modules: readonly TestModule[], root: string): TestRun
         verdicts: meta?.verdicts ?? [],
         sessions: meta?.sessions ?? [],
         inputErrors: meta?.inputErrors ?? [],
+        ...(meta?.savedTraces?.length ? { savedTraces: meta.savedTraces } : {}),
       });
     }
   }
@@ -86,9 +108,27 @@ export class TracejuryReporter implements Reporter {
     return `${file.slice(0, file.length - ext.length)}.shard-${shard.index}-of-${shard.count}${ext}`;
   }
 
+  onTestRunStart(): void {
+    // A shard may share the folder with another; `--merge-reports` runs no test and saves nothing.
+    const config = this.vitest?.config as { shard?: unknown; mergeReports?: unknown } | undefined;
+    if (!this.settings.stateDir || config?.shard || config?.mergeReports) return;
+    const dir = path.join(this.settings.stateDir, TRACES_DIR);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return; // nothing saved yet
+    }
+    // Only what the workers write there: anything else a user put in the folder stays.
+    for (const name of names) if (name.endsWith('.jsonl')) rmSync(path.join(dir, name), { force: true });
+  }
+
   onTestRunEnd(testModules: readonly TestModule[]): void {
-    const report = buildTestRunReport(entriesOf(testModules, this.settings.root), {
+    const entries = entriesOf(testModules, this.settings.root);
+    const agentIds = entries.flatMap((e) => e.traces.map((t) => t.summary.agentId));
+    const report = buildTestRunReport(entries, {
       failOn: this.settings.failOn,
+      notes: this.settings.agentSections ? unmatchedAgentSections(this.settings.agentSections, agentIds) : [],
     });
     const file = this.reportPath();
     if (file) {

@@ -24,6 +24,8 @@ export interface TestMeta {
   attempts: boolean[];
   passRate?: { required: number; met: boolean };
   inputErrors: { file: string; line?: number; field?: string; message: string }[];
+  /** Where the worker wrote this test's traces (saveTraces): which trace is on which line of which file. */
+  savedTraces?: { id: string; file: string; line: number }[];
 }
 
 export const META_KEY = 'tracejury';

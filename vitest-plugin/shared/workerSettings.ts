@@ -11,6 +11,13 @@ export interface WorkerSettings {
   agent?: string;
   defaultModel?: string;
   cassette?: 'auto' | 'replay' | 'record';
+  /** Which tests' traces are written to `<stateDir>/traces/` (default 'failed'). */
+  saveTraces?: 'failed' | 'all' | false;
+  /**
+   * How this run was started, as a command to type (`npx vitest run --config x`), without file
+   * filters: a cassette miss says to run it with TRACEJURY_CASSETTE=record and the test's file.
+   */
+  runCommand?: string;
 }
 
 export const PROVIDE_KEY = 'tracejury';

@@ -28,6 +28,13 @@ export interface AttemptTask {
 /** Errors of failed repeats held back until the last repeat decides. */
 const held = new WeakMap<object, TestError[]>();
 
+/** Fails the running attempt with `error`, as a failed assertion would, without throwing. */
+export function failAttempt(task: AttemptTask, error: TestError): void {
+  task.result ??= {};
+  task.result.state = 'fail';
+  task.result.errors = [...(task.result.errors ?? []), error];
+}
+
 /** Errors already on the task when an attempt starts. */
 export function attemptStart(task: AttemptTask): number {
   return task.result?.errors?.length ?? 0;

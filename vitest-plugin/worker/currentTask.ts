@@ -15,3 +15,9 @@ export function currentTask(matcherThis?: unknown): TaskLike | undefined {
   if (bound?.meta) return bound;
   return TestRunner.getCurrentTest() as TaskLike | undefined;
 }
+
+/** The absolute path of the test file a task belongs to (Vitest 4 and 5: `task.file.filepath`). */
+export function testFileOf(task: TaskLike | undefined): string | undefined {
+  const filepath = (task as { file?: { filepath?: unknown } } | undefined)?.file?.filepath;
+  return typeof filepath === 'string' ? filepath : undefined;
+}

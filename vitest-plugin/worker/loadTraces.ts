@@ -1,7 +1,8 @@
 /**
  * Recorded traces into tests: `loadTraces(glob)` for a test that wants them all, and
- * `describeTraces(glob, fn)` for one test per recording, named by its trace id, so a failure points
- * at one recording. Files are read by tracejury's own loader (any format, globs, line-numbered
+ * `describeTraces(glob, fn)` for one test per recording, named by its trace id — or, when the id is
+ * a bare hex or UUID, by what the run was asked (its first user message) — so a failure points at
+ * one recording. Files are read by tracejury's own loader (any format, globs, line-numbered
  * errors) with the run's config prices. Input that cannot be read fails loudly — loadTraces
  * throws, describeTraces adds a failing test that lists it — while the good traces beside it still
  * get their tests.
@@ -9,6 +10,7 @@
 import { describe, test } from 'vitest';
 import {
   loadTraces as loadTraceFiles,
+  redact,
   type InputFormat,
   type InputError,
   type LoadedTrace,
@@ -18,6 +20,7 @@ import { rememberSource, traceAnalyser, workerSettings } from './context.js';
 import { currentTask } from './currentTask.js';
 import { inputErrorsMessage } from './inputErrors.js';
 import { metaOf } from '../shared/meta.js';
+import { keepTrace } from './savedTraces.js';
 
 export interface LoadTracesOptions {
   /** Read every file as this format instead of detecting it. */
@@ -71,17 +74,67 @@ export interface DescribeTracesOptions extends LoadTracesOptions {
   timeout?: number;
 }
 
-/** Test names: the trace id, with its file when the same id is in several files. */
+/** Ids a person cannot read: hex (OTel trace ids, hashes) and UUIDs. */
+const OPAQUE_ID = /^(?:[0-9a-f]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const MAX_INPUT_NAME = 60;
+
+/** The text of a message in the shapes recordings keep it: a string, `{ content }`, content parts. */
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    const parts = value.map(textOf).filter((t): t is string => Boolean(t));
+    return parts.length ? parts.join(' ') : undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const v = value as { content?: unknown; text?: unknown };
+    return textOf(v.content ?? v.text);
+  }
+  return undefined;
+}
+
+/** The first thing the run was asked: the input itself, or its first user message. */
+function firstUserText(input: unknown): string | undefined {
+  const messages = Array.isArray(input) ? input : (input as { messages?: unknown } | undefined)?.messages;
+  if (Array.isArray(messages)) {
+    const user = messages.find((m) => (m as { role?: unknown } | null)?.role === 'user');
+    if (user) return textOf(user);
+  }
+  return textOf(input);
+}
+
+/** Recording text as a test name: one line, secrets redacted, control characters gone, cut. */
+function safeName(text: string): string {
+  const one = redact(text)
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return one.length > MAX_INPUT_NAME ? `${one.slice(0, MAX_INPUT_NAME - 1)}…` : one;
+}
+
+function where(t: LoadedTrace): string {
+  return `${t.source.file}${t.source.line ? `:${t.source.line}` : ''}`;
+}
+
+/** A recording's name: its id when readable, else what it was asked, else where it is. */
+function readableName(t: LoadedTrace): string {
+  if (!OPAQUE_ID.test(t.trace.id)) return t.trace.id;
+  const asked = firstUserText(t.trace.input);
+  return asked && safeName(asked) ? `"${safeName(asked)}"` : where(t);
+}
+
+/** Test names: each recording's name, with its file and line when two recordings share one. */
 function testNames(traces: readonly LoadedTrace[]): string[] {
+  const names = traces.map(readableName);
   const count = new Map<string, number>();
-  for (const t of traces) count.set(t.trace.id, (count.get(t.trace.id) ?? 0) + 1);
+  for (const n of names) count.set(n, (count.get(n) ?? 0) + 1);
   const seen = new Map<string, number>();
-  return traces.map((t) => {
-    const id = t.trace.id;
-    if ((count.get(id) ?? 0) === 1) return id;
-    const n = (seen.get(id) ?? 0) + 1;
-    seen.set(id, n);
-    return `${id} (${t.source.file}${t.source.line ? `:${t.source.line}` : ` #${n}`})`;
+  return traces.map((t, i) => {
+    const name = names[i]!;
+    if ((count.get(name) ?? 0) === 1) return name;
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    if (name === where(t)) return `${name} #${n}`;
+    return `${name} (${t.source.line ? where(t) : `${t.source.file} #${n}`})`;
   });
 }
 
@@ -119,7 +172,11 @@ export function describeTraces(
     }
     const names = testNames(traces);
     traces.forEach((loaded, i) => {
-      test(names[i]!, timeout, () => fn(loaded.trace));
+      test(names[i]!, timeout, () => {
+        // The recording is this test's subject: saved with it if it fails, whatever fn looks at.
+        keepTrace(currentTask(), loaded.trace, loaded.source.file);
+        return fn(loaded.trace);
+      });
     });
   });
 }

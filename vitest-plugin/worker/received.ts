@@ -9,6 +9,19 @@ import path from 'node:path';
 import { readTraceText, readTraceValues, type LoadedTrace } from 'tracejury';
 import { rememberSource, traceAnalyser, workerSettings } from './context.js';
 import { inputErrorsMessage } from './inputErrors.js';
+import { describeValue } from './describeValue.js';
+
+/** What a matcher reads as traces, for the message when it was handed something else. */
+export const TRACE_SHAPES =
+  'a trace (from captureTrace, loadTraces, describeTraces, a receiver, or built by hand), an array of traces, ' +
+  'the path of a trace file, or raw trace records (an OTLP document, spans, a Langfuse export, flat LLM-call records, chat messages)';
+
+function notTraces(received: unknown, shapes: string, detail?: string): TypeError {
+  return new TypeError(`expected ${shapes}; got ${describeValue(received)}${detail ? ` (${detail})` : ''}`);
+}
+
+/** The loader's word for values no importer recognises: the input is not traces at all. */
+const NO_FORMAT = /^not a trace file: /;
 
 const files = new Map<string, { mtimeMs: number; size: number; traces: LoadedTrace[] }>();
 
@@ -50,13 +63,24 @@ function readFile(file: string): LoadedTrace[] {
   return traces;
 }
 
-function readRecords(records: readonly unknown[]): LoadedTrace[] {
+function readRecords(received: unknown, records: readonly unknown[], shapes: string): LoadedTrace[] {
   const { pricer } = traceAnalyser();
-  return failOnErrors('records', readTraceValues('<records>', records, { pricer }));
+  const result = readTraceValues('<records>', records, { pricer });
+  const [first] = result.stats.errors;
+  // Nothing in it looked like any format: say what is accepted rather than "1 input error".
+  if (result.traces.length === 0 && first && NO_FORMAT.test(first.message))
+    throw notTraces(received, shapes, 'no trace format reads it');
+  return failOnErrors('records', result);
 }
 
-/** Every trace in what was received. */
-export function receivedTraces(received: unknown): (LoadedTrace | Record<string, unknown>)[] {
+/**
+ * Every trace in what was received. `shapes` describes what the calling matcher accepts, for the
+ * error when `received` is none of it.
+ */
+export function receivedTraces(
+  received: unknown,
+  shapes: string = TRACE_SHAPES,
+): (LoadedTrace | Record<string, unknown>)[] {
   if (typeof received === 'string') return readFile(received);
   if (looksLikeLoaded(received)) return [received];
   if (looksLikeTrace(received)) return [received as Record<string, unknown>];
@@ -65,12 +89,11 @@ export function receivedTraces(received: unknown): (LoadedTrace | Record<string,
       return received as (LoadedTrace | Record<string, unknown>)[];
     if (received.length > 0 && received.every((r) => typeof r === 'string'))
       return received.flatMap(readFile);
-    return readRecords(received);
+    if (received.length === 0) return [];
+    return readRecords(received, received, shapes);
   }
-  if (typeof received === 'object' && received !== null) return readRecords([received]);
-  throw new TypeError(
-    `expected a trace, the path of a trace file or trace records; got ${received === null ? 'null' : typeof received}`,
-  );
+  if (typeof received === 'object' && received !== null) return readRecords(received, [received], shapes);
+  throw notTraces(received, shapes);
 }
 
 /** The one trace a single-trace matcher needs; several (a file of many traces) is a mistake worth naming. */

@@ -1,6 +1,7 @@
 /** `tracejury analyze`: detectors, waste and the gate over recorded traces. */
 import path from 'node:path';
 import { analyze, DEFAULT_STATE_DIR } from '../../analyze.js';
+import { CASSETTE_ENV, CASSETTE_MODES, type CassetteMode } from '../../judge/cassette.js';
 import { SEVERITIES, type Severity } from '../../detect/signal.js';
 import type { LoadProgress } from '../../trace/load.js';
 import { UsageError } from '../../trace/paths.js';
@@ -50,6 +51,11 @@ const OPTIONS = {
     description:
       'price calls whose model is not named ("unknown", as in τ-bench runs) as\nNAME (also prices.defaultModel in tracejury.yml)',
   },
+  cassette: {
+    argument: 'MODE',
+    description: `the judge cassette: replay (recorded answers only), record (call\nevery judge and record), auto (replay, record a miss); over\n${CASSETTE_ENV} and tribunal.cassette.mode`,
+    parse: cassetteModeOf,
+  },
   limit: limitOption(
     'items each list of the text and markdown report shows (examples per\ndetector, failing traces, review cases, input errors); cut lists say\nhow many were left out',
   ),
@@ -69,6 +75,7 @@ ${optionsHelp(OPTIONS, [
   'fail-on',
   'allow-input-errors',
   'default-model',
+  'cassette',
   'state-dir',
   'agent',
   'jobs',
@@ -107,6 +114,30 @@ function failOnOf(value: string): Severity[] {
   return SEVERITIES.slice(0, i + 1);
 }
 
+/** --cassette MODE. */
+function cassetteModeOf(value: string): CassetteMode {
+  if ((CASSETTE_MODES as readonly string[]).includes(value)) return value as CassetteMode;
+  const hint = nearest(value, CASSETTE_MODES);
+  throw new UsageError(
+    `--cassette ${value}: expected one of ${CASSETTE_MODES.join(', ')}${hint ? ` — did you mean ${hint}?` : ''}`,
+  );
+}
+
+/** A word as a POSIX shell reads it back: quoted only when it has to be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** This command line again without --cassette: what a cassette miss says to run in record mode. */
+function rerunCommand(args: readonly string[]): string {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--cassette') i++;
+    else if (!args[i]!.startsWith('--cassette=')) kept.push(args[i]!);
+  }
+  return ['tracejury', 'analyze', ...kept].map(shellWord).join(' ');
+}
+
 /** "reading 3/10 files, …" on one rewritten line, only on a terminal outside CI. */
 function progressPrinter(io: CliIO, enabled: boolean) {
   if (!enabled || !io.stderr.isTTY || io.env.CI) return { onProgress: undefined, done: () => {} };
@@ -142,6 +173,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
     ...(values['allow-input-errors'] ? { allowInputErrors: true } : {}),
     ...(values['fail-on'] !== undefined ? { failOn: values['fail-on'] } : {}),
     ...(values['default-model'] !== undefined ? { defaultModel: values['default-model'] } : {}),
+    ...(values.cassette !== undefined ? { cassette: values.cassette } : {}),
+    rerunCommand: rerunCommand(args),
   });
   progress.done();
   output.write(REPORT_RENDERERS[output.format](report, { color: output.color, limit: values.limit }), (out) =>

@@ -111,6 +111,7 @@ async function update(args: string[], io: CliIO): Promise<number> {
     ...(values.agent !== undefined ? { agent: values.agent } : {}),
     escalate: false,
     notify: false,
+    inputBaselines: false,
     onTrace: ({ trace }, signals) => {
       const reason = whyNotLearned(trace, signals);
       if (reason) {

@@ -171,6 +171,7 @@ function llmStep(span: Span, ctx: MapContext): StepInput {
     'ai.usage.cachedInputTokens',
     'ai.usage.inputTokenDetails.cacheReadTokens',
   );
+  const cacheWrite = firstCount(span, ctx, 'ai.usage.inputTokenDetails.cacheWriteTokens');
   const text = firstStr(a, 'ai.response.text', 'ai.result.text');
   const rawCalls = maybeJson(a['ai.response.toolCalls'] ?? a['ai.result.toolCalls']);
   const calls = Array.isArray(rawCalls)
@@ -197,6 +198,7 @@ function llmStep(span: Span, ctx: MapContext): StepInput {
     inputTokens,
     outputTokens,
     cachedInputTokens: cached,
+    cacheWriteInputTokens: cacheWrite,
   });
 }
 

@@ -11,7 +11,8 @@
  * observation whose parent is not in the export counts as a root). Only three types become steps:
  * - GENERATION → `llm`: `model`; usage from `usageDetails` — every key containing "input" is input
  *   (Langfuse keeps cache reads apart from `input`, so they add up), keys containing "output" are
- *   output, `cache_read_input_tokens` / `input_cached_tokens` / … are the cached part of the input;
+ *   output, `cache_read_input_tokens` / `input_cached_tokens` / … are the cached part of the input,
+ *   `cache_creation_input_tokens` / `input_cache_write` / … the part written to the cache;
  *   else the legacy `usage {input, output}` / `{promptTokens, completionTokens}`; `costUsd` from
  *   `costDetails.total` (else the sum of its parts), else the deprecated `calculatedTotalCost` /
  *   `totalCost` when above 0 (they read 0 where Langfuse had no price); costSource 'recorded'; level ERROR →
@@ -43,6 +44,7 @@ import { outcomeFromLangfuseScores } from '../outcome.js';
 import { dict } from '../../util/dict.js';
 import { quoted } from '../../redact/safeText.js';
 import { linkIssuedBy } from '../issuedBy.js';
+import type { CallUsage } from './providerUsage.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];
 type LlmStepInput = Extract<StepInput, { type: 'llm' }>;
@@ -111,25 +113,30 @@ const timeOf = parseTimestamp;
  * containing "input" are input (cache reads are kept apart from `input`, so they add up), keys
  * containing "output" are output; undefined when there is no key but `total`.
  */
-export function usageFromDetails(
-  details: Record<string, number>,
-): { inputTokens: number; outputTokens: number; cachedInputTokens?: number } | undefined {
+export function usageFromDetails(details: Record<string, number>): CallUsage | undefined {
   const keys = Object.keys(details).filter((k) => k !== 'total');
   if (keys.length === 0) return undefined;
   let input = 0;
   let output = 0;
   let cached = 0;
+  let written = 0;
   for (const k of keys) {
     const n = details[k]!;
     const key = k.toLowerCase();
     if (key.includes('input') || key === 'prompt_tokens') {
       input += n;
-      if (key.includes('cache') && (key.includes('read') || key.includes('cached'))) cached += n;
+      if (key.includes('cache') && (key.includes('creation') || key.includes('write'))) written += n;
+      else if (key.includes('cache') && (key.includes('read') || key.includes('cached'))) cached += n;
     } else if (key.includes('output') || key === 'completion_tokens') {
       output += n;
     }
   }
-  return { inputTokens: input, outputTokens: output, ...(cached > 0 ? { cachedInputTokens: cached } : {}) };
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(written > 0 ? { cacheWriteInputTokens: written } : {}),
+  };
 }
 
 /** USD from `costDetails`: its `total`, else the sum of its parts; undefined when it has none. */

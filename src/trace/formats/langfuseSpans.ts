@@ -86,6 +86,7 @@ function generationStep(span: Span, ctx: MapContext): StepInput {
     inputTokens: usage?.inputTokens,
     outputTokens: usage?.outputTokens,
     cachedInputTokens: usage?.cachedInputTokens,
+    cacheWriteInputTokens: usage?.cacheWriteInputTokens,
     costUsd: cost,
   });
   if (step.type === 'llm' && failed(span)) step.error = errorOf(span);

@@ -15,7 +15,8 @@
  * - the first user message is the trace's input; later user messages are `message` steps from 'user';
  * - an assistant message is an `llm` step: model from the message, the transcript's `model` or
  *   `metadata.model`, else 'unknown'; input = the messages before it; output = the assistant message
- *   (with its tool calls); usage from `usage` when present, else 0;
+ *   (with its tool calls); usage from `usage` when present (OpenAI, Anthropic or Gemini shape, cached
+ *   and cache-write tokens included: see providerUsage.ts), else 0;
  * - each tool call of an assistant message is a `tool` step, right after that message's `llm` step,
  *   whether or not a result came back: name and arguments from the call (arguments parsed from their
  *   JSON string, kept as the raw string when they do not parse, since malformed arguments are the
@@ -37,6 +38,7 @@ import { createHash } from 'node:crypto';
 import { isRecord, type ImportSink, type ImportedTrace, type Importer } from '../importer.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { outcomeFromTauReward, outcomeFromWhoAndWhen } from '../outcome.js';
+import { callUsage } from './providerUsage.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];
 type LlmStepInput = Extract<StepInput, { type: 'llm' }>;
@@ -260,14 +262,8 @@ export const openaiMessagesImporter: Importer = {
             output: msg,
             usage: { inputTokens: 0, outputTokens: 0 },
           };
-          if (isRecord(raw.usage)) {
-            const u = raw.usage;
-            const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
-            step.usage = {
-              inputTokens: n(u.prompt_tokens ?? u.input_tokens),
-              outputTokens: n(u.completion_tokens ?? u.output_tokens),
-            };
-          }
+          const usage = isRecord(raw.usage) ? callUsage(raw.usage) : undefined;
+          if (usage) step.usage = usage;
           const finish = raw.finish_reason ?? raw.finishReason;
           if (typeof finish === 'string') step.finishReason = finish;
           out.steps.push(step);

@@ -135,6 +135,7 @@ function llmStep(span: Span, ctx: MapContext): StepInput {
   const inputTokens = firstCount(span, ctx, 'llm.token_count.prompt');
   const outputTokens = firstCount(span, ctx, 'llm.token_count.completion');
   const cached = firstCount(span, ctx, 'llm.token_count.prompt_details.cache_read');
+  const cacheWrite = firstCount(span, ctx, 'llm.token_count.prompt_details.cache_write');
   let cost = firstCount(span, ctx, 'llm.cost.total');
   if (cost === undefined) {
     const p = firstCount(span, ctx, 'llm.cost.prompt');
@@ -153,6 +154,7 @@ function llmStep(span: Span, ctx: MapContext): StepInput {
     inputTokens,
     outputTokens,
     cachedInputTokens: cached,
+    cacheWriteInputTokens: cacheWrite,
     costUsd: cost,
   });
 }

@@ -224,6 +224,13 @@ function llmStep(span: Span, ctx: MapContext): StepInput {
     'gen_ai.usage.cache_read_input_tokens',
     'gen_ai.usage.input_tokens.cached',
   );
+  const cacheWrite = firstCount(
+    span,
+    ctx,
+    'gen_ai.usage.cache_creation.input_tokens',
+    'gen_ai.usage.cache_creation_input_tokens',
+    'gen_ai.usage.input_tokens.cache_write',
+  );
   const cost = firstCount(span, ctx, 'gen_ai.usage.cost', 'gen_ai.usage.cost_usd');
   const { output, finishReason: fromOutput } = llmOutput(span, ctx);
   const finishReason = finishReasonAttr(a['gen_ai.response.finish_reasons']) ?? fromOutput;
@@ -237,6 +244,7 @@ function llmStep(span: Span, ctx: MapContext): StepInput {
     inputTokens,
     outputTokens,
     cachedInputTokens: cached,
+    cacheWriteInputTokens: cacheWrite,
     costUsd: cost,
   });
 }

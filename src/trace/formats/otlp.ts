@@ -866,6 +866,7 @@ export interface LlmSpanFields {
   inputTokens?: number;
   outputTokens?: number;
   cachedInputTokens?: number;
+  cacheWriteInputTokens?: number;
   /** A cost recorded on the span (never priced here: the loader prices). */
   costUsd?: number;
 }
@@ -885,6 +886,7 @@ export function llmStepFromSpan(span: Span, f: LlmSpanFields): StepInput {
       inputTokens: f.inputTokens ?? 0,
       outputTokens: f.outputTokens ?? 0,
       ...(f.cachedInputTokens !== undefined ? { cachedInputTokens: f.cachedInputTokens } : {}),
+      ...(f.cacheWriteInputTokens !== undefined ? { cacheWriteInputTokens: f.cacheWriteInputTokens } : {}),
     },
     ...(f.costUsd !== undefined ? { costUsd: f.costUsd, costSource: 'recorded' as const } : {}),
     ...(error ? { error } : {}),

@@ -11,8 +11,8 @@
  * without a time keep file order). A trace is reported with the line of its first record.
  *
  * Also read: `model` / `prompt` / `messages` at the top level instead of under `input`; token counts
- * at the top level (`prompt_tokens`, …) or named `input_tokens` / `output_tokens`; cached input from
- * `usage.prompt_tokens_details.cached_tokens` or `usage.cache_read_input_tokens`.
+ * at the top level (`prompt_tokens`, …), in any provider's usage shape (OpenAI, Anthropic, Gemini:
+ * see providerUsage.ts), with the cache reads and writes that shape records.
  *
  * What cannot be read is reported with its line and field, and the record is left out (a record
  * with wrong numbers would make the cost accounting wrong):
@@ -44,6 +44,7 @@ import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { quoted } from '../../redact/safeText.js';
 import { toChatMessages } from './openaiMessages.js';
+import { callUsage, looksLikeUsage } from './providerUsage.js';
 
 type StepInput = NonNullable<TraceInput['steps']>[number];
 type LlmStepInput = Extract<StepInput, { type: 'llm' }>;
@@ -180,9 +181,7 @@ export const recordsImporter: Importer = {
       // Usage: `usage.{prompt,completion}_tokens`, `usage.{input,output}_tokens`, or top-level counts.
       const usageObj = isRecord(rec.usage) ? rec.usage : undefined;
       const usageBase = usageObj ? 'usage.' : '';
-      const source: Record<string, unknown> | undefined =
-        usageObj ??
-        ('prompt_tokens' in rec || 'completion_tokens' in rec || 'input_tokens' in rec ? rec : undefined);
+      const source: Record<string, unknown> | undefined = usageObj ?? (looksLikeUsage(rec) ? rec : undefined);
       if (rec.usage !== undefined && rec.usage !== null && !usageObj) {
         problem({
           field: 'usage',
@@ -193,6 +192,7 @@ export const recordsImporter: Importer = {
       let inputTokens = 0;
       let outputTokens = 0;
       let cachedInputTokens: number | undefined;
+      let cacheWriteInputTokens: number | undefined;
       if (!source) {
         if (cost === undefined) {
           problem({
@@ -203,38 +203,30 @@ export const recordsImporter: Importer = {
           return;
         }
       } else {
-        const count = (names: string[], required: boolean): number | undefined | null => {
-          for (const name of names) {
-            const v = source[name];
-            if (v === undefined || v === null) continue;
-            if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
-              problem({
-                field: `${usageBase}${name}`,
-                message: `expected a non-negative number, got ${describe(v)}`,
-              });
-              return null;
-            }
-            return v;
-          }
-          if (required && cost === undefined) {
-            problem({ field: `${usageBase}${names[0]}`, message: `missing ${usageBase}${names[0]}` });
-            return null;
-          }
-          return undefined;
-        };
-        const inTok = count(['prompt_tokens', 'input_tokens'], true);
-        if (inTok === null) return;
-        const outTok = count(['completion_tokens', 'output_tokens'], false);
-        if (outTok === null) return;
-        inputTokens = inTok ?? 0;
-        outputTokens = outTok ?? 0;
-        // Only total_tokens: the split is unknown, so count it all as input (the cheaper side).
-        if (inTok === undefined && outTok === undefined && typeof source.total_tokens === 'number') {
+        let unreadable = false;
+        const usage = callUsage(source, (field, v) => {
+          unreadable = true;
+          problem({
+            field: `${usageBase}${field}`,
+            message: `expected a non-negative number, got ${describe(v)}`,
+          });
+        });
+        if (unreadable) return;
+        if (usage) {
+          ({ inputTokens, outputTokens, cachedInputTokens, cacheWriteInputTokens } = usage);
+        } else if (typeof source.total_tokens === 'number') {
+          // Only total_tokens: the split is unknown, so count it all as input (the cheaper side).
           inputTokens = source.total_tokens;
         }
-        const details = isRecord(source.prompt_tokens_details) ? source.prompt_tokens_details : undefined;
-        const cached = details?.cached_tokens ?? source.cache_read_input_tokens ?? source.cached_tokens;
-        if (typeof cached === 'number' && Number.isFinite(cached) && cached >= 0) cachedInputTokens = cached;
+        // Without a cost the prompt's count is what prices the call: a record must have it.
+        const promptCounted = ['prompt_tokens', 'input_tokens', 'promptTokenCount'].some(
+          (k) => typeof source[k] === 'number',
+        );
+        const onlyTotal = usage === undefined && typeof source.total_tokens === 'number';
+        if (!promptCounted && !onlyTotal && cost === undefined) {
+          problem({ field: `${usageBase}prompt_tokens`, message: `missing ${usageBase}prompt_tokens` });
+          return;
+        }
       }
 
       // Timing: a bad timestamp is reported, and the call is still analysed without it. The message
@@ -267,6 +259,7 @@ export const recordsImporter: Importer = {
           inputTokens,
           outputTokens,
           ...(cachedInputTokens !== undefined ? { cachedInputTokens } : {}),
+          ...(cacheWriteInputTokens !== undefined ? { cacheWriteInputTokens } : {}),
         },
       };
       const provider = rec.provider ?? (isRecord(input) ? input.provider : undefined);

@@ -114,7 +114,6 @@ describe('cheap alternatives: current models from the price table', () => {
     ['claude-3-opus', undefined, 'anthropic'],
     ['claude-opus-4-1', 'anthropic', 'anthropic'],
     ['claude-3-opus', 'vertex_ai', 'anthropic'],
-    ['gemini-3-pro-preview', 'google', 'google'],
   ] as const)('%s (provider %s) gets a current cheap %s model', (model, provider, family) => {
     expect(
       classifyModel(model, provider, pricer, { ...settings, expensive_models: [], cheap_models: [] }).tier,
@@ -123,6 +122,22 @@ describe('cheap alternatives: current models from the price table', () => {
     expect(alt).toEqual({ model: CURRENT_CHEAP_MODELS[family]![0], provider: family });
     expect(alt!.model).not.toMatch(RETIRED);
     expect(pricer.rates(alt!.model, alt!.provider)).toBeDefined();
+  });
+
+  it('gemini-3-pro-preview blends at its base tier ($4.50, cheap); listed as expensive it gets a current cheap google model', () => {
+    // Its > 200k-token tier (input $4, output $18) is what long prompts pay, not the model's price.
+    const priced = classifyModel('gemini-3-pro-preview', 'google', pricer, {
+      ...settings,
+      expensive_models: [],
+      cheap_models: [],
+    });
+    expect(priced).toMatchObject({ tier: 'cheap', blendedUsdPer1M: 4.5 });
+    const listed = { ...settings, expensive_models: ['gemini-3-pro-preview'], cheap_models: [] };
+    expect(classifyModel('gemini-3-pro-preview', 'google', pricer, listed).tier).toBe('expensive');
+    expect(cheapAlternativeFor(pricer, 'gemini-3-pro-preview', 'google', listed)).toEqual({
+      model: CURRENT_CHEAP_MODELS.google![0],
+      provider: 'google',
+    });
   });
 
   it('a provider with no curated list gets its cheapest current chat model from the table', () => {

@@ -85,7 +85,7 @@ describe('toMatchTrajectory in a real Vitest run', () => {
   });
 
   it('fails a misspelt option key or mode with the nearest name, never as a lenient default', () => {
-    expect(run.output).toContain('unknown key "options.arg" — did you mean "args"?');
+    expect(run.output).toContain('toMatchTrajectory: unknown key "arg" — did you mean "args"?');
     expect(run.output).toContain('got "supreset" — did you mean "superset"?');
   });
 

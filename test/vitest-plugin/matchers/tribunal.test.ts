@@ -1,11 +1,13 @@
 /**
- * toPassTribunal and toMeetSessionThreshold in a real Vitest run: verdicts recorded once from
- * judges reached through the real OpenAI and Anthropic SDKs (a loopback server speaking their wire
- * formats), then replayed from the cassette with no server and no API key, as CI does; a case the
- * cassette does not hold is INDETERMINATE and fails, negated or not; each judge's score and
- * reasoning are in the message; session scores reach the report.
+ * toPassTribunal and toMeetSessionThreshold in a real Vitest run: verdicts recorded from judges
+ * reached through the real OpenAI and Anthropic SDKs (a loopback server speaking their wire
+ * formats) by `TRACEJURY_CASSETTE=record`, with two test files (two workers) writing one cassette;
+ * recorded again, the file is the same bytes; then replayed with no API key and the judges pointed
+ * at a trap that must stay unasked, as CI does; a case the cassette does not hold is INDETERMINATE
+ * and fails, negated or not, with the command that records it; each judge's score and reasoning
+ * are in the message; session scores reach the report.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -43,6 +45,16 @@ test('the session is very reliable (fails on purpose)', async () => {
 });
 `;
 
+const MORE = `
+import { expect, test } from 'vitest';
+test('another answer, judged in another worker', async () => {
+  await expect('It is sunny in Paris today.').toPassTribunal({ rubric: 'helpfulness' });
+});
+test('one more, against a built-in rubric', async () => {
+  await expect('It is sunny in Paris today.').toPassTribunal({ rubric: 'task_completion' });
+});
+`;
+
 const UNSEEN = `
 import { expect, test } from 'vitest';
 test('an answer the cassette never saw', async () => {
@@ -61,6 +73,8 @@ function tribunalConfig(baseURL: string, anthropicURL: string): string {
     `    - { provider: anthropic, model: claude-sonnet-4-6, baseURL: "${anthropicURL}" }`,
     `    - { provider: openai, model: gpt-4.1, baseURL: "${baseURL}" }`,
     '  threshold: 0.7',
+    '  rubrics:',
+    '    helpfulness: The answer helps the user with what they asked, directly.',
     '',
   ].join('\n');
 }
@@ -69,7 +83,7 @@ describe('tribunal and session matchers in a real Vitest run', () => {
   let server: FakeServer | undefined;
   afterAll(async () => server?.close());
 
-  it('records verdicts once, replays them with no key and no server, and fails what it cannot judge', async () => {
+  it('records with TRACEJURY_CASSETTE, records again to the same bytes, replays with no key past a trap, and fails a miss with the command that records it', async () => {
     const bad = (text: string) => text.includes('I cannot help');
     const judge =
       (model: string, reply: typeof openaiReply | typeof anthropicReply) => (req: { body: unknown }) => {
@@ -94,29 +108,49 @@ describe('tribunal and session matchers in a real Vitest run', () => {
       })(req, nth),
     );
     const project = createProject({
-      'vitest.config.ts': configWith("{ cassette: 'record' }"),
+      'vitest.config.ts': configWith(),
       'tracejury.yml': tribunalConfig(server.openaiBaseURL, server.anthropicBaseURL),
       'traces/clean-a.json': nativeTrace('clean-1', 1),
       'traces/clean-b.json': nativeTrace('clean-2', 1),
       'traces/looping.json': nativeTrace('loop-1', 6),
       'evals.test.ts': EVALS,
+      'more.test.ts': MORE,
     });
-    const recorded = await project.run([], {
-      env: { OPENAI_API_KEY: 'test-key', ANTHROPIC_API_KEY: 'test-key' },
-    });
-    expect(recorded.output).toMatch(/Tests\s+2 failed \| 3 passed/);
-    expect(server.requests.length).toBeGreaterThanOrEqual(9); // 3 judges × 3 distinct responses
-    expect(existsSync(path.join(project.dir, '.tracejury/cassette.jsonl'))).toBe(true);
+    const cassette = path.join(project.dir, '.tracejury/cassette.jsonl');
+    // Recording is one command: the variable, over the config's mode (auto here), no plugin option.
+    const keys = { OPENAI_API_KEY: 'test-key', ANTHROPIC_API_KEY: 'test-key', TRACEJURY_CASSETTE: 'record' };
+    const recorded = await project.run([], { env: keys });
+    expect(recorded.output).toMatch(/Tests\s+2 failed \| 5 passed/);
+    // record mode asks every judge at every call: 3 judges × 5 calls, of 4 distinct (response, rubric) pairs.
+    expect(server.requests.length).toBe(15);
     expect(recorded.output).toMatch(/expected the tribunal to pass the response: score 0\.20/);
     expect(recorded.output).toMatch(/openai:gpt-4o: score 0\.20, fail — refuses a question it could answer/);
     expect(recorded.output).toMatch(/meet its thresholds: agent_reliability 0\.\d\d < 0\.99/);
+    const first = readFileSync(cassette, 'utf8');
+    const keysOnFile = first
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).key as string);
+    expect(keysOnFile).toHaveLength(12); // one line per key: 3 judges × 4 pairs
+    expect(keysOnFile).toEqual([...new Set(keysOnFile)].sort());
 
+    // Recorded again (every judge called again, the same answers): the file does not change.
+    const again = await project.run([], { env: keys });
+    expect(again.output).toMatch(/Tests\s+2 failed \| 5 passed/);
+    expect(server.requests.length).toBe(30);
+    expect(readFileSync(cassette, 'utf8')).toBe(first);
+
+    // Replayed as CI does: no key, and the judges' URLs point at a trap that must stay unasked.
     await server.close();
     server = undefined;
-    project.write('vitest.config.ts', configWith("{ cassette: 'replay' }"));
-    const env = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' };
+    const trap = await startFakeServer(() => ({ status: 500, body: { error: { message: 'trap' } } }));
+    project.write('tracejury.yml', tribunalConfig(trap.openaiBaseURL, trap.anthropicBaseURL));
+    const env = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', TRACEJURY_CASSETTE: 'replay' };
     const replayed = await project.run([], { env });
-    expect(replayed.output).toMatch(/Tests\s+2 failed \| 3 passed/);
+    await trap.close();
+    expect(trap.requests).toEqual([]);
+    expect(replayed.output).toMatch(/Tests\s+2 failed \| 5 passed/);
+    expect(readFileSync(cassette, 'utf8')).toBe(first);
     const report = project.readReport();
     const judged = report.verdicts.filter(
       (v: { test: string }) => v.test === 'evals.test.ts > the answer is judged helpful',
@@ -128,15 +162,26 @@ describe('tribunal and session matchers in a real Vitest run', () => {
       'gpt-4.1',
       'gpt-4o',
     ]);
+    expect(judged[0].judges.every((j: { cached?: boolean }) => j.cached)).toBe(true);
     expect(report.sessions.map((s: { metric: string }) => s.metric)).toEqual(
       expect.arrayContaining(['agent_reliability', 'agent_consistency']),
     );
 
+    // A miss: INDETERMINATE, failing negated or not, each judge's line whole with the command that records it.
     project.write('unseen.test.ts', UNSEEN);
     const unseen = await project.run(['unseen.test.ts'], { env });
     expect(unseen.output).toMatch(/Tests\s+2 failed/);
-    expect(unseen.output).toMatch(/INDETERMINATE/);
-    expect(unseen.output).toMatch(/no cassette entry/);
+    expect(unseen.output).toContain(
+      'expected the tribunal to pass the response: INDETERMINATE (fail-closed): 3 of 3 judges could not judge',
+    );
+    expect(unseen.output).not.toContain('INDETERMINATE: INDETERMINATE');
+    for (const [provider, model, keyEnv] of [
+      ['openai', 'gpt-4o', 'OPENAI_API_KEY'],
+      ['anthropic', 'claude-sonnet-4-6', 'ANTHROPIC_API_KEY'],
+    ] as const)
+      expect(unseen.output).toContain(
+        `  - ${provider}:${model}: no cassette entry for ${model} (${provider}) in .tracejury/cassette.jsonl (replay mode); record it with ${keyEnv} set: TRACEJURY_CASSETTE=record npx vitest run unseen.test.ts`,
+      );
     expect(readFileSync(path.join(project.dir, '.tracejury/report.json'), 'utf8')).toContain(
       '"indeterminate": true',
     );

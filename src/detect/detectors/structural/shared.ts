@@ -4,7 +4,7 @@
  * choice of the six baseline detectors. Not a detector itself.
  */
 import { z } from 'zod';
-import type { DetectContext } from '../../detector.js';
+import type { BaselineSource, DetectContext } from '../../detector.js';
 import type { LlmStep, Step, ToolStep, Trace } from '../../../trace/schema.js';
 import { fmtInt, fmtThousands } from '../../../util/thousands.js';
 
@@ -300,6 +300,8 @@ export interface AdaptiveLimit {
   rule: 'baseline';
   p75: number;
   runs: number;
+  /** Where the baseline's runs come from. */
+  source: BaselineSource;
   multiplier: number;
   /** multiplier × p75: the value must exceed it. */
   limit: number;
@@ -317,17 +319,40 @@ export function adaptiveLimit(
   const b = ctx.baseline;
   if (!b || !Number.isFinite(b.p75) || b.p75 <= 0) return undefined;
   const multiplier = ctx.inflationFactor ?? configMultiplier;
-  return { rule: 'baseline', p75: b.p75, runs: b.runs, multiplier, limit: multiplier * b.p75 };
+  return {
+    rule: 'baseline',
+    p75: b.p75,
+    runs: b.runs,
+    source: b.source ?? 'store',
+    multiplier,
+    limit: multiplier * b.p75,
+  };
 }
 
-/** "P75 baseline of 35 runs: 2× 4 s = 8 s", with the unit formatter of the metric. */
+const BASELINE_OF: Record<BaselineSource, string> = {
+  store: 'runs',
+  'base-report': "good runs in the base branch's report",
+  input: 'good runs in this input',
+};
+
+/**
+ * "P75 baseline of 35 runs: 2× 4 s = 8 s" (the store), "P75 baseline of 38 good runs in this
+ * input: …", with the unit formatter of the metric.
+ */
 export function describeAdaptive(a: AdaptiveLimit, fmt: (n: number) => string): string {
-  return `P75 baseline of ${a.runs} runs: ${fmtX(a.multiplier)} ${fmt(a.p75)} = ${fmt(a.limit)}`;
+  return `P75 baseline of ${a.runs} ${BASELINE_OF[a.source]}: ${fmtX(a.multiplier)} ${fmt(a.p75)} = ${fmt(a.limit)}`;
 }
 
 /** Evidence fields common to baseline detectors. */
 export function adaptiveEvidence(a: AdaptiveLimit): Record<string, unknown> {
-  return { rule: 'baseline', p75: a.p75, runs: a.runs, multiplier: a.multiplier, limit: a.limit };
+  return {
+    rule: 'baseline',
+    p75: a.p75,
+    runs: a.runs,
+    baselineSource: a.source,
+    multiplier: a.multiplier,
+    limit: a.limit,
+  };
 }
 
 /**

@@ -1,27 +1,28 @@
-// Records cassette.jsonl, the judges' answers that toPassTribunal replays in CI with no API key.
+// Records examples/vitest/cassette.jsonl, the judges' answers the example's toPassTribunal replays
+// in CI with no API key. A maintainers' tool of this repository, not part of the package:
 //
-//   node examples/vitest/record-cassette.mjs        (after `npm run build`)
+//   npm run build && node scripts/record-example-cassette.mjs
 //
-// In your own project you record against the real providers once, and again whenever a prompt,
-// rubric, judge or the agent's answer changes, then commit the cassette:
+// A project of your own records against the real providers with the built-in step (README, "Judges"):
 //
-//   OPENAI_API_KEY=… ANTHROPIC_API_KEY=… TRACEJURY_CASSETTE=record npx vitest run
+//   TRACEJURY_CASSETTE=record npx vitest run        (with the judges' API keys set)
 //
 // This repository has no provider keys and its build machines no network, so this script stands a
 // judge server up on 127.0.0.1 that speaks the OpenAI Chat Completions and Anthropic Messages wire
 // formats, points the official SDKs at it (OPENAI_BASE_URL / ANTHROPIC_BASE_URL, which both SDKs
-// read) and runs the suite in record mode. The entries are real recordings of that path — the
-// requests tracejury built, sent through the SDKs, answered over HTTP — only the judges are stand-ins.
+// read) and runs the example in record mode — the same local-development path a project without
+// keys can take with any OpenAI-compatible server. The entries are real recordings of that path:
+// the requests tracejury built, sent through the SDKs, answered over HTTP; only the judges are
+// stand-ins. Recording again replaces entries in place: the file stays sorted, one line per key,
+// and unchanged where the answers are.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compactCassette } from 'tracejury';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const cassette = path.join(here, 'cassette.jsonl');
+const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cassette = path.join(repo, 'examples', 'vitest', 'cassette.jsonl');
 const vitestBin = path.join(
   path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
   'vitest.mjs',
@@ -113,11 +114,9 @@ const server = createServer((req, res) => {
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${server.address().port}`;
 
-// Record mode appends: start from an empty cassette so it holds only this recording.
-rmSync(cassette, { force: true });
 const code = await new Promise((resolve, reject) => {
-  const child = spawn(process.execPath, [vitestBin, 'run'], {
-    cwd: here,
+  const child = spawn(process.execPath, [vitestBin, 'run', '--config', 'examples/vitest/vitest.config.ts'], {
+    cwd: repo,
     stdio: 'inherit',
     env: {
       ...process.env,
@@ -132,7 +131,6 @@ const code = await new Promise((resolve, reject) => {
   child.on('close', resolve);
 });
 server.close();
-await compactCassette(cassette);
 
 console.log(`\n${requests.length} judge requests recorded to ${path.relative(process.cwd(), cassette)}:`);
 for (const r of requests) console.log(`  ${r}`);
