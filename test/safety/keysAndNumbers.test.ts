@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
+import { baselinesFromReport } from '../../src/baseline/fromReport.js';
 import { parseConfig } from '../../src/config/config.js';
 import { diffReports } from '../../src/diff/diffReports.js';
 import { renderDiffMarkdown } from '../../src/diff/renderMarkdown.js';
@@ -61,6 +62,22 @@ describe('keys from data that name object machinery', () => {
     expect(report.inputs.errors).toEqual([]);
     expect(report.traces.map((t) => t.agentId)).toEqual(['constructor', 'toString', '__proto__']);
     expect(report.signals.filter((s) => s.detector === 'TOOL_LOOP')).toHaveLength(3);
+  });
+
+  it('a base report whose runs name such agents gives baselines without touching Object.prototype', async () => {
+    const report = await loopReport();
+    const hostile: Report = {
+      ...report,
+      signals: [],
+      traces: ['__proto__', 'constructor', 'toString'].map((agentId, i) => ({
+        ...report.traces[0]!,
+        id: `b-${i}`,
+        agentId,
+      })),
+    };
+    const baselines = baselinesFromReport(hostile, 50);
+    expect(Object.keys(baselines.agents).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(baselines.agents['constructor']!.runs).toHaveLength(1);
   });
 
   it.each([
