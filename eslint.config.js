@@ -87,7 +87,8 @@ export const LAYERS = {
     'run',
     'trajectory',
   ],
-  // A stage beside detect/: it reads traces (trace/, util/) and nothing else.
+  // A stage beside detect/: it reads traces (trace/, util/) and redacts what its failure messages
+  // quote (redact/), nothing else.
   'src/trajectory': [
     'detect',
     'judge',
@@ -98,7 +99,6 @@ export const LAYERS = {
     'config',
     'cli',
     'action',
-    'redact',
     'pricing',
     'diff',
     'embed',

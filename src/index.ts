@@ -31,6 +31,7 @@ export { isFinding } from './report/finding.js';
 export { renderMarkdown } from './report/renderMarkdown.js';
 export { renderText } from './report/renderText.js';
 export { redact, redactDeep } from './redact/redact.js';
+export { logText, terminalText } from './redact/safeText.js';
 export { createPricer, type Pricer } from './pricing/pricer.js';
 export { VerdictSchema, JudgeEvalSchema, type Verdict, type JudgeEval } from './judge/verdict.js';
 export { VERSION } from './version.js';

@@ -2,12 +2,13 @@
  * Check-run annotations from a report: each failed test at its line, each input error at its file
  * and line, each finding that counts at the line its trace starts on. Paths are made relative to
  * the repository (GitHub ignores annotations on paths it does not know); what lies outside it is
- * left out. Pure.
+ * left out. Titles and messages are plain text to GitHub (shown, not rendered as markdown): every
+ * value from the report in them is redacted, cut and made one line (redact/safeText.ts). Pure.
  */
 import path from 'node:path';
 import type { Report } from '../report/schema.js';
 import { isFinding } from '../report/finding.js';
-import { redact } from '../redact/redact.js';
+import { plainText } from '../redact/safeText.js';
 import { formatInputError } from '../trace/inputError.js';
 import { traceLines } from '../report/traceLines.js';
 
@@ -33,8 +34,6 @@ export function repoPath(file: string, workDir: string, workspace: string): stri
   return relative.split(path.sep).join('/');
 }
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
 export function reportAnnotations(
   report: Report,
   where: { workDir: string; workspace: string },
@@ -51,8 +50,8 @@ export function reportAnnotations(
       out.push({
         ...loc,
         annotation_level: 'failure',
-        title: clip(redact(`Test failed: ${t.name}`), 255),
-        message: clip(redact(t.errors?.[0] ?? 'failed'), 4000),
+        title: `Test failed: ${plainText(t.name, 240)}`,
+        message: plainText(t.errors?.[0] ?? 'failed', 4000),
       });
   }
   for (const e of report.inputs.errors) {
@@ -62,7 +61,7 @@ export function reportAnnotations(
         ...loc,
         annotation_level: 'failure',
         title: 'tracejury: input error',
-        message: clip(redact(formatInputError(e)), 4000),
+        message: plainText(formatInputError(e), 4000),
       });
   }
   const lineOf = traceLines(report);
@@ -75,8 +74,8 @@ export function reportAnnotations(
       ...loc,
       // In a test run the tests are the gate; a finding there is a warning unless a matcher failed.
       annotation_level: !report.testRun && failOn.has(s.severity) ? 'failure' : 'warning',
-      title: clip(`${s.detector} (${s.severity}) in ${redact(s.traceId)}`, 255),
-      message: clip(redact(s.message), 4000),
+      title: `${plainText(s.detector, 80)} (${s.severity}) in ${plainText(s.traceId, 150)}`,
+      message: plainText(s.message, 4000),
     });
   }
   return { annotations: out.slice(0, MAX_ANNOTATIONS), total: out.length };

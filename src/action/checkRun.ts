@@ -2,6 +2,8 @@
  * The check run: one per run and comment-id, completed with the step's conclusion, a short
  * summary, and the annotations sent 50 to a request (the create, then updates), as GitHub allows.
  */
+import { joinMd, safeMd, mdLink } from '../redact/markdown.js';
+import { plural } from '../util/thousands.js';
 import { ANNOTATIONS_PER_REQUEST, type Annotation } from './annotations.js';
 import type { Octokit } from './deps.js';
 
@@ -18,6 +20,25 @@ export interface CheckRunInput {
 }
 
 const CHECK_SUMMARY_LIMIT = 65_535;
+
+/**
+ * The check run's summary (markdown): why the step failed, one reason a line — reasons name
+ * sessions, traces, files and input errors, so each is escaped as report text is — then how many
+ * annotations there are and a link to the job summary.
+ */
+export function checkRunSummary(
+  reasons: readonly string[],
+  annotations: { shown: number; total: number },
+  runUrl: string,
+): string {
+  const lines = reasons.map((r) => safeMd`- ${r}`);
+  const rest =
+    annotations.total > annotations.shown
+      ? safeMd` (of ${annotations.total}; the rest are in the job summary)`
+      : safeMd``;
+  const count = safeMd`${plural(annotations.shown, 'annotation')}${rest}. ${mdLink('Job summary', runUrl)}`;
+  return (lines.length ? safeMd`${joinMd(lines)}\n\n${count}` : count).source;
+}
 
 export async function writeCheckRun(
   octokit: Octokit,

@@ -2,14 +2,14 @@
  * What the Action writes, as markdown: the sticky comment (the diff against the baseline, then the
  * head report's tests and findings as far as GitHub's 65,536 characters allow, with a link to the
  * job summary for the rest) and the job summary (everything, uncut in practice). Pure: reports in,
- * strings out. The renderers redact and escape everything that came from a trace.
+ * strings out. Built with `safeMd` (redact/markdown.ts), as the renderers are: everything that came
+ * from a report or a trace is redacted and escaped.
  */
-import { renderDiffMarkdown } from '../diff/renderMarkdown.js';
+import { diffMarkdown } from '../diff/renderMarkdown.js';
 import type { ReportDiff } from '../diff/schema.js';
-import { escapeMarkdown } from '../report/markdownEscape.js';
-import { renderMarkdown } from '../report/renderMarkdown.js';
+import { joinMd, safeMd, mdLink, mdText, type Markdown } from '../redact/markdown.js';
+import { reportMarkdown } from '../report/renderMarkdown.js';
 import type { Report } from '../report/schema.js';
-import { redact } from '../redact/redact.js';
 import { VERSION } from '../version.js';
 
 /** GitHub refuses a comment body over this many characters. */
@@ -30,45 +30,47 @@ export interface RenderInput {
   fileUrl?: (file: string, line?: number) => string | undefined;
 }
 
-const baselineLine = (input: RenderInput) =>
+const baselineLine = (input: RenderInput): Markdown =>
   input.diff
-    ? `Compared with ${escapeMarkdown(redact(input.baselineSource), 300)}.`
-    : `> No baseline to compare with: ${escapeMarkdown(redact(input.baselineSource), 300)}. This comment shows the report alone; the next run with a baseline shows the change.`;
+    ? safeMd`Compared with ${mdText(input.baselineSource, 300)}.`
+    : safeMd`> No baseline to compare with: ${mdText(input.baselineSource, 300)}. This comment shows the report alone; the next run with a baseline shows the change.`;
+
+const paragraphs = (parts: readonly Markdown[]) => joinMd(parts, safeMd`\n\n`);
 
 export function renderComment(input: RenderInput, marker: string): string {
-  const seeAlso = `the [job summary](${input.runUrl})`;
-  const footer = `\n---\n<sub>[Full report in the job summary](${input.runUrl}) · tracejury ${VERSION}</sub>\n`;
+  const seeAlso = safeMd`the ${mdLink('job summary', input.runUrl)}`;
+  const footer = safeMd`\n---\n<sub>${mdLink('Full report in the job summary', input.runUrl)} · tracejury ${VERSION}</sub>\n`;
   const budget = GITHUB_COMMENT_LIMIT - marker.length - footer.length - 200;
-  const parts: string[] = [];
+  const parts: Markdown[] = [];
   if (input.diff) {
-    const diff = renderDiffMarkdown(input.diff, {
+    const diff = diffMarkdown(input.diff, {
       title: 'tracejury',
       limit: DIFF_SHARE,
       seeAlso,
       ...(input.fileUrl ? { fileUrl: input.fileUrl } : {}),
     });
     parts.push(diff, baselineLine(input));
-    const left = budget - parts.join('\n\n').length - 100;
+    const left = budget - paragraphs(parts).length - 100;
     if (left >= MIN_HEAD_SECTION) {
-      const open = input.head.gate.passed ? '' : ' open';
+      const open = input.head.gate.passed ? safeMd`` : safeMd` open`;
+      const head = reportMarkdown(input.head, { title: 'This pull request', limit: left, seeAlso });
       parts.push(
-        `<details${open}><summary>Head report: ${input.head.gate.passed ? 'gate passed' : 'gate failed'}</summary>\n\n` +
-          renderMarkdown(input.head, { title: 'This pull request', limit: left, seeAlso }) +
-          '\n</details>',
+        safeMd`<details${open}><summary>Head report: ${input.head.gate.passed ? 'gate passed' : 'gate failed'}</summary>\n\n${head}\n</details>`,
       );
     }
   } else {
-    parts.push(baselineLine(input), renderMarkdown(input.head, { limit: budget - 600, seeAlso }));
+    parts.push(baselineLine(input), reportMarkdown(input.head, { limit: budget - 600, seeAlso }));
   }
-  return `${marker}\n${parts.join('\n\n')}${footer}`;
+  // The marker is the comment's first line, written here only: nothing from data can forge it.
+  return `${marker}\n${paragraphs(parts).source}${footer.source}`;
 }
 
 export function renderJobSummary(input: RenderInput): string {
-  const seeAlso = 'the report JSON at the `report-path` output';
+  const seeAlso = safeMd`the report JSON at the \`report-path\` output`;
   const parts = [
     ...(input.diff
       ? [
-          renderDiffMarkdown(input.diff, {
+          diffMarkdown(input.diff, {
             title: 'tracejury diff',
             limit: SUMMARY_LIMIT / 2,
             listLimit: 500,
@@ -78,7 +80,7 @@ export function renderJobSummary(input: RenderInput): string {
         ]
       : []),
     baselineLine(input),
-    renderMarkdown(input.head, { limit: SUMMARY_LIMIT / 2, listLimit: 500, seeAlso }),
+    reportMarkdown(input.head, { limit: SUMMARY_LIMIT / 2, listLimit: 500, seeAlso }),
   ];
-  return parts.join('\n\n') + '\n';
+  return `${paragraphs(parts).source}\n`;
 }

@@ -17,7 +17,7 @@ import { UsageError } from '../trace/paths.js';
 import { plural } from '../util/thousands.js';
 import { reportAnnotations, repoPath } from './annotations.js';
 import { baselineArtifactName, findBaseline, uploadBaseline } from './baseline.js';
-import { writeCheckRun } from './checkRun.js';
+import { checkRunSummary, writeCheckRun } from './checkRun.js';
 import { commentMarker, writeComment } from './comment.js';
 import { renderComment, renderJobSummary, type RenderInput } from './commentBody.js';
 import type { ActionDeps, Octokit } from './deps.js';
@@ -27,6 +27,7 @@ import { produceHeadReport } from './headReport.js';
 import { resolveTokenIdentity } from './tokenIdentity.js';
 import { ActionInputError } from './inputError.js';
 import { readInputs, type ActionInputs } from './inputs.js';
+import { safeCore } from './safeCore.js';
 
 export interface RunResult {
   passed: boolean;
@@ -94,7 +95,9 @@ function gateReasons(
   return reasons;
 }
 
-export async function run(deps: ActionDeps): Promise<RunResult | undefined> {
+export async function run(given: ActionDeps): Promise<RunResult | undefined> {
+  // Every log line below, and in what it calls, goes through the safe core (safeCore.ts).
+  const deps: ActionDeps = { ...given, core: safeCore(given.core) };
   const { core } = deps;
   try {
     const inputs = readInputs(core);
@@ -220,9 +223,7 @@ export async function run(deps: ActionDeps): Promise<RunResult | undefined> {
           headSha: event.headSha,
           conclusion: passed ? 'success' : inputs.failOn === 'never' ? 'neutral' : 'failure',
           title: `${passed ? 'Passed' : 'Failed'}: ${headline}`,
-          summary:
-            (reasons.length ? reasons.map((r) => `- ${r}`).join('\n') + '\n\n' : '') +
-            `${plural(annotations.length, 'annotation')}${total > annotations.length ? ` (of ${total}; the rest are in the job summary)` : ''}. [Job summary](${event.runUrl})`,
+          summary: checkRunSummary(reasons, { shown: annotations.length, total }, event.runUrl),
           annotations,
         }),
       );

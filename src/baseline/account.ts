@@ -7,6 +7,7 @@
 import type { BaselineMetric, BaselineSource } from '../detect/detector.js';
 import type { BaselineUse } from '../report/schema.js';
 import { agentKey, baselineValues, type BaselineFile } from './store.js';
+import { dict } from '../util/dict.js';
 
 export interface BaselineFiles {
   store: BaselineFile;
@@ -34,7 +35,7 @@ export function baselineAccount(
   const out: BaselineUse[] = [];
   for (const a of agents) {
     const key = agentKey(a.agentId, a.agentVersion);
-    const detectors: BaselineUse['detectors'] = {};
+    const detectors: BaselineUse['detectors'] = dict();
     for (const { detector, metric } of detectorsOf(a.agentId)) {
       let most = 0;
       let used: BaselineUse['detectors'][string] | undefined;

@@ -10,6 +10,7 @@ import type { BaselineMetric } from '../detect/detector.js';
 import type { Report, ReportSignal } from '../report/schema.js';
 import { whyNotLearned } from './learn.js';
 import { agentKey, type BaselineFile, type BaselineRun } from './store.js';
+import { dict } from '../util/dict.js';
 
 export function baselinesFromReport(report: Report, window: number): BaselineFile {
   const signalsOf = new Map<string, ReportSignal[]>();
@@ -19,7 +20,7 @@ export function baselinesFromReport(report: Report, window: number): BaselineFil
     if (list) list.push(s);
     else signalsOf.set(key, [s]);
   }
-  const agents: BaselineFile['agents'] = {};
+  const agents: BaselineFile['agents'] = dict();
   for (const t of report.traces) {
     if (whyNotLearned(t, signalsOf.get(`${t.file}\u0000${t.id}`) ?? []) !== undefined) continue;
     const metrics: Partial<Record<BaselineMetric, number>> = {

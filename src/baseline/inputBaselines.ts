@@ -17,6 +17,7 @@ import { parseTime } from '../trace/measure.js';
 import type { Trace } from '../trace/schema.js';
 import { whyNotLearned } from './learn.js';
 import { agentKey, baselineLookup, runMetrics, type BaselineFile, type BaselineRun } from './store.js';
+import { dict } from '../util/dict.js';
 
 /** What an input baseline keeps of a run: its metrics and its time (startedAt, else endedAt). */
 export function inputRunOf(trace: Trace): BaselineRun {
@@ -75,7 +76,7 @@ export function createInputBaselines({
   const newest = (kept: Kept[]) =>
     kept.sort((a, b) => a.time - b.time || a.seq - b.seq).splice(0, Math.max(0, kept.length - window));
   const file = (): BaselineFile => {
-    const agents: BaselineFile['agents'] = {};
+    const agents: BaselineFile['agents'] = dict();
     for (const [key, kept] of byAgent) {
       newest(kept);
       agents[key] = { runs: kept.map((k) => k.run) };

@@ -15,6 +15,7 @@ import { fsErrorReason, isFsError } from '../util/fsError.js';
 import { measureTrace, parseTime } from '../trace/measure.js';
 import type { Trace } from '../trace/schema.js';
 import { percentile } from './percentile.js';
+import { dict, own } from '../util/dict.js';
 
 export const BASELINE_METRICS: readonly BaselineMetric[] = [
   'stepCount',
@@ -79,7 +80,7 @@ function legacyKeyToAgentKey(key: string): string {
 
 export function migrateBaselines(file: z.infer<typeof BaselineFileSchema>): BaselineFile {
   if (file.version === 2) return { version: 2, agents: file.agents };
-  const agents: BaselineFile['agents'] = {};
+  const agents: BaselineFile['agents'] = dict();
   for (const [key, value] of Object.entries(file.agents)) agents[legacyKeyToAgentKey(key)] = value;
   return { version: 2, agents };
 }
@@ -148,7 +149,7 @@ function mergeRuns(
 
 /** Adds the runs of `additions` (another store, e.g. built from new traces) to `store`. */
 export function mergeBaselines(store: BaselineFile, additions: BaselineFile, window = 50): BaselineFile {
-  const agents: BaselineFile['agents'] = { ...store.agents };
+  const agents: BaselineFile['agents'] = Object.assign(dict(), store.agents);
   for (const [key, { runs }] of Object.entries(additions.agents))
     agents[key] = { runs: mergeRuns(agents[key]?.runs ?? [], runs, window) };
   return { version: 2, agents };
@@ -165,7 +166,7 @@ export function updateBaselines(
   window = 50,
   now: Date = new Date(),
 ): BaselineFile {
-  const additions: BaselineFile['agents'] = {};
+  const additions: BaselineFile['agents'] = dict();
   for (const trace of traces) {
     if (trace.status !== 'ok') continue;
     (additions[agentKey(trace.agentId, trace.agentVersion)] ??= { runs: [] }).runs.push(
@@ -194,7 +195,7 @@ export function baselineValues(
   metric: BaselineMetric,
   window: number,
 ): number[] {
-  const runs = store.agents[key]?.runs.slice(-window) ?? [];
+  const runs = own(store.agents, key)?.runs.slice(-window) ?? [];
   return runs.map((r) => r.metrics[metric]).filter((v): v is number => typeof v === 'number');
 }
 
@@ -449,7 +450,7 @@ export function summariseBaselines(
 /** The store without the runs of `keys` (every agent when `keys` is undefined). */
 export function resetBaselines(store: BaselineFile, keys?: readonly string[]): BaselineFile {
   if (keys === undefined) return emptyBaselines();
-  const agents: BaselineFile['agents'] = {};
+  const agents: BaselineFile['agents'] = dict();
   for (const [key, value] of Object.entries(store.agents)) if (!keys.includes(key)) agents[key] = value;
   return { version: 2, agents };
 }
@@ -468,7 +469,7 @@ export function baselineNotes(
   const none: string[] = [];
   let below = 0;
   for (const key of [...agentsSeen].sort()) {
-    const runs = Math.min(store.agents[key]?.runs.length ?? 0, window);
+    const runs = Math.min(own(store.agents, key)?.runs.length ?? 0, window);
     if (runs >= minRuns) continue;
     if (runs === 0) {
       none.push(key);

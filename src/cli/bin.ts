@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { safeWriter } from '../redact/safeText.js';
 import { runCli } from './main.js';
 
 /**
@@ -28,7 +29,8 @@ runCli(process.argv.slice(2), {
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(
+    // An internal error's message may quote data: written as every other output is (runCli's safeIO).
+    safeWriter(process.stderr).write(
       `tracejury: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
     );
     process.exitCode = 2;

@@ -4,6 +4,7 @@
  * streams and returns the exit code, so tests drive it in-process; bin.ts is the only place that
  * touches process.exit.
  */
+import { safeWriter } from '../redact/safeText.js';
 import { UsageError } from '../trace/paths.js';
 import { nearest } from '../util/nearest.js';
 import { VERSION } from '../version.js';
@@ -59,7 +60,18 @@ function unknownCommand(name: string): UsageError {
   );
 }
 
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+/**
+ * Every command writes through streams made safe once, here: what a report or trace put in an
+ * agent id, a version or a message can neither drive the terminal (control characters are shown;
+ * the CLI's own colours pass) nor start a workflow command in the Actions log (`::…` lines are
+ * neutralised). Renderers still make each field one line (terminalText); this is the backstop.
+ */
+function safeIO(io: CliIO): CliIO {
+  return { ...io, stdout: safeWriter(io.stdout), stderr: safeWriter(io.stderr) };
+}
+
+export async function runCli(argv: string[], given: CliIO): Promise<number> {
+  const io = safeIO(given);
   const [name, ...rest] = argv;
   if (name !== undefined && asksForHelp(rest)) {
     io.stdout.write(commandNamed(name)?.help ?? HELP);

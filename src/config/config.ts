@@ -41,6 +41,8 @@ import { ReviewSectionSchema, type ReviewSection } from '../report/reviewWebhook
 import { UsageError } from '../trace/paths.js';
 import { nearest } from '../util/nearest.js';
 import { ONE_SHOT } from '../util/oneShot.js';
+import { dict } from '../util/dict.js';
+import { quoted, terminalText } from '../redact/safeText.js';
 
 export const CONFIG_FILE_NAMES = ['tracejury.yml', 'tracejury.yaml', 'detectors.yml', 'detectors.yaml'];
 
@@ -202,7 +204,9 @@ export function parseConfig(
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     const pos = lineCounter.linePos(e.pos[0]);
-    throw new ConfigError(`${file}:${pos.line}: not valid YAML: ${e.message.split('\n')[0]}`);
+    throw new ConfigError(
+      `${file}:${pos.line}: not valid YAML: ${terminalText(e.message.split('\n')[0]!, 200)}`,
+    );
   }
   let raw: unknown;
   try {
@@ -210,7 +214,7 @@ export function parseConfig(
     // one anchor) so that a "billion laughs" file is refused instead of expanded.
     raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
   } catch (e) {
-    throw new ConfigError(`${file}: cannot read the YAML: ${(e as Error).message}`);
+    throw new ConfigError(`${file}: cannot read the YAML: ${terminalText((e as Error).message, 200)}`);
   }
   if (!isMapping(raw)) throw new ConfigError(`${file}:1: ${NOT_A_MAPPING}`);
   /** Line of the key at `p` (or of its nearest ancestor that has one). */
@@ -241,6 +245,23 @@ export function configFromObject(
   return configFromValue(raw, name, list, () => undefined);
 }
 
+/** Keys that name the machinery of a JavaScript object, not a setting or an agent. */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The path of the first forbidden key in a config value (configs are shallow: a few levels). */
+function forbiddenKeyPath(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
+  if (typeof value !== 'object' || value === null || path.length > 16) return undefined;
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.keys(value).map((k) => [k, (value as Record<string, unknown>)[k]]);
+  for (const [key, child] of entries) {
+    if (typeof key === 'string' && FORBIDDEN_KEYS.has(key)) return [...path, key];
+    const found = forbiddenKeyPath(child, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 function configFromValue(
   raw: unknown,
   file: string,
@@ -248,6 +269,14 @@ function configFromValue(
   lineOf: (p: (string | number)[]) => number | undefined,
 ): Config {
   if (!isMapping(raw)) throw new ConfigError(`${file}: ${NOT_A_MAPPING}`);
+  const forbidden = forbiddenKeyPath(raw);
+  if (forbidden) {
+    const line = lineOf(forbidden);
+    throw new ConfigError(
+      `${file}${line ? `:${line}` : ''}: ${quoted(forbidden.join('.'))}: the key ${quoted(forbidden.at(-1))} is not allowed ` +
+        '(__proto__, constructor and prototype name the workings of JavaScript objects, not settings or agents); rename it',
+    );
+  }
   // Parsed once per run: zod's compiled fast path would cost more to generate than it saves.
   const parsed = configSchema(list).safeParse(raw, ONE_SHOT);
   if (!parsed.success) {
@@ -266,7 +295,7 @@ function configFromValue(
       if (isAgentSection && list.some((d) => d.meta.configKey === top)) {
         const keyPath = issue.code === 'unrecognized_keys' ? [...issuePath, issue.keys[0]!] : issuePath;
         return (
-          `${at(keyPath)}: unknown key "${keyPath.join('.')}": detector settings go under "default:" or ` +
+          `${at(keyPath)}: unknown key ${quoted(keyPath.join('.'))}: detector settings go under "default:" or ` +
           `an agent id (default.${keyPath.join('.')}), not at the top level`
         );
       }
@@ -278,25 +307,25 @@ function configFromValue(
         !(issue.code === 'unrecognized_keys' && issuePath.length > 1)
       ) {
         const inner = issue.code === 'unrecognized_keys' ? nearest(issue.keys[0]!, agentKeys) : undefined;
-        if (!inner) return `${at([top!])}: unknown key "${top}" — did you mean "${reserved}"?`;
+        if (!inner) return `${at([top!])}: unknown key ${quoted(top)} — did you mean "${reserved}"?`;
       }
       if (issue.code === 'unrecognized_keys') {
         const valid = objectKeysAt(schema, issuePath);
         return issue.keys.map((key) => {
           const keyPath = [...issuePath, key];
           const hint = nearest(key, valid);
-          return `${at(keyPath)}: unknown key "${keyPath.join('.')}"${hint ? ` — did you mean "${hint}"?` : ''}`;
+          return `${at(keyPath)}: unknown key ${quoted(keyPath.join('.'))}${hint ? ` — did you mean "${hint}"?` : ''}`;
         });
       }
-      return `${at(issuePath)}: ${issuePath.join('.') || '(top level)'}: ${issue.message}`;
+      return `${at(issuePath)}: ${terminalText(issuePath.join('.'), 120) || '(top level)'}: ${issue.message}`;
     });
     throw new ConfigError([...new Set(messages)].slice(0, 5).join('\n'));
   }
 
   const data = parsed.data as Record<string, unknown>;
   const warnings: string[] = [];
-  const sections: Record<string, Record<string, unknown>> = {};
-  const sectionLines: Record<string, number> = {};
+  const sections = dict<Record<string, unknown>>();
+  const sectionLines = dict<number>();
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     if ((RESERVED_KEYS as readonly string[]).includes(key) && key !== 'default') continue;
     const line = lineOf([key]);
@@ -305,7 +334,7 @@ function configFromValue(
       const close = nearest(key, RESERVED_KEYS);
       if (close && close !== key) {
         warnings.push(
-          `${file}:${lineOf([key]) ?? 1}: section "${key}" is read as the settings of agent "${key}"; did you mean "${close}"?`,
+          `${file}:${lineOf([key]) ?? 1}: section ${quoted(key)} is read as the settings of agent ${quoted(key)}; did you mean "${close}"?`,
         );
       }
     }
@@ -374,7 +403,7 @@ function checkModelNames(
       const keyPath = [section, 'overkill_model', 'cheap_alternative_model'];
       const hint = nearestModel(alt, priced);
       throw new ConfigError(
-        `${at(keyPath)}: ${keyPath.join('.')}: the price table does not know "${alt}" and prices: does not price it` +
+        `${at(keyPath)}: ${terminalText(keyPath.join('.'), 120)}: the price table does not know ${quoted(alt)} and prices: does not price it` +
           (hint
             ? ` — did you mean "${hint}"?`
             : '; name a model the table knows, add it under prices:, or use auto'),
@@ -388,7 +417,7 @@ function checkModelNames(
         const hint = nearestModel(name, priced);
         if (hint && hint !== name)
           warnings.push(
-            `${at([section, 'overkill_model', list, i])}: ${section}.overkill_model.${list}: "${name}" is not a model the price table knows — did you mean "${hint}"?`,
+            `${at([section, 'overkill_model', list, i])}: ${terminalText(section, 80)}.overkill_model.${list}: ${quoted(name)} is not a model the price table knows — did you mean "${hint}"?`,
           );
       });
     }

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { nearest } from '../util/nearest.js';
 import { ONE_SHOT } from '../util/oneShot.js';
 import type { Detector } from './detector.js';
+import { own as ownKey } from '../util/dict.js';
+import { quoted } from '../redact/safeText.js';
 
 /**
  * The sections of a parsed config, as written (default ← agent inheritance is resolved from them).
@@ -71,7 +73,7 @@ export function detectorIdSchema(list: readonly Detector[]): z.ZodType<string> {
   return z.enum(ids as [string, ...string[]], {
     error: (issue) => {
       const hint = typeof issue.input === 'string' ? nearest(issue.input, ids) : undefined;
-      return `unknown detector id ${JSON.stringify(issue.input)}${hint ? ` — did you mean "${hint}"?` : ''}`;
+      return `unknown detector id ${quoted(issue.input)}${hint ? ` — did you mean "${hint}"?` : ''}`;
     },
   });
 }
@@ -107,7 +109,7 @@ export function resolveAgentConfig(
   list: readonly Detector[],
 ): ResolvedAgentConfig {
   const base = config.sections.default ?? {};
-  const own = agentId === 'default' ? {} : (config.sections[agentId] ?? {});
+  const own = agentId === 'default' ? {} : (ownKey(config.sections, agentId) ?? {});
   const ownInflation = own.inflation_factor as number | undefined;
   const baseInflation = base.inflation_factor as number | undefined;
   const detectorsOut = list.map((detector) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tokenCount, usdAmount } from '../util/amounts.js';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 export const SeveritySchema = z.enum(SEVERITIES);
@@ -23,8 +24,8 @@ export const SignalSchema = z.object({
   steps: z.array(z.number().int().positive()),
   message: z.string(),
   evidence: z.record(z.string(), z.unknown()).optional(),
-  wasteUsd: z.number().nonnegative().optional(),
-  wasteTokens: z.number().nonnegative().optional(),
+  wasteUsd: usdAmount().optional(),
+  wasteTokens: tokenCount().optional(),
   /** Set when a higher-priority detector already claimed this waste: kept for the record, not counted. */
   suppressedBy: z.string().optional(),
   /** The file the trace came from, so equal trace ids from different files stay distinct. */

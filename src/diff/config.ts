@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { SEVERITIES, SeveritySchema, type Severity } from '../detect/signal.js';
 import { nearest } from '../util/nearest.js';
+import { quoted } from '../redact/safeText.js';
 
 const NewSignalsObjectSchema = z
   .object({
@@ -33,7 +34,7 @@ export const RegressionSectionSchema = z
           const got = (issue.input as { minSeverity?: unknown }).minSeverity;
           const hint = typeof got === 'string' ? nearest(got, SEVERITIES) : undefined;
           return (
-            `minSeverity: expected one of ${SEVERITIES.join(', ')}, got ${JSON.stringify(got)}` +
+            `minSeverity: expected one of ${SEVERITIES.join(', ')}, got ${quoted(got)}` +
             (hint ? ` — did you mean "${hint}"?` : '')
           );
         },

@@ -36,6 +36,14 @@ export function regressionGate(
 ): { passed: boolean; reasons: string[]; notes: string[] } {
   const reasons: string[] = [];
   const notes: string[] = [];
+  // A change the numbers cannot express (a report holding a value no run measures, summed past
+  // what a double holds) is never read as "within noise": the gate fails and says why.
+  const w0 = input.wastePerTrace;
+  const compared = [w0.base, w0.head, w0.delta, ...(w0.interval ?? [])];
+  if (compared.some((x) => !Number.isFinite(x)))
+    reasons.push(
+      'waste per trace is not a finite number in one of the reports (a value no run measures): the change cannot be judged',
+    );
   if (policy.newSignals) {
     const min = severityRank(policy.newSignals.minSeverity);
     const bad = input.newSignals.filter((s) => severityRank(s.severity) >= min);

@@ -1,7 +1,6 @@
 /** The diff for a terminal: the gate and the headline first, then what changed and whether it is noise. */
-import { redact } from '../redact/redact.js';
 import { formatUsd } from '../report/summarise.js';
-import { terminalSafe } from '../report/terminalSafe.js';
+import { terminalText } from '../redact/safeText.js';
 import { fmtInt } from '../util/thousands.js';
 import {
   countChange,
@@ -23,7 +22,7 @@ export interface DiffTextOptions {
 }
 
 /** Report text is redacted and printed with control characters shown, never sent to the terminal. */
-const show = (s: string) => terminalSafe(redact(s));
+const show = (s: string) => terminalText(s);
 
 export function renderDiffText(diff: ReportDiff, options: DiffTextOptions = {}): string {
   const paint = (code: number, off: number) => (s: string) =>

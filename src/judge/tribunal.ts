@@ -23,6 +23,7 @@ import { resolveRubric } from './rubrics.js';
 import { checkConsistency } from './stage0Consistency.js';
 import { validateResponse, type ResponseSchema } from './stage1Schema.js';
 import type { JudgeEval, Verdict } from './verdict.js';
+import { dict } from '../util/dict.js';
 
 export const DEFAULT_THRESHOLD = 0.8;
 export const DEFAULT_JUDGE_TIMEOUT_MS = 8000;
@@ -171,7 +172,7 @@ export function createTribunalSession(settings: TribunalSettings = {}): Tribunal
     judgeCalls: 0,
     cachedJudgeCalls: 0,
   };
-  const costByModel: Record<string, ModelCost> = {};
+  const costByModel = dict<ModelCost>();
   let judgeUsd = 0;
   let open = false;
 

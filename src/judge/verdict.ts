@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { usdAmount } from '../util/amounts.js';
 
 export const JudgeProviderSchema = z.enum(['openai', 'anthropic']);
 
@@ -14,7 +15,7 @@ export const JudgeEvalSchema = z.object({
   reasoning: z.string().optional(),
   error: z.string().optional(),
   latencyMs: z.number().nonnegative(),
-  costUsd: z.number().nonnegative(),
+  costUsd: usdAmount(),
   /** True when the answer came from the cassette or the in-memory cache rather than the network. */
   cached: z.boolean().optional(),
 });
@@ -31,7 +32,7 @@ export const VerdictSchema = z.object({
   highDisagreement: z.boolean(),
   modelsUsed: z.array(z.string()),
   latencyMs: z.number().nonnegative(),
-  costUsd: z.number().nonnegative(),
+  costUsd: usdAmount(),
   judges: z.array(JudgeEvalSchema),
   /** Which stages ran: 0 consistency, 1 schema, 2 tribunal. */
   stages: z.array(z.number().int().min(0).max(2)).optional(),

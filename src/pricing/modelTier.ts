@@ -23,6 +23,7 @@
 import { findProvider } from '@pydantic/genai-prices';
 import { z } from 'zod';
 import { priceTableProviderId, type ModelRates, type Pricer, type TokenUsage } from './pricer.js';
+import { own } from '../util/dict.js';
 
 /** Default threshold on the blended price, USD per 1M tokens. */
 export const DEFAULT_EXPENSIVE_MIN_USD_PER_1M = 5;
@@ -273,7 +274,7 @@ function findAlternative(
     if (!r) return undefined;
     return providerId ? { model: id, provider: providerId } : { model: id };
   };
-  for (const id of family ? (CURRENT_CHEAP_MODELS[family] ?? []) : []) {
+  for (const id of family ? (own(CURRENT_CHEAP_MODELS, family) ?? []) : []) {
     const found = pick(id, family);
     if (found) return found;
   }

@@ -4,6 +4,7 @@
  * Vitest run (whose traces are priced in its workers) can report them too. Pure.
  */
 import type { LlmStep, Step, Trace } from '../trace/schema.js';
+import { dict } from '../util/dict.js';
 
 /** An LLM call that has no cost after pricing: the one definition a summary's count and this share. */
 export function isUnpricedCall(step: Step): step is LlmStep {
@@ -11,7 +12,7 @@ export function isUnpricedCall(step: Step): step is LlmStep {
 }
 
 export function unpricedModelsOf(trace: Trace): Record<string, number> {
-  const out: Record<string, number> = {};
+  const out = dict<number>();
   for (const step of trace.steps) if (isUnpricedCall(step)) out[step.model] = (out[step.model] ?? 0) + 1;
   return out;
 }

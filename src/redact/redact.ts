@@ -2,27 +2,22 @@
  * Secrets are redacted before anything built from traces is printed or posted. Traces often carry
  * request headers, tool arguments and environment dumps; a key in a PR comment is a leaked key.
  *
+ * Three kinds of secret are recognised: a credential by its own shape (secretForms.ts: a
+ * provider's prefix and body, a webhook URL), a value a name announces (`password=…`,
+ * `"api_key": "…"`, `Authorization: Bearer …`, `OPENAI_KEY=…`, `Cookie: …`), and the password of
+ * a URL (`https://user:pw@host`). A bare high-entropy string with neither a known prefix nor a
+ * name before it is not recognised.
+ *
  * Redaction runs on every signal of a run (tens of thousands on a large input), and nearly all of
  * that text holds no secret, so `redact` first asks one cheap question (does the text hold any of
- * the few literals a secret needs?) and returns the text untouched when it does not. Every pattern
- * below must keep a literal that ANCHORS finds; the positive tests go through `redact`, so a
- * pattern that lost its anchor fails them.
+ * the fragments a secret needs: a form's anchor, `://`, a name followed by a separator?) and
+ * returns the text untouched when it does not. The positive tests go through `redact`, so a form
+ * whose anchor does not cover it fails them.
  */
-const SECRET_PATTERNS: RegExp[] = [
-  /\bsk-ant-[A-Za-z0-9_-]{16,}/g, // Anthropic
-  /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, // OpenAI
-  /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/g, // Stripe secret and restricted keys
-  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}/g, // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{40,}/g,
-  /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab personal access token
-  /\bhf_[A-Za-z0-9]{30,}/g, // Hugging Face
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack
-  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key id
-  /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API key
-  /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, // JWT
-  // A key cut off before its END line (a truncated log) is still a key: hide the rest of the text.
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
-];
+import { SECRET_FORMS } from './secretForms.js';
+
+/** Every credential form in one pass (an alternation of the forms' patterns). */
+const FORMS = new RegExp(SECRET_FORMS.map((f) => `(?:${f.pattern})`).join('|'), 'g');
 
 /**
  * `scheme://user:password@host`: the password goes, the user and host stay (they say which
@@ -32,11 +27,14 @@ const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)[^\s/?#]+@/gi;
 
 /**
  * Names whose value is a secret. A name may end a longer identifier (`DB_PASSWORD`,
- * `AWS_SECRET_ACCESS_KEY`, `dbPassword`, `x-api-key`), but must end it: `max_tokens` and
- * `token_count` are not names. Plain `key` is not one either (`cache key`, `sort_key`).
+ * `AWS_SECRET_ACCESS_KEY`, `dbPassword`, `x-api-key`, `private_key_id`, `AccountKey`), but must end
+ * it: `max_tokens` and `token_count` are not names. Plain `key` is not one either (`cache key`,
+ * `sort_key`); an upper-case environment name ending in `_KEY` is (ENV_SECRET below).
  */
 const NAMES =
-  '(?:authorization|bearer|passw(?:or)?d|secret|token|(?:api|access|secret|private|signing|encryption|master|session)[_-]?key)';
+  '(?:authorization|bearer|passw(?:or)?d|passphrase|secret|token|credentials?|cookies?|' +
+  '(?:api|access|secret|private|signing|encryption|master|session|account|shared[_-]?access)[_-]?key|' +
+  'private[_-]?key[_-]?id)';
 const IDENT = `(?<![A-Za-z0-9_-])([A-Za-z0-9_-]*?${NAMES})`;
 const SCHEME = '(?:(?:bearer|basic|token)\\s+)?';
 /** Characters that end an unquoted value: it is one word of a header, a query or a JSON value. */
@@ -56,12 +54,44 @@ const SPACED = `${IDENT}(\\s+)${SCHEME}(?:(?=${BARE}*\\d)${BARE}{8,}|${BARE}{24,
 const NAMED_SECRET = new RegExp(`${EXPLICIT}|${SPACED}`, 'gi');
 
 /**
- * A superset test: every secret the patterns above find contains one of these. A name counts only
- * where a separator follows it, so "tokens" and "keyboard" in ordinary messages do not send the
- * text down the slow path.
+ * An environment-style assignment whose upper-case name ends in a word that means a credential:
+ * `OPENAI_KEY=…`, `SERVICE_API_KEYS: …`, `GOOGLE_CREDENTIALS=…`, `SENTRY_DSN=…`. Upper case only,
+ * so `sort_key=name` in ordinary text is left alone.
  */
-const ANCHORS =
-  /sk[-_]|rk_|gh[pousr]_|github_pat_|glpat-|hf_|xox[abprs]-|AKIA|AIza|eyJ|-----BEGIN|:\/\/|(?:authorization|bearer|passw(?:or)?d|secret|token|key)[\\"'\s:=]/i;
+const ENV_SECRET =
+  /(?<![A-Za-z0-9_])([A-Z][A-Z0-9_]*_(?:KEYS?|CREDENTIALS?|PAT|AUTH|DSN|CONN(?:ECTION)?_STRING))(\\?["']?\s*[:=]\s*)(\\?["']?)[^\s"'\\`,;]+/g;
+
+/** A cookie header's whole value (every cookie in it): `Cookie: session=…; csrftoken=…`. */
+const COOKIE_HEADER = /\b((?:set-)?cookie\s*:\s*)[^\r\n"'\\]+/gi;
+
+/**
+ * Regex alternatives grouped by their first character, `s(?:k-|ig=)|g(?:h[pousr]_|…)|…`: V8 then
+ * tries one group per position instead of every alternative, which keeps a prefilter of fifty
+ * forms about as fast as one of ten.
+ */
+function byFirstCharacter(alternatives: readonly string[]): string {
+  const groups = new Map<string, string[]>();
+  for (const a of alternatives) {
+    const first = a.startsWith('\\') ? a.slice(0, 2) : a[0]!;
+    const rest = groups.get(first) ?? [];
+    rest.push(a.slice(first.length));
+    groups.set(first, rest);
+  }
+  return [...groups].map(([first, rests]) => `${first}(?:${rests.join('|')})`).join('|');
+}
+
+/**
+ * Superset tests, one per stage: text with none of a stage's fragments holds nothing that stage
+ * would redact, and is not scanned by it. The forms' anchors (and the environment names' suffixes)
+ * are matched as written; the names in any case, and only where a separator follows them, so
+ * "tokens" and "keyboard" in ordinary messages do not send the text down the slow path. Apart
+ * because they fail apart: most text that names a token (a system prompt) holds no key form.
+ */
+const FORM_ANCHORS = new RegExp(
+  byFirstCharacter([...SECRET_FORMS.map((f) => f.anchor), '_(?:KEYS?|CREDENTIALS?|PAT|AUTH|DSN|STRING)\\b']),
+);
+const NAME_ANCHORS =
+  /:\/\/|(?:authorization|bearer|passw(?:or)?d|passphrase|secret|token|credentials?|cookies?|key|key[_-]?id)[\\"'\s:=]/i;
 
 /** The shortest text any pattern can match: `token=x`, `a://:x@`. */
 const MIN_SECRET_TEXT = 7;
@@ -70,23 +100,54 @@ export const REDACTED = '[REDACTED]';
 
 /** Idempotent: what it leaves is `[REDACTED]`, which no pattern takes for a secret but itself. */
 export function redact(text: string): string {
-  if (text.length < MIN_SECRET_TEXT || !ANCHORS.test(text)) return text;
-  let out = text;
-  for (const p of SECRET_PATTERNS) out = out.replace(p, REDACTED);
-  out = out.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
-  return out.replace(
-    NAMED_SECRET,
-    (_m, name?: string, sep?: string, quote?: string, spacedName?: string, space?: string) =>
-      name !== undefined ? `${name}${sep}${quote ?? ''}${REDACTED}` : `${spacedName}${space}${REDACTED}`,
-  );
+  if (text.length < MIN_SECRET_TEXT) return text;
+  const forms = FORM_ANCHORS.test(text);
+  const names = NAME_ANCHORS.test(text);
+  if (!forms && !names) return text;
+  let out = forms ? text.replace(FORMS, REDACTED).replace(ENV_SECRET, `$1$2$3${REDACTED}`) : text;
+  if (names) out = redactNames(out);
+  return out;
+}
+
+/** The forms and environment names in any case: for text a scanner lower-cased. */
+const FORMS_ANY_CASE = new RegExp(FORMS.source, 'gi');
+const ENV_SECRET_ANY_CASE = new RegExp(ENV_SECRET.source, 'gi');
+const FORM_ANCHORS_ANY_CASE = new RegExp(FORM_ANCHORS.source, 'i');
+
+/**
+ * `redact` for text whose case was changed (the prompt-injection scan lower-cases what it reads,
+ * and its excerpts come from that text): provider prefixes and environment names are matched in
+ * any case. It may hide a little more than `redact` would (`sort_key=x`); it never hides less.
+ */
+export function redactLowercased(text: string): string {
+  if (text.length < MIN_SECRET_TEXT) return text;
+  const forms = FORM_ANCHORS_ANY_CASE.test(text);
+  const names = NAME_ANCHORS.test(text);
+  let out = forms
+    ? text.replace(FORMS_ANY_CASE, REDACTED).replace(ENV_SECRET_ANY_CASE, `$1$2$3${REDACTED}`)
+    : text;
+  if (names) out = redactNames(out);
+  return out;
+}
+
+/** URL passwords, cookie headers and the values names announce (case never mattered for these). */
+function redactNames(text: string): string {
+  return text
+    .replace(URL_CREDENTIALS, `$1${REDACTED}@`)
+    .replace(COOKIE_HEADER, `$1${REDACTED}`)
+    .replace(
+      NAMED_SECRET,
+      (_m, name?: string, sep?: string, quote?: string, spacedName?: string, space?: string) =>
+        name !== undefined ? `${name}${sep}${quote ?? ''}${REDACTED}` : `${spacedName}${space}${REDACTED}`,
+    );
 }
 
 /** Object keys whose string value is a secret whatever it looks like (`{ "password": "hunter2" }`). */
 const SECRET_KEY = new RegExp(`^[A-Za-z0-9_-]*?${NAMES}$`, 'i');
 
 /**
- * Redacts every string inside a JSON value (for evidence objects), and the string values of keys
- * named like credentials. Returns the value itself, not a copy, when nothing in it changed: almost
+ * Redacts every string inside a JSON value (for evidence objects), keys included, and the string
+ * values of keys named like credentials. Returns the value itself, not a copy, when nothing in it changed: almost
  * all evidence holds no secret, and copying it for every signal of a large run would cost memory.
  */
 export function redactDeep<T>(value: T): T {
@@ -110,16 +171,18 @@ function redactValue(value: unknown): unknown {
   for (const key of Object.keys(record)) {
     const was = record[key];
     const now = typeof was === 'string' && was !== '' && SECRET_KEY.test(key) ? REDACTED : redactValue(was);
-    if (now !== was) (copy ??= { ...record })[key] = now;
+    // A key is text too (a detector id, a model name, a header a trace recorded): redacted as values are.
+    const safeKey = redact(key);
+    if (safeKey === key && now === was) continue;
+    copy ??= { ...record };
+    if (safeKey !== key) delete copy[key];
+    // Defined, not assigned: a key named `__proto__` stays a key and never becomes the prototype.
+    Object.defineProperty(copy, safeKey, {
+      value: now,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy ?? value;
-}
-
-/**
- * At most `max` characters of trace text for a message or evidence, then "…". Redacted before it
- * is cut: a cut through a secret leaves a prefix that no pattern recognises any more.
- */
-export function clipRedacted(text: string, max: number): string {
-  const safe = redact(text);
-  return safe.length > max ? `${safe.slice(0, max)}…` : safe;
 }

@@ -38,6 +38,7 @@ import {
   type SessionScore,
   type TraceSummary,
 } from './schema.js';
+import { dict } from '../util/dict.js';
 
 export interface ReportAccumulator {
   add(loaded: LoadedTrace, signals: Signal[]): void;
@@ -349,7 +350,7 @@ function costOf(
       { calls: m.calls, usd: m.usd, provider: m.provider, model: m.model, cachedCalls: m.cachedCalls },
     ]),
   );
-  const byProvider: Record<string, { calls: number; usd: number }> = {};
+  const byProvider = dict<{ calls: number; usd: number }>();
   for (const [, m] of models) {
     const p = (byProvider[m.provider] ??= { calls: 0, usd: 0 });
     p.calls += m.calls;
@@ -369,7 +370,7 @@ const MAX_UNREAD_NAMES = 50;
 export function unreadSpansOf(trace: Trace): Record<string, number> | undefined {
   const raw = trace.metadata?.unreadSpans;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const out: Record<string, number> = {};
+  const out = dict<number>();
   let any = false;
   for (const [name, n] of Object.entries(raw)) {
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) continue;

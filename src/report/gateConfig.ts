@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { SEVERITIES, SeveritySchema, type Severity } from '../detect/signal.js';
 import { nearest } from '../util/nearest.js';
+import { quoted } from '../redact/safeText.js';
 
 /** "expected one of …, got "hig" — did you mean "high"?" for a value that is no severity (list). */
 function severityMessage(input: unknown): string {
@@ -19,7 +20,7 @@ function severityMessage(input: unknown): string {
   const hint = typeof bad === 'string' ? nearest(bad, SEVERITIES) : undefined;
   return (
     `expected one of ${SEVERITIES.join(', ')} (or a list of them)` +
-    (bad === undefined ? '' : `, got ${JSON.stringify(bad)}`) +
+    (bad === undefined ? '' : `, got ${quoted(bad)}`) +
     (hint ? ` — did you mean "${hint}"?` : '')
   );
 }

@@ -13,11 +13,12 @@ import { evaluateGate } from './gate.js';
 import { REPORT_SCHEMA_MINOR, REPORT_SCHEMA_VERSION, type Report } from './schema.js';
 import { testRunGate, testRunSummary } from './testRunReport.js';
 import { wasteTotals } from './wasteTotals.js';
+import { dict } from '../util/dict.js';
 
 const MAX_ERRORS = 1000;
 
 function sumRecords<T extends Record<string, number>>(records: readonly (T | undefined)[]): T {
-  const out: Record<string, number> = {};
+  const out = dict<number>();
   for (const r of records) for (const [k, v] of Object.entries(r ?? {})) out[k] = (out[k] ?? 0) + v;
   return out as T;
 }
@@ -82,7 +83,7 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
 
   const judgeUsd = parts.reduce((a, p) => a + p.cost.judgeUsd, 0);
   const byTier = sumRecords(parts.map((p) => p.cost.byTier));
-  const byModel: NonNullable<Report['cost']['byModel']> = {};
+  const byModel: NonNullable<Report['cost']['byModel']> = dict();
   for (const p of parts)
     for (const [k, m] of Object.entries(p.cost.byModel ?? {})) {
       const into = (byModel[k] ??= {
@@ -95,7 +96,7 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
       into.usd += m.usd;
       if (m.cachedCalls !== undefined) into.cachedCalls = (into.cachedCalls ?? 0) + m.cachedCalls;
     }
-  const byProvider: Record<string, { calls: number; usd: number }> = {};
+  const byProvider = dict<{ calls: number; usd: number }>();
   for (const p of parts)
     for (const [k, m] of Object.entries(p.cost.byProvider ?? {})) {
       const into = (byProvider[k] ??= { calls: 0, usd: 0 });
@@ -108,7 +109,7 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
   const withOutcomes = parts.filter((p) => p.outcomes);
   let outcomes: Report['outcomes'];
   if (withOutcomes.length > 0) {
-    const byDetector: NonNullable<NonNullable<Report['outcomes']>['byDetector']> = {};
+    const byDetector: NonNullable<NonNullable<Report['outcomes']>['byDetector']> = dict();
     for (const p of withOutcomes)
       for (const [id, d] of Object.entries(p.outcomes!.byDetector ?? {})) {
         const into = (byDetector[id] ??= { onFailed: 0, onSucceeded: 0, precision: 0 });

@@ -1,7 +1,6 @@
 /** The terminal summary of a report: what a person at a prompt wants to read first. */
 import { findDetector } from '../detect/registry.js';
 import { isUnnamedModel } from '../pricing/pricer.js';
-import { redact } from '../redact/redact.js';
 import type { InputError, Report } from './schema.js';
 import {
   baselinesLine,
@@ -18,7 +17,7 @@ import {
   severityMix,
   stepsText,
 } from './summarise.js';
-import { terminalSafe } from './terminalSafe.js';
+import { terminalText } from '../redact/safeText.js';
 import { fmtInt, plural } from '../util/thousands.js';
 
 export interface TextOptions {
@@ -41,7 +40,7 @@ export const builtInFix = (detector: string): string | undefined => findDetector
  * printed: redacted, and with control characters shown rather than sent to the terminal. The
  * renderer's own colour codes are added around it, after.
  */
-const show = (s: string) => terminalSafe(redact(s));
+const show = (s: string) => terminalText(s);
 
 /** `file:line: field: message`, redacted and terminal-safe (also what `baseline update` prints). */
 export function formatInputError(e: InputError): string {
@@ -76,7 +75,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
     .map(([f, n]) => `${show(f)} ${n}`)
     .join(', ');
   lines.push(
-    c.b(`tracejury ${report.tool.version}`) +
+    c.b(`tracejury ${show(report.tool.version)}`) +
       ` — ${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')}` +
       (formats ? c.dim(` (${formats})`) : ''),
   );

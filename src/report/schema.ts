@@ -7,6 +7,7 @@ import { SeveritySchema, SignalSchema } from '../detect/signal.js';
 import { SignalStatusSchema } from '../detect/status.js';
 import { VerdictSchema } from '../judge/verdict.js';
 import { InputErrorSchema, type InputError } from '../trace/inputError.js';
+import { tokenCount, usdAmount } from '../util/amounts.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 /**
@@ -47,8 +48,8 @@ export const TraceSummarySchema = z.object({
   steps: z.number().int().nonnegative(),
   llmCalls: z.number().int().nonnegative(),
   toolCalls: z.number().int().nonnegative(),
-  tokens: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }),
-  costUsd: z.number().nonnegative(),
+  tokens: z.object({ input: tokenCount(), output: tokenCount() }),
+  costUsd: usdAmount(),
   /** LLM steps whose model could not be priced (not counted in costUsd). */
   unpricedLlmCalls: z.number().int().nonnegative(),
   durationMs: z.number().nonnegative().optional(),
@@ -79,11 +80,11 @@ export const TraceSummarySchema = z.object({
 export type TraceSummary = z.infer<typeof TraceSummarySchema>;
 
 export const WasteSchema = z.object({
-  totalUsd: z.number().nonnegative(),
-  totalTokens: z.number().nonnegative(),
+  totalUsd: usdAmount(),
+  totalTokens: tokenCount(),
   byDetector: z.record(
     z.string(),
-    z.object({ usd: z.number().nonnegative(), tokens: z.number().nonnegative(), signals: z.number().int() }),
+    z.object({ usd: usdAmount(), tokens: tokenCount(), signals: z.number().int().nonnegative() }),
   ),
 });
 
@@ -253,17 +254,17 @@ export const ReportSchema = z.object({
     errors: z.array(InputErrorSchema),
     /** Error count, which may exceed errors.length when the list was capped. */
     errorCount: z.number().int().nonnegative(),
-    formats: z.record(z.string(), z.number().int()),
+    formats: z.record(z.string(), z.number().int().nonnegative()),
   }),
   totals: z.object({
     steps: z.number().int().nonnegative(),
     llmCalls: z.number().int().nonnegative(),
     toolCalls: z.number().int().nonnegative(),
-    inputTokens: z.number().nonnegative(),
-    outputTokens: z.number().nonnegative(),
-    costUsd: z.number().nonnegative(),
+    inputTokens: tokenCount(),
+    outputTokens: tokenCount(),
+    costUsd: usdAmount(),
     /** Models with no recorded cost and no price: their calls are not in costUsd. */
-    unknownModels: z.array(z.object({ model: z.string(), calls: z.number().int() })),
+    unknownModels: z.array(z.object({ model: z.string(), calls: z.number().int().nonnegative() })),
   }),
   traces: z.array(TraceSummarySchema),
   signals: z.array(ReportSignalSchema),
@@ -277,15 +278,15 @@ export const ReportSchema = z.object({
    */
   judgesNotRun: z.object({ cases: z.number().int().positive(), reason: z.string() }).optional(),
   cost: z.object({
-    judgeUsd: z.number().nonnegative(),
-    byTier: z.record(z.string(), z.number().nonnegative()),
+    judgeUsd: usdAmount(),
+    byTier: z.record(z.string(), usdAmount()),
     /** Judge spend keyed `provider:model` (provider and model also as fields since 1.2). */
     byModel: z
       .record(
         z.string(),
         z.object({
-          calls: z.number().int(),
-          usd: z.number().nonnegative(),
+          calls: z.number().int().nonnegative(),
+          usd: usdAmount(),
           provider: z.string().optional(),
           model: z.string().optional(),
           cachedCalls: z.number().int().nonnegative().optional(),
@@ -294,10 +295,10 @@ export const ReportSchema = z.object({
       .optional(),
     /** Judge spend per provider. */
     byProvider: z
-      .record(z.string(), z.object({ calls: z.number().int(), usd: z.number().nonnegative() }))
+      .record(z.string(), z.object({ calls: z.number().int().nonnegative(), usd: usdAmount() }))
       .optional(),
     /** Detection spend (every tier) divided by the traces analysed; 0 with no traces. */
-    perTraceUsd: z.number().nonnegative().optional(),
+    perTraceUsd: usdAmount().optional(),
   }),
   gate: z.object({
     passed: z.boolean(),

@@ -105,6 +105,8 @@ export function formatCost(totals: Pick<Report['totals'], 'costUsd' | 'llmCalls'
 }
 
 export function formatUsd(usd: number): string {
+  // Reports are validated finite; a value that is not still never reads as "$Infinity" or "$NaN".
+  if (!Number.isFinite(usd)) return 'n/a';
   if (usd === 0) return '$0.00';
   if (usd < 0.01) return `$${usd.toFixed(6).replace(/0+$/, '')}`;
   return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;

@@ -6,6 +6,7 @@
 import { statusOf } from '../detect/status.js';
 import type { Signal } from '../detect/signal.js';
 import type { Report } from './schema.js';
+import { dict } from '../util/dict.js';
 
 export type WasteCountable = Pick<
   Signal,
@@ -13,7 +14,7 @@ export type WasteCountable = Pick<
 >;
 
 export function wasteTotals(signals: Iterable<WasteCountable>): Report['waste'] {
-  const byDetector: Report['waste']['byDetector'] = {};
+  const byDetector: Report['waste']['byDetector'] = dict();
   let totalUsd = 0;
   let totalTokens = 0;
   for (const s of signals) {

@@ -7,6 +7,7 @@ import type { DetectorRunner } from '../detect/runner.js';
 import type { Pricer } from '../pricing/pricer.js';
 import { priceTrace, streamTraceBatches, type LoadOptions, type LoadStats } from '../trace/load.js';
 import type { LoadedTrace } from '../trace/schema.js';
+import { resultOrInputError } from './analyseTrace.js';
 import type { AnalysedRun } from './protocol.js';
 import { traceResult } from './traceResult.js';
 
@@ -39,15 +40,17 @@ export function analyseInThisThread(input: LocalRunInput): AnalysedRun {
   async function* results() {
     let n = 0;
     for await (const batch of batches) {
-      yield batch.map((loaded) => {
+      yield batch.flatMap((loaded) => {
         // Files are priced by the loader; trace objects given directly are priced here.
         if (given) priceTrace(loaded.trace, pricer);
         // Trace objects given directly have no file: their order is the order given.
         const order = loaded.source.order ?? { file: 0, emit: n++, first: 0, seq: 0 };
-        return traceResult(loaded, order, runner, {
-          grayZoneTrace: input.keepGrayZoneTraces,
-          loaded: input.keepTraces === true,
-        });
+        return resultOrInputError(loaded, stats, () =>
+          traceResult(loaded, order, runner, {
+            grayZoneTrace: input.keepGrayZoneTraces,
+            loaded: input.keepTraces === true,
+          }),
+        );
       });
     }
   }

@@ -9,6 +9,7 @@ import { knownBaselines } from '../baseline/store.js';
 import { createDetectorRunner } from '../detect/runner.js';
 import { createPricer } from '../pricing/pricer.js';
 import { streamTraceBatches } from '../trace/load.js';
+import { resultOrInputError } from './analyseTrace.js';
 import type { CreditMessage, TraceResult, WorkerInput, WorkerMessage } from './protocol.js';
 import { traceResult } from './traceResult.js';
 
@@ -58,8 +59,10 @@ async function main(): Promise<void> {
   });
   for await (const batch of batches) {
     if (batch.length === 0) continue;
-    const results: TraceResult[] = batch.map((loaded) =>
-      traceResult(loaded, loaded.source.order!, runner, { grayZoneTrace: input.keepGrayZoneTraces }),
+    const results: TraceResult[] = batch.flatMap((loaded) =>
+      resultOrInputError(loaded, stats, () =>
+        traceResult(loaded, loaded.source.order!, runner, { grayZoneTrace: input.keepGrayZoneTraces }),
+      ),
     );
     await send({ type: 'results', results });
   }

@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { ChatMessageSchema, TraceSchema, type Trace } from './schema.js';
+import { nestingProblem } from './nesting.js';
 
 /** What a compiled parser returns when zod would reject the input. */
 export const INVALID: unique symbol = Symbol('fastParse.INVALID');
@@ -564,8 +565,20 @@ export function compileFastParser<S extends Schema>(
  */
 const fastTraceParser = compileFastParser(TraceSchema, { shareRepeated: [ChatMessageSchema] });
 
-/** TraceSchema.safeParse, through the fast path; a rejected input gets zod's own error. */
+/**
+ * TraceSchema.safeParse, through the fast path; a rejected input gets zod's own error. A trace
+ * nested past MAX_NESTING (from a record, from JSON a format embeds in a string, or an object a
+ * library caller built) is rejected first, with the path to where it goes too deep.
+ */
 export function parseTrace(input: unknown): z.ZodSafeParseResult<Trace> {
+  const deep = nestingProblem(input, { shared: true });
+  if (deep)
+    return {
+      success: false,
+      error: new z.ZodError([
+        { code: 'custom', path: deep.path, message: deep.message, input: undefined },
+      ]) as z.ZodError<Trace>,
+    };
   const data = fastTraceParser(input);
   if (data !== INVALID) return { success: true, data };
   return TraceSchema.safeParse(input);

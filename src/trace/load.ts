@@ -41,6 +41,9 @@ import { readLineBatches, type Line } from './lines.js';
 import { expandPaths } from './paths.js';
 import { describeReadError, isFsError } from '../util/fsError.js';
 import type { LoadedTrace, Trace } from './schema.js';
+import { redactAndCut } from '../redact/safeText.js';
+import { fieldOf, nestingProblem } from './nesting.js';
+import { dict } from '../util/dict.js';
 
 export interface LoadOptions {
   /** Skip detection and read every file as this format. */
@@ -135,7 +138,7 @@ export function emptyStats(): LoadStats {
     errors: [],
     errorCount: 0,
     fileNames: [],
-    formats: {},
+    formats: dict(),
     notes: [],
     notesDropped: 0,
   };
@@ -168,7 +171,7 @@ const MAX_JSON_MESSAGE = 200;
 
 /** JSON.parse's message on one line: the input it quotes may hold newlines or terminal escapes. */
 export function describeJsonError(err: unknown): string {
-  let msg = (err instanceof Error ? err.message : String(err))
+  const msg = (err instanceof Error ? err.message : String(err))
     .replace(/^JSON\.parse: /, '')
     .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => {
       if (c === '\n') return '\\n';
@@ -176,8 +179,7 @@ export function describeJsonError(err: unknown): string {
       if (c === '\t') return '\\t';
       return `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`;
     });
-  if (msg.length > MAX_JSON_MESSAGE) msg = `${msg.slice(0, MAX_JSON_MESSAGE)}…`;
-  return `not valid JSON (${msg})`;
+  return `not valid JSON (${redactAndCut(msg, MAX_JSON_MESSAGE + 1)})`;
 }
 
 /** One JSONL line: parsed and handed to the reader, or reported with its line number. Blank lines are skipped. */
@@ -311,13 +313,44 @@ export class FileReader {
   /** One parsed JSON value; returns the traces it completed. */
   push(value: unknown, line: number | undefined): LoadedTrace[] {
     this.stats.records++;
+    // Importers walk records recursively: one nested past the bound is refused before any does.
+    const deep = nestingProblem(value);
+    if (deep) {
+      const field = fieldOf(deep.path);
+      const at = this.document ? (this.elementLine(field) ?? line) : line;
+      this.addError({
+        file: this.file,
+        ...(at !== undefined ? { line: at } : {}),
+        field,
+        message: deep.message,
+      });
+      return [];
+    }
     if (this.reader) return this.accept(this.reader.push(value, line));
     return this.detect(value, line);
   }
 
   /** A whole JSON document (line 1): read and ended at once, while its text is at hand for line numbers. */
   pushDocument(doc: unknown, text: string): LoadedTrace[] {
-    if (Array.isArray(doc)) this.document = { text, elements: doc };
+    if (Array.isArray(doc)) {
+      // An element nested past the bound is that element's error; the others are still read.
+      const deep = doc.map((element) => nestingProblem(element, { depth: 1 }));
+      if (deep.some(Boolean)) {
+        const lines = arrayElementLines(text);
+        deep.forEach((problem, k) => {
+          if (problem)
+            this.addError({
+              file: this.file,
+              ...(lines[k] !== undefined ? { line: lines[k] } : {}),
+              field: fieldOf([k, ...problem.path]),
+              message: problem.message,
+            });
+        });
+        const kept = deep.flatMap((problem, k) => (problem ? [] : [k]));
+        doc = kept.map((k) => (doc as unknown[])[k]);
+        this.document = { text, elements: doc as unknown[], lines: kept.map((k) => lines[k]!) };
+      } else this.document = { text, elements: doc };
+    }
     try {
       return this.push(doc, 1).concat(this.end());
     } finally {

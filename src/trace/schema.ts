@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { TraceOrder } from './order.js';
+import { MAX_CALL_USD } from '../util/amounts.js';
 
 export const TIMESTAMP = z.string().describe('ISO 8601 timestamp');
 
@@ -54,7 +55,11 @@ export const LlmStepSchema = z.object({
   output: z.union([z.string(), ChatMessageSchema]).optional(),
   finishReason: z.string().optional(),
   usage: UsageSchema.default({ inputTokens: 0, outputTokens: 0 }),
-  costUsd: measured().optional(),
+  costUsd: z
+    .number()
+    .nonnegative()
+    .max(MAX_CALL_USD, { error: `over $${MAX_CALL_USD.toExponential()} for one call, not a plausible cost` })
+    .optional(),
   /** Where costUsd came from: recorded in the trace, computed from the price table, or unknown. */
   costSource: z.enum(['recorded', 'price-table', 'config', 'unknown']).optional(),
   error: z.string().optional(),

@@ -11,6 +11,7 @@
  * what failed the comparison, not what the mode let through.
  */
 import { definedKeys, isPlainObject } from './argsEqual.js';
+import { redactAndCut } from '../redact/safeText.js';
 
 /** At most this many lines; the rest is counted in a last "… and N more" line. */
 export const MAX_DIFF_LINES = 12;
@@ -32,7 +33,8 @@ export function showValue(value: unknown, maxChars = MAX_VALUE_CHARS): string {
   } catch {
     text = String(value);
   }
-  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
+  // Redacted before the cut: a failure message shows arguments, which may hold a key.
+  return redactAndCut(text, maxChars);
 }
 
 /** Which one-sided keys the comparison allowed (and the diff leaves out). */

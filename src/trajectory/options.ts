@@ -5,6 +5,7 @@
 import { nearest } from '../util/nearest.js';
 import { isPlainObject } from './argsEqual.js';
 import { TrajectoryModeSchema, type TrajectoryMode } from './expected.js';
+import { quoted } from '../redact/safeText.js';
 
 /**
  * Decides whether a recorded call's arguments satisfy an expected call's. Both are given after
@@ -86,7 +87,7 @@ function ruleError(value: unknown, where: string): TypeError {
 }
 
 function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return quoted(value);
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;

@@ -10,6 +10,7 @@
  * numbers) goes to toLocaleString.
  */
 export function fmtThousands(n: number): string {
+  if (!Number.isFinite(n)) return 'n/a';
   if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
   const digits = String(n < 0 ? -n : n);
   let out = digits;

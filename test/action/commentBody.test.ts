@@ -46,7 +46,7 @@ describe('the PR comment', () => {
     expect(body.startsWith(`${marker}\n`)).toBe(true);
     expect(body).toMatch(/more new signals not shown/);
     expect(body).toContain(`[Full report in the job summary](${runUrl})`);
-    expect(body).toContain('Compared with run \\#4 on main.');
+    expect(body).toContain('Compared with run #\u200b4 on main.');
   });
 
   it('escapes trace content and redacts secrets in the comment and the summary', () => {
@@ -99,7 +99,7 @@ describe('the PR comment', () => {
       marker,
     );
     expect(body).toContain(
-      '[traces/a \\(1\\)\\.jsonl](https://github.com/acme/agent/blob/abc/traces/a%20%281%29.jsonl)',
+      '[traces/a (1).jsonl](https://github.com/acme/agent/blob/abc/traces/a%20%281%29.jsonl)',
     );
   });
 
@@ -127,8 +127,8 @@ describe('the PR comment', () => {
       },
       marker,
     );
-    expect(body).toContain('new ([runs\\.jsonl](https://github.com/acme/agent/blob/abc/runs.jsonl#L12))');
-    expect(body).toContain('old ([runs\\.jsonl](https://github.com/acme/agent/blob/abc/runs.jsonl))');
+    expect(body).toContain('new ([runs.jsonl](https://github.com/acme/agent/blob/abc/runs.jsonl#L12))');
+    expect(body).toContain('old ([runs.jsonl](https://github.com/acme/agent/blob/abc/runs.jsonl))');
   });
 
   it('without a baseline says why and shows the report alone', () => {

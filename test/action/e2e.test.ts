@@ -367,8 +367,8 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     expect(comments).toHaveLength(1);
     const body = comments[0]!.body;
     expect(body).toMatch(/\*\*Tests\*\*: 5 passed, 2 failed of 7/);
-    expect(body).toContain('part2\\-b');
-    expect(body).toContain('evals/part2\\.test\\.ts');
+    expect(body).toContain('part2-b');
+    expect(body).toContain('evals/part2.test.ts');
     const check = gh.checkRuns.at(-1)!;
     expect(check.annotations).toContainEqual(
       expect.objectContaining({ path: 'evals/part2.test.ts', annotation_level: 'failure' }),
@@ -381,6 +381,6 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
         title: 'Test failed: evals/part1.test.ts > spend stays under budget',
       }),
     );
-    expect(body).toContain('evals/part1\\.test\\.ts:4');
+    expect(body).toContain('evals/part1.test.ts:4');
   }, 240_000);
 });

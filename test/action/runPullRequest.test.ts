@@ -145,7 +145,7 @@ describe('run() and a baseline someone else chose', () => {
     expect(rec.outputs.passed).toBe('false');
     expect(rec.outputs['new-signals']).toBe('1');
     expect(comment).toContain('### tracejury ❌ regression');
-    expect(comment).toContain(`Compared with the report of run \\#${push.run_number} on main`);
+    expect(comment).toContain(`Compared with the report of run #\u200b${push.run_number} on main`);
   });
 
   it('a zip bomb is a warning and a comment without deltas', async () => {

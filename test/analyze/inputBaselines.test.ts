@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze, MAX_HELD_TRACES } from '../../src/analyze.js';
 import { emptyBaselines, updateBaselines } from '../../src/baseline/store.js';
 import { parseConfig } from '../../src/config/config.js';
-import { escapeMarkdown } from '../../src/report/markdownEscape.js';
+import { mdText } from '../../src/redact/markdown.js';
 import { renderMarkdown } from '../../src/report/renderMarkdown.js';
 import { renderText } from '../../src/report/renderText.js';
 import type { Report } from '../../src/report/schema.js';
@@ -56,7 +56,7 @@ describe('baselines from the input', () => {
       "Baselines: CONTEXT_BLOAT, COST_SPIKE, REASONING_STALL, STEP_COUNT_INFLATION: the input's good runs (25 runs); " +
       'SESSION_LATENCY, SLOW_STEP: static fallback (no good run measured it)';
     expect(renderText(report, { color: false })).toContain(line);
-    expect(renderMarkdown(report)).toContain(escapeMarkdown(line, 1000));
+    expect(renderMarkdown(report)).toContain(mdText(line, 1000).source);
   });
 
   it('with 10 good runs, the static fallbacks apply, and the report says so', async () => {

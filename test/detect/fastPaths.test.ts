@@ -11,7 +11,7 @@ import type { LlmStep } from '../../src/trace/schema.js';
 import { llm, makeTrace, tool } from '../helpers/traceBuilder.js';
 
 describe('fmtThousands', () => {
-  it('matches toLocaleString("en-US")', () => {
+  it('matches toLocaleString("en-US") for every finite number', () => {
     const values = [
       0,
       -0,
@@ -33,11 +33,10 @@ describe('fmtThousands', () => {
       1.5,
       -0.25,
       1234.5678,
-      NaN,
-      Infinity,
-      -Infinity,
     ];
     for (const n of values) expect(fmtThousands(n)).toBe(n.toLocaleString('en-US'));
+    // What toLocaleString writes as "NaN" or "∞" is never shown as a number.
+    for (const n of [NaN, Infinity, -Infinity]) expect(fmtThousands(n)).toBe('n/a');
     for (const n of [0.4, -0.4, 2.5, -2.5, 1234.5, 999_999.5])
       expect(fmtInt(n)).toBe(Math.round(n).toLocaleString('en-US'));
   });

@@ -52,10 +52,10 @@ describe('renderDiffMarkdown', () => {
     const md = renderDiffMarkdown(hostile());
     expect(md).not.toMatch(/<img|<script|<\/details> key|<!--/);
     expect(md).not.toMatch(/(^|[^;])@(octocat|org|team)/m);
-    expect(md).not.toContain('](');
+    expect(md).not.toMatch(/[^\\]\]\(/);
     expect(md).not.toContain(SECRET);
-    expect(md).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;');
-    expect(md).toContain('&lt;\\!\\-\\- tracejury:main \\-\\-&gt;');
+    expect(md).toContain('&lt;img src=x onerror=alert(1)>');
+    expect(md).toContain('&lt;!-- tracejury:main -->');
     // Only the renderer's own fence opens and closes: nothing from the report adds a ``` line.
     expect(md.match(/```/g)).toHaveLength(2);
     // The chart's label is reduced to identifier characters.

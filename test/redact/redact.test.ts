@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMarkdown } from '../../src/report/markdownEscape.js';
-import { clipRedacted, redact, redactDeep, REDACTED } from '../../src/redact/redact.js';
+import { redact, redactDeep, REDACTED } from '../../src/redact/redact.js';
+import { redactAndCut } from '../../src/redact/safeText.js';
 
 describe('redact', () => {
   it.each([
@@ -122,27 +122,10 @@ describe('redactDeep', () => {
   });
 });
 
-describe('clipRedacted', () => {
+describe('redactAndCut', () => {
   it('never leaves the prefix of a secret that straddles the cut', () => {
     const text = 'x'.repeat(100) + ' ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5z';
-    expect(clipRedacted(text, 120)).toBe(`${'x'.repeat(100)} [REDACTED]`);
-    expect(clipRedacted(text, 50)).toBe(`${'x'.repeat(50)}…`);
-  });
-});
-
-describe('escapeMarkdown', () => {
-  it('neutralises formatting, HTML, links, tables and mentions from trace content', () => {
-    const out = escapeMarkdown('**bold** <img src=x onerror=alert(1)> [a](http://x) | @octocat');
-    expect(out).not.toMatch(/<img/);
-    expect(out).not.toContain('**');
-    expect(out).not.toContain('@octocat');
-    expect(out).toContain('\\|');
-    expect(out).toContain('\\[a\\]');
-  });
-
-  it('clips long text and folds newlines', () => {
-    const out = escapeMarkdown('line one\nline two ' + 'x'.repeat(500), 50);
-    expect(out).not.toContain('\n');
-    expect(out.endsWith('…')).toBe(true);
+    expect(redactAndCut(text, 120)).toBe(`${'x'.repeat(100)} [REDACTED]`);
+    expect(redactAndCut(text, 51)).toBe(`${'x'.repeat(50)}…`);
   });
 });

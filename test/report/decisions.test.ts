@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { parseConfig } from '../../src/config/config.js';
 import { createReportAccumulator } from '../../src/report/build.js';
-import { escapeMarkdown } from '../../src/report/markdownEscape.js';
+import { mdText } from '../../src/redact/markdown.js';
 import { renderMarkdown } from '../../src/report/renderMarkdown.js';
 import { renderText } from '../../src/report/renderText.js';
 import type { TraceSummary } from '../../src/report/schema.js';
@@ -68,7 +68,7 @@ describe('decisions', () => {
       'tier 3 embeddings 3 (38 %, 2 dismissed), tier 4 judges 1 (13 %), tier 5 review 1 (13 %); ' +
       'detection cost $0.00 per trace';
     expect(renderText(report, { color: false })).toContain(line);
-    expect(renderMarkdown(report)).toContain(escapeMarkdown(line, 1000));
+    expect(renderMarkdown(report)).toContain(mdText(line, 1000).source);
   });
 
   it('in analyze, counts what tier 3 dismissed, which never reaches the signal list', async () => {

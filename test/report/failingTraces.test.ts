@@ -47,7 +47,7 @@ describe('failing traces under the gate', () => {
     const md = renderMarkdown(report);
     const rows = md
       .split('\n')
-      .filter((l) => /^\| `(TOOL_LOOP|RETRY_STORM)` \| /.test(l) && l.includes('&lt;input&gt;'));
+      .filter((l) => /^\| `(TOOL_LOOP|RETRY_STORM)` \| /.test(l) && l.includes('&lt;input>'));
     expect(rows.length).toBeGreaterThanOrEqual(13);
     expect(md).toMatch(/Gate: failOn: critical, high/);
   });

@@ -3,7 +3,7 @@ import { analyze } from '../../src/analyze.js';
 import { parseConfig } from '../../src/config/config.js';
 import { findDetector } from '../../src/detect/registry.js';
 import { renderMarkdown } from '../../src/report/renderMarkdown.js';
-import { escapeMarkdown } from '../../src/report/markdownEscape.js';
+import { mdText } from '../../src/redact/markdown.js';
 import { groupSignals } from '../../src/report/summarise.js';
 import { renderText } from '../../src/report/renderText.js';
 import { llm, makeTrace, tool } from '../helpers/traceBuilder.js';
@@ -44,7 +44,7 @@ describe('fix hints in reports', () => {
     const md = renderMarkdown(report);
     const folded = md.indexOf('<details>');
     for (const g of groupSignals(report)) {
-      const fix = escapeMarkdown(findDetector(g.detector)!.meta.fix);
+      const fix = mdText(findDetector(g.detector)!.meta.fix).source;
       expect(count(md, fix)).toBe(1);
       expect(md).toContain(`- **\`${g.detector}\`**: ${fix}`);
       expect(md.indexOf(fix)).toBeLessThan(folded);

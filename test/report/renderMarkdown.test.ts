@@ -62,7 +62,7 @@ describe('markdown report', () => {
     report.review = [
       { traceId: 't-9', detector: 'TOOL_LOOP', reason: 'confidence 0.55 is in the gray zone' },
     ];
-    expect(renderMarkdown(report)).toContain('- `TOOL_LOOP` t\\-9: confidence 0\\.55 is in the gray zone');
+    expect(renderMarkdown(report)).toContain('- `TOOL_LOOP` t-9: confidence 0.55 is in the gray zone');
   });
 
   it('marks shadow signals and shadow cases for review one by one, in text and markdown', async () => {
@@ -75,9 +75,9 @@ describe('markdown report', () => {
     expect(text).toMatch(/\n {6}t-1 \(/);
     expect(text).toContain('  [shadow] SLOW_STEP t-3: gray');
     const md = renderMarkdown(report);
-    expect(md).toContain('- `TOOL_LOOP` _(shadow)_ t\\-2 (');
-    expect(md).toContain('- `TOOL_LOOP` t\\-1 (');
-    expect(md).toContain('- `SLOW_STEP` _(shadow)_ t\\-3: gray');
+    expect(md).toContain('- `TOOL_LOOP` _(shadow)_ t-2 (');
+    expect(md).toContain('- `TOOL_LOOP` t-1 (');
+    expect(md).toContain('- `SLOW_STEP` _(shadow)_ t-3: gray');
   });
 
   it('shows no empty Examples block when every signal is for review', async () => {
@@ -108,7 +108,7 @@ describe('markdown report', () => {
     const line = renderMarkdown(report)
       .split('\n')
       .find((l) => l.startsWith('Unpriced models:'));
-    expect(line).toBe('Unpriced models: acme\\`&lt;v2&gt;\\|x');
+    expect(line).toBe('Unpriced models: acme\\`&lt;v2>\\|x');
   });
 
   it('stays under the limit and says it was cut', async () => {

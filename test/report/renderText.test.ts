@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { parseConfig } from '../../src/config/config.js';
 import { renderText } from '../../src/report/renderText.js';
-import { terminalSafe } from '../../src/report/terminalSafe.js';
 import { llm, makeTrace, tool } from '../helpers/traceBuilder.js';
 
 /** Anything a terminal would act on: controls other than the line breaks between lines, DEL, C1, bidi. */
@@ -43,15 +42,4 @@ describe('text report', () => {
       if (color) expect(text).toContain('\x1b[1mSignals by detector\x1b[22m');
     },
   );
-});
-
-describe('terminalSafe', () => {
-  it('leaves ordinary text, including non-Latin scripts and emoji, as it is', () => {
-    const text = 'search_docs failed 3× (steps 2–6): “timeout” — 東京 🚀 C:\\temp';
-    expect(terminalSafe(text)).toBe(text);
-  });
-
-  it('escapes tab, DEL, C1 and the line separators', () => {
-    expect(terminalSafe('a\tb\x7fc\x9bd\u2028e')).toBe('a\\tb\\x7fc\\x9bd\\u{2028}e');
-  });
 });

@@ -3,21 +3,19 @@
  * reviewer can act on — and each detector's fix hint once. Trace text is data: it is redacted, and
  * cut so one huge tool result cannot flood the terminal.
  */
-import { findDetector, formatUsd, redact, stepsText, type ReportSignal } from 'tracejury';
+import { findDetector, formatUsd, stepsText, terminalText, type ReportSignal } from 'tracejury';
 
 const MAX_MESSAGE = 240;
 
-function clip(text: string): string {
-  const one = redact(text).replace(/\s+/g, ' ').trim();
-  return one.length > MAX_MESSAGE ? `${one.slice(0, MAX_MESSAGE)}…` : one;
-}
+/** One line of trace text: redacted, cut, control characters shown. */
+const clip = (text: string) => terminalText(text.replace(/\s+/g, ' ').trim(), MAX_MESSAGE + 1);
 
 export function signalLine(s: ReportSignal): string {
   const status =
     s.status === 'review' ? ', gray zone: for review' : s.status === 'finding' ? '' : `, ${s.status}`;
   const waste = s.wasteUsd ? `, wastes ${formatUsd(s.wasteUsd)}` : '';
   const steps = stepsText(s.steps);
-  return `${s.detector} (${s.severity}, confidence ${s.confidence.toFixed(2)}${status}${waste})${steps ? ` at ${steps}` : ''}: ${clip(s.message)}`;
+  return `${terminalText(s.detector, 80)} (${s.severity}, confidence ${s.confidence.toFixed(2)}${status}${waste})${steps ? ` at ${steps}` : ''}: ${clip(s.message)}`;
 }
 
 /** The listed signals, at most `limit`, then each detector's fix hint once. */
@@ -27,6 +25,6 @@ export function signalsBlock(signals: readonly ReportSignal[], limit = 10): stri
   const hints = [...new Set(signals.slice(0, limit).map((s) => s.detector))]
     .map((id) => [id, findDetector(id)?.meta.fix] as const)
     .filter((e): e is readonly [string, string] => Boolean(e[1]))
-    .map(([id, fix]) => `  fix ${id}: ${fix}`);
+    .map(([id, fix]) => `  fix ${terminalText(id, 80)}: ${fix}`);
   return [...lines, ...hints].join('\n');
 }

@@ -11,7 +11,7 @@
  * not await it fails (worker/pendingMatchers.ts).
  */
 import path from 'node:path';
-import { redact, rubricProblem, type Verdict } from 'tracejury';
+import { rubricProblem, terminalText, type Verdict } from 'tracejury';
 import { analyse, tribunalSession, traceAnalyser, workerSettings } from '../worker/context.js';
 import { currentTask, testFileOf } from '../worker/currentTask.js';
 import { metaOf } from '../shared/meta.js';
@@ -59,12 +59,9 @@ function judged(
   };
 }
 
-function clip(text: string | undefined, max = MAX_REASONING): string {
-  const one = redact(text ?? '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return one.length > max ? `${one.slice(0, max)}…` : one;
-}
+/** One line of a judge's text: redacted, then cut to `max` characters and "…", control characters shown. */
+const clip = (text: string | undefined, max = MAX_REASONING) =>
+  terminalText((text ?? '').replace(/\s+/g, ' ').trim(), max + 1);
 
 /** The head of an undecided verdict: how many judges failed (each says why below), or why none ran. */
 function indeterminateHead(v: Verdict): string {

@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import {
   buildTestRunReport,
+  logText,
   renderText,
   unmatchedAgentSections,
   type Config,
@@ -135,7 +136,9 @@ export class TracejuryReporter implements Reporter {
       writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     }
     if (this.settings.summary) {
-      const log = (text: string) => (this.vitest ? this.vitest.logger.log(text) : console.log(text));
+      // The summary quotes test names, ids and messages: no line of it may start a workflow command.
+      const log = (text: string) =>
+        this.vitest ? this.vitest.logger.log(logText(text)) : console.log(logText(text));
       const where = file ? `\nReport: ${path.relative(process.cwd(), file) || file}` : '';
       log(`\n${renderText(report, { color: Boolean(process.stdout.isTTY) })}${where}`);
     }

@@ -16,7 +16,7 @@ import {
   type BaselineFile,
 } from '../../baseline/store.js';
 import { loadConfig } from '../../config/config.js';
-import { terminalSafe } from '../../report/terminalSafe.js';
+import { quoted, terminalText } from '../../redact/safeText.js';
 import { UsageError } from '../../trace/paths.js';
 import type { Trace } from '../../trace/schema.js';
 import { nearest } from '../../util/nearest.js';
@@ -134,7 +134,9 @@ async function update(args: string[], io: CliIO): Promise<number> {
   io.stdout.write(
     `learned ${plural(learned, 'run')} of ${plural(learnedAgents, 'agent')}; ${describeLeftOut(leftOut)}\n`,
   );
-  const agents = Object.entries(store.agents).map(([k, v]) => `${k} (${v.runs.length} runs)`);
+  const agents = Object.entries(store.agents).map(
+    ([k, v]) => `${terminalText(k, 80)} (${v.runs.length} runs)`,
+  );
   const shown = agents.slice(0, 10).join(', ') + (agents.length > 10 ? `, … ${agents.length - 10} more` : '');
   io.stdout.write(`baselines: ${shown || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`);
   return report.inputs.traces === 0 ? EXIT.usage : EXIT.ok;
@@ -147,9 +149,12 @@ function agentKeysOrFail(store: BaselineFile, agent: string): string[] {
   const known = Object.keys(store.agents);
   const hint = nearest(agent, known);
   throw new UsageError(
-    `no baseline for agent "${agent}"${hint ? ` — did you mean "${hint}"?` : ''}` +
+    `no baseline for agent ${quoted(agent)}${hint ? ` — did you mean ${quoted(hint)}?` : ''}` +
       (known.length
-        ? ` (agents: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''})`
+        ? ` (agents: ${known
+            .slice(0, 10)
+            .map((k) => quoted(k))
+            .join(', ')}${known.length > 10 ? ', …' : ''})`
         : ' (the store is empty)'),
   );
 }
@@ -189,7 +194,7 @@ function show(args: string[], io: CliIO): number {
   if (agents.length === 0) lines.push('  no agents yet: `tracejury baseline update <traces>` learns them');
   for (const a of agents) {
     const state = a.active ? 'active' : `static thresholds until ${minRuns}`;
-    lines.push(`  ${terminalSafe(a.agent)}: ${plural(a.runs, 'run')} — ${state}`);
+    lines.push(`  ${terminalText(a.agent)}: ${plural(a.runs, 'run')} — ${state}`);
     const p75 = Object.entries(a.p75).map(([m, v]) => METRIC_LABELS[m]!(v));
     if (p75.length) lines.push(`    P75: ${p75.join(', ')}`);
   }
@@ -212,7 +217,7 @@ async function reset(args: string[], io: CliIO): Promise<number> {
   });
   io.stdout.write(
     `baselines: removed ${plural(removed.runs, 'run')} of ${plural(removed.agents, 'agent')}` +
-      `${agent === undefined ? ' (all)' : ` (${terminalSafe(agent)})`} → ${path.relative(io.cwd, file)}\n`,
+      `${agent === undefined ? ' (all)' : ` (${terminalText(agent)})`} → ${path.relative(io.cwd, file)}\n`,
   );
   return EXIT.ok;
 }

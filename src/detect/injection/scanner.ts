@@ -10,7 +10,7 @@
  * MAX_OCCURRENCES), so that cues are scored where they sit together rather than anywhere in a
  * long text: the regexes resume where the last match ended, so that is still one pass.
  */
-import { redact } from '../../redact/redact.js';
+import { redactLowercased } from '../../redact/redact.js';
 import { bestPassage, type CueHit, type CueSet, type PassageScore } from './cues.js';
 import {
   INJECTION_PATTERNS,
@@ -284,7 +284,8 @@ const REDACT_WINDOW = 2000;
 /** At most `max` printable characters from `index`, redacted before they are cut. */
 function excerptAt(text: string, index: number, max: number): string {
   const start = Math.max(0, index);
-  const visible = redact(text.slice(start, start + REDACT_WINDOW))
+  // The scanned text is lower-cased: provider prefixes are matched in any case (SK…, PMAK-…).
+  const visible = redactLowercased(text.slice(start, start + REDACT_WINDOW))
     .slice(0, max * 2)
     .replace(/[^\x20-\x7e\u00a0-\u200a\u2010-\u2027\u2030-\u205f\u3000-\ud7ff]/gu, (c) => {
       const cp = c.codePointAt(0)!;

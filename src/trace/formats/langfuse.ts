@@ -41,6 +41,8 @@ import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { toChatMessage, toChatMessages } from './openaiMessages.js';
 import { outcomeFromLangfuseScores } from '../outcome.js';
+import { dict } from '../../util/dict.js';
+import { quoted } from '../../redact/safeText.js';
 import { linkIssuedBy } from '../issuedBy.js';
 import type { CallUsage } from './providerUsage.js';
 
@@ -244,7 +246,7 @@ export const langfuseImporter: Importer = {
 
     /** Numbers of a usage object; a value that is not a count is reported and ignored. */
     const counts = (u: Obj, line: number | undefined, field: string): Record<string, number> => {
-      const out: Record<string, number> = {};
+      const out = dict<number>();
       for (const [k, v] of Object.entries(u)) {
         if (v === null || v === undefined || k === 'unit') continue;
         if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
@@ -252,7 +254,7 @@ export const langfuseImporter: Importer = {
             sink.problem({
               line,
               field: join(field, k),
-              message: `expected a non-negative number, got ${JSON.stringify(v)}`,
+              message: `expected a non-negative number, got ${quoted(v)}`,
             });
           }
           continue;

@@ -23,6 +23,8 @@ import {
   type Span,
   type StepInput,
 } from './otlp.js';
+import { dict } from '../../util/dict.js';
+import { quoted } from '../../redact/safeText.js';
 
 const STRUCTURE = new Set(['agent', 'chain', 'span', 'event']);
 const READ = new Set(['generation', 'tool', 'retriever']);
@@ -60,14 +62,14 @@ const errorOf = (s: Span): string =>
 
 function generationStep(span: Span, ctx: MapContext): StepInput {
   const usageRaw = numbers(span, 'usage_details', ctx);
-  const counts: Record<string, number> = {};
+  const counts = dict<number>();
   for (const [k, v] of Object.entries(usageRaw)) {
     if (typeof v === 'number' && Number.isFinite(v) && v >= 0) counts[k] = v;
     else if (v !== null)
       ctx.problem(
         span,
         `attributes["langfuse.observation.usage_details"].${k}`,
-        `not a non-negative number (got ${JSON.stringify(v)})`,
+        `not a non-negative number (got ${quoted(v)})`,
       );
   }
   const usage = usageFromDetails(counts);
@@ -169,7 +171,7 @@ export function langfuseTraceFields(root: Span | undefined, spans: Span[]): Part
   const traceOutput = all.map((s) => s.attributes['langfuse.trace.output']).find((v) => v !== undefined);
   const output = traceOutput ?? (root ? root.attributes['langfuse.observation.output'] : undefined);
   if (output !== undefined) fields.output = maybeJson(output);
-  const metadata: Record<string, unknown> = {};
+  const metadata = dict<unknown>();
   const userId = any('langfuse.user.id', 'user.id');
   if (userId) metadata.userId = userId;
   if (name) metadata.traceName = name;

@@ -26,6 +26,7 @@ import {
   type SpanMapping,
   type StepInput,
 } from './otlp.js';
+import { dict } from '../../util/dict.js';
 
 const kindOf = (s: Span): string | undefined => str(s.attributes['openinference.span.kind'])?.toUpperCase();
 
@@ -254,7 +255,7 @@ export const openinferenceMapping: SpanMapping = {
       const output = valueAttr(a, 'output');
       if (output !== undefined) fields.output = output;
     }
-    const metadata: Record<string, unknown> = {};
+    const metadata = dict<unknown>();
     const userId = [root, ...spans]
       .map((s) => (s ? firstStr(s.attributes, 'user.id') : undefined))
       .find((x) => x);

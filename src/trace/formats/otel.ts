@@ -43,6 +43,7 @@ import {
   langfuseTraceFields,
   langfuseType,
 } from './langfuseSpans.js';
+import { dict } from '../../util/dict.js';
 
 const AGENT_OPS = new Set(['invoke_agent', 'create_agent', 'invoke_workflow']);
 /** Operations that group steps (AI SDK 7 wraps each model turn and its tool calls in `agent_step`). */
@@ -109,7 +110,7 @@ const LEGACY_INPUT_EVENTS: Record<string, string> = {
 function eventBody(attrs: Attributes): Record<string, unknown> {
   const content = maybeJson(attrs['gen_ai.event.content']);
   if (isRecord(content)) return content;
-  const body: Record<string, unknown> = {};
+  const body = dict<unknown>();
   for (const [k, v] of Object.entries(attrs)) body[k.replace(/^gen_ai\.(event\.)?/, '')] = maybeJson(v);
   return body;
 }

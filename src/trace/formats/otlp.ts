@@ -27,6 +27,7 @@ import { OpenGroups } from './openGroups.js';
 import { parseIsoMs } from '../measure.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
 import { outcomeFromSpanAttributes } from '../outcome.js';
+import { quoted } from '../../redact/safeText.js';
 import { linkIssuedBy } from '../issuedBy.js';
 
 /**
@@ -777,7 +778,7 @@ export function firstCount(span: Span, ctx: MapContext, ...keys: string[]): numb
     if (v === undefined || v === null) continue;
     const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
     if (typeof n === 'number' && Number.isFinite(n) && n >= 0) return n;
-    ctx.problem(span, `attributes["${k}"]`, `not a non-negative number (got ${JSON.stringify(v)})`);
+    ctx.problem(span, `attributes[${quoted(k)}]`, `not a non-negative number (got ${quoted(v)})`);
   }
   return undefined;
 }

@@ -42,7 +42,7 @@ import { OpenGroups } from './openGroups.js';
 import { parseIsoMs } from '../measure.js';
 import { parseTimestamp } from '../timestamp.js';
 import type { ChatMessage, TraceInput } from '../schema.js';
-import { clipRedacted } from '../../redact/redact.js';
+import { quoted } from '../../redact/safeText.js';
 import { toChatMessages } from './openaiMessages.js';
 import { callUsage, looksLikeUsage } from './providerUsage.js';
 
@@ -68,7 +68,7 @@ interface HeldTrace {
 
 function describe(value: unknown): string {
   // Redacted before it is cut: a key cut in half is no longer recognisable as a key, so it would print.
-  if (typeof value === 'string') return JSON.stringify(clipRedacted(value, 40));
+  if (typeof value === 'string') return quoted(value, 40);
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : String(value);

@@ -154,3 +154,15 @@ describe('retries', () => {
     expect(retries(c!, d!)).toBe(true);
   });
 });
+
+describe('callFacts on hostile arguments', () => {
+  it('keeps a __proto__ argument as a key when normalising whitespace, so it still tells requests apart', () => {
+    const [a, b] = facts(
+      tool('t', { args: JSON.parse('{"__proto__": {"x": "a  b"}, "q": "one"}') }),
+      tool('t', { args: JSON.parse('{"__proto__": {"x": "a b"}, "q": "two"}') }),
+    );
+    expect(a!.key).toContain('__proto__');
+    expect(a!.key).not.toBe(b!.key);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});

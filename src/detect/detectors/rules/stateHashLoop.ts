@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { listSome, snapshotsByAgent } from '../state/stateSnapshots.js';
 import { plural } from '../structural/shared.js';
+import { dict } from '../../../util/dict.js';
 
 /** Repeating states, and steps per state, listed in the evidence; counts are always whole. */
 const MAX_EVIDENCE_REPEATS = 20;
@@ -70,7 +71,7 @@ function canonical(v: unknown, mode: (k: string) => KeyMode, depth = 0): Canon {
   if (depth > 32) return '[deep]';
   if (Array.isArray(v)) return v.map((x) => canonical(x, mode, depth + 1));
   if (typeof v === 'object') {
-    const out: { [k: string]: Canon } = {};
+    const out = dict<Canon>();
     for (const k of Object.keys(v as object).sort()) {
       const m = mode(k);
       if (m === DROP) continue;
@@ -184,8 +185,8 @@ export const stateHashLoop = defineDetector({
           stateGroups.set(h, g);
         }
         if (prev) {
-          const added: Record<string, Canon> = {};
-          const changed: Record<string, Canon> = {};
+          const added = dict<Canon>();
+          const changed = dict<Canon>();
           const removed: string[] = [];
           for (const k of Object.keys(cur)) {
             if (!(k in prev)) added[k] = cur[k]!;

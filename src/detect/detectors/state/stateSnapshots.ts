@@ -6,6 +6,7 @@
  */
 import type { Trace } from '../../../trace/schema.js';
 import { fmtThousands } from '../../../util/thousands.js';
+import { redactAndCut } from '../../../redact/safeText.js';
 
 export interface Snapshot {
   /** 1-based step number. */
@@ -141,7 +142,7 @@ export function preview(v: unknown, max = 40): string {
   } catch {
     s = String(v);
   }
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  return redactAndCut(s, max);
 }
 
 /** Lists up to `n` items, then "and K more". */

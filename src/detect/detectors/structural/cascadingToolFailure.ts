@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import type { ToolStep } from '../../../trace/schema.js';
-import { clipRedacted } from '../../../redact/redact.js';
+import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import { fmtInt, plural, stepNo, stepSpan } from './shared.js';
 
 export const cascadingToolFailure = defineDetector({
@@ -47,7 +47,9 @@ export const cascadingToolFailure = defineDetector({
             minFailures: min_failures,
             minTools: min_tools,
             // Clipped as in other detectors' messages: a tool can return megabytes of error text.
-            errors: chain.map((c) => (c.step.error === undefined ? null : clipRedacted(c.step.error, 120))),
+            errors: chain.map((c) =>
+              c.step.error === undefined ? null : redactAndCut(c.step.error, ERROR_QUOTE),
+            ),
           },
         });
       }

@@ -12,7 +12,7 @@
  * no signal. A miss the run did not recover from, and any other early error, still fires.
  */
 import { z } from 'zod';
-import { clipRedacted } from '../../../redact/redact.js';
+import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import { defineDetector } from '../../detector.js';
 import type { Step, Trace } from '../../../trace/schema.js';
 import { hasTraceOutput, isEmptyCompletion, stepNo } from './shared.js';
@@ -65,7 +65,7 @@ export const firstStepFailure = defineDetector({
         if (s.error)
           failures.push({
             no,
-            what: `LLM call ${s.model} failed: ${clipRedacted(s.error, 120)}`,
+            what: `LLM call ${s.model} failed: ${redactAndCut(s.error, ERROR_QUOTE)}`,
             miss: false,
           });
         else if (isEmptyCompletion(s))
@@ -73,7 +73,7 @@ export const firstStepFailure = defineDetector({
       } else if (s.type === 'tool' && s.status === 'error') {
         failures.push({
           no,
-          what: `tool ${s.name} failed${s.error ? `: ${clipRedacted(s.error, 120)}` : ''}`,
+          what: `tool ${s.name} failed${s.error ? `: ${redactAndCut(s.error, ERROR_QUOTE)}` : ''}`,
           miss: isLookupMiss(s),
         });
       }

@@ -17,7 +17,7 @@
  * Identical replies are certain (0.85); error-like replies that differ are read from wording (0.75).
  */
 import { z } from 'zod';
-import { clipRedacted } from '../../../redact/redact.js';
+import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import type { Step } from '../../../trace/schema.js';
 import { defineDetector } from '../../detector.js';
 import { hasExit, isToolUse, llmOutputKind, plural, stepNo, stepSpan } from './shared.js';
@@ -117,7 +117,7 @@ export const harnessRejection = defineDetector({
     const endedRejected =
       !hasExit(trace) && !trace.steps.slice(last.reply + 1).some((s) => s.type === 'tool');
     const identical = rejected.every((r) => r.shape === rejected[0]!.shape);
-    const replyShown = clipRedacted(rejected[0]!.text.replace(/\s+/g, ' ').trim(), 120);
+    const replyShown = redactAndCut(rejected[0]!.text.replace(/\s+/g, ' ').trim(), ERROR_QUOTE);
     const steps = rejected.map((r) => stepNo(r.reply));
     return [
       {

@@ -24,6 +24,7 @@
  * Pure helpers shared by TOOL_LOOP, TOOL_THRASHING and RETRY_STORM and by tier 2's rules.
  */
 import type { ToolStep } from '../../../trace/schema.js';
+import { dict } from '../../../util/dict.js';
 import { stableJson, type ToolCall } from './shared.js';
 
 export type OutcomeKind = 'error' | 'empty' | 'void' | 'value' | 'unrecorded';
@@ -59,7 +60,8 @@ function collapseStrings(v: unknown): unknown {
   if (typeof v === 'string') return collapse(v);
   if (Array.isArray(v)) return v.map(collapseStrings);
   if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
+    // Keys come from the trace: a `__proto__` argument stays a key.
+    const out = dict<unknown>();
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = collapseStrings(x);
     return out;
   }

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { clipRedacted } from '../../../redact/redact.js';
+import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import { callFacts, retries, type CallFacts } from './repetition.js';
 import type { ToolCall } from './shared.js';
 
@@ -86,7 +86,7 @@ export const retryStorm = defineDetector({
           `${name} failed ${fmtInt(streak.length)}× in a row with no successful call in between (${stepSpan(steps)})` +
           (sameArgs ? ', retried with identical arguments' : '') +
           (recoveredLater ? '' : ', never recovered') +
-          (lastError ? `; last error: ${clipRedacted(lastError, 120)}` : ''),
+          (lastError ? `; last error: ${redactAndCut(lastError, ERROR_QUOTE)}` : ''),
         evidence: {
           tool: name,
           failures: streak.length,

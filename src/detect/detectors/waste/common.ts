@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { Pricer } from '../../../pricing/pricer.js';
-import { clipRedacted } from '../../../redact/redact.js';
+import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import { parseIsoMs } from '../../../trace/measure.js';
 import type { LlmStep, Trace } from '../../../trace/schema.js';
 import type { Severity } from '../../signal.js';
@@ -192,7 +192,7 @@ export function hasOutput(step: LlmStep): boolean {
 
 /** A prompt quoted in evidence: its first 120 characters (redacted before the cut), then "…". */
 export function clipPrompt(prompt: string): string {
-  return clipRedacted(prompt, 120);
+  return redactAndCut(prompt, ERROR_QUOTE);
 }
 
 /** "$0.0045", "$0.000162", "$1.23". */

@@ -5,13 +5,12 @@
  * everything else that must see all traces stay on the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { baselineLookup } from '../baseline/store.js';
-import { isGrayZone } from '../detect/grayZone.js';
+import { knownBaselines } from '../baseline/store.js';
 import { createDetectorRunner } from '../detect/runner.js';
 import { createPricer } from '../pricing/pricer.js';
-import { summariseTrace, unreadSpansOf } from '../report/build.js';
-import { sessionFactsOf } from '../session/traceFacts.js';
 import { streamTraceBatches } from '../trace/load.js';
+import { resultOrInputError } from './analyseTrace.js';
+import { traceResult } from './traceResult.js';
 const port = parentPort;
 const input = workerData;
 /** Result messages this worker may still send before it waits for the main thread to catch up. */
@@ -36,7 +35,8 @@ async function main() {
     const runner = createDetectorRunner({
         config,
         pricer,
-        baselines: baselineLookup(input.baselines, config.baselines.minRuns, config.baselines.window),
+        baselines: knownBaselines(input.baselines, input.baseReportBaselines, config.baselines),
+        deferMissingBaselines: input.deferMissingBaselines,
     });
     const { batches, stats } = streamTraceBatches(input.paths, {
         inputFormat: input.inputFormat,
@@ -55,18 +55,7 @@ async function main() {
     for await (const batch of batches) {
         if (batch.length === 0)
             continue;
-        const results = batch.map((loaded) => {
-            const signals = runner.run(loaded);
-            const escalate = input.keepGrayZoneTraces && signals.some(isGrayZone);
-            return {
-                order: loaded.source.order,
-                summary: summariseTrace(loaded, signals),
-                signals,
-                sessionSignals: sessionFactsOf(loaded.trace),
-                unreadSpans: unreadSpansOf(loaded.trace),
-                ...(escalate ? { trace: loaded.trace } : {}),
-            };
-        });
+        const results = batch.flatMap((loaded) => resultOrInputError(loaded, stats, () => traceResult(loaded, loaded.source.order, runner, { grayZoneTrace: input.keepGrayZoneTraces })));
         await send({ type: 'results', results });
     }
     await send({
