@@ -10,6 +10,15 @@
 // (addresses, links, "please send … to …"), a few injection-looking phrases at a low rate (classic
 // overrides and instructions addressed to the model), and rare failures, so that findings come at
 // realistic rates.
+//
+// Runs come as users run agents: most belong to a session of 5–50 runs of one agent (one
+// conversation, its runs one after another), a tenth name no session; 20–50 sessions are in flight
+// at once, so every format interleaves the runs of concurrent sessions (native and langfuse write a
+// run when it ends; records and otel write each call or span when it ends). A few percent of runs
+// carry a fault a detector, a waste rule or a tier should catch — a retry loop, a fallback across
+// models, a repeated tool call, a polled status, a short prompt on an expensive model, an empty answer, a run that
+// repeats its session's previous run — so that detectors, waste, the tiers, sessions and the report
+// all work as on real data.
 import { createWriteStream, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 
@@ -203,9 +212,25 @@ const tok = (text) => Math.ceil(text.length / 4);
  * finish, inTok, outTok} | {kind: 'tool', name, args, result, ok, error} | {kind: 'retrieval',
  * query, docs}; each with start / end times in ms.
  */
-export function makeRun(i, r, t0) {
-  const agentId = AGENTS[i % AGENTS.length];
+export function makeRun(i, r, t0, session = {}) {
+  const agentId = session.agentId ?? AGENTS[i % AGENTS.length];
   const model = MODELS[(i * 7 + Math.floor(i / 11)) % MODELS.length];
+  // The run's fault, if any (about 4 % of runs), drawn first so the rest of the run is unchanged.
+  const f = r();
+  const fault =
+    f < 0.01
+      ? 'retry'
+      : f < 0.016
+        ? 'fallback'
+        : f < 0.026
+          ? 'tool-loop'
+          : f < 0.033
+            ? 'overkill'
+            : f < 0.038
+              ? 'empty'
+              : f < 0.045
+                ? 'poll'
+                : undefined;
   const system = systemPrompt(agentId);
   const userInput = plant(r, prose(r, int(r, 40, 160)), 0.002);
   const messages = [
@@ -214,33 +239,55 @@ export function makeRun(i, r, t0) {
   ];
   const steps = [];
   let t = t0 + int(r, 5, 50);
-  const rounds = int(r, 1, 5);
+  const llm = (stepModel, history, output, extra = {}) => {
+    const dur = extra.dur ?? int(r, 400, 6000);
+    const step = {
+      kind: 'llm',
+      model: stepModel,
+      messages: [...history],
+      output,
+      finish: 'stop',
+      inTok: history.reduce((n, m) => n + tok(m.content), 0),
+      outTok: output === undefined ? 0 : tok(output) + (extra.toolCall ? 20 : 0),
+      start: t,
+      end: t + dur,
+      ...extra,
+    };
+    delete step.dur;
+    steps.push(step);
+    t += dur + int(r, 5, 80);
+    return step;
+  };
+  if (fault === 'overkill') {
+    // A one-line classification on an expensive model (a cheap one would do).
+    const ask = [{ role: 'user', content: 'Classify the urgency of this request: low, medium or high.' }];
+    llm('gpt-4', ask, pick(r, ['low', 'medium', 'high']), { dur: int(r, 300, 900) });
+  }
+  // A tool loop asks the same thing four times and gets the same answer; a poll asks the same
+  // thing four times and the answer changes (a status that moves: the gray zone, for tier 2).
+  const repeating = fault === 'tool-loop' || fault === 'poll';
+  const rounds = repeating ? 4 : int(r, 1, 5);
   const tools = [...TOOLS];
   for (let k = tools.length - 1; k > 0; k--) {
     const j = Math.floor(r() * (k + 1));
     [tools[k], tools[j]] = [tools[j], tools[k]];
   }
   let failedAll = false;
+  let looped; // the tool call a tool-loop run repeats: { name, args, result }
   for (let k = 0; k < rounds; k++) {
-    const retrieval = r() < 0.2;
-    const name = tools[k];
+    const retrieval = !repeating && r() < 0.2;
+    const name = looped?.name ?? tools[k];
     const callId = `call_${i}_${k}`;
     const llmDur = r() < 0.003 ? int(r, 31_000, 40_000) : int(r, 400, 6000);
     const thought = prose(r, int(r, 10, 40));
-    const args = retrieval ? undefined : { query: sentence(r), limit: int(r, 1, 20) };
-    steps.push({
-      kind: 'llm',
-      model,
-      messages: [...messages],
-      output: thought,
-      toolCall: retrieval ? undefined : { id: callId, name, args },
-      finish: retrieval ? 'stop' : 'tool_calls',
-      inTok: messages.reduce((n, m) => n + tok(m.content), 0),
-      outTok: tok(thought) + 20,
-      start: t,
-      end: t + llmDur,
-    });
-    t += llmDur + int(r, 5, 80);
+    const args = retrieval ? undefined : (looped?.args ?? { query: sentence(r), limit: int(r, 1, 20) });
+    const toolCall = retrieval ? undefined : { id: callId, name, args };
+    const finish = retrieval ? 'stop' : 'tool_calls';
+    if (fault === 'retry' && k === 0)
+      // The client timed out and sent the same prompt again, three times.
+      for (let n = 0; n < 3; n++)
+        llm(model, messages, undefined, { error: 'timeout after 30s', dur: 30_000 });
+    llm(model, messages, thought, { toolCall, finish, dur: llmDur });
     messages.push({
       role: 'assistant',
       content: thought,
@@ -257,9 +304,13 @@ export function makeRun(i, r, t0) {
       t += dur + int(r, 5, 80);
       messages.push({ role: 'user', content: docs.map((d) => d.content).join('\n\n') });
     } else {
-      const ok = r() >= 0.02;
+      const ok = looped ? true : r() >= 0.02;
       const dur = r() < 0.003 ? int(r, 16_000, 25_000) : int(r, 60, 3000);
-      const result = ok ? plant(r, toolResult(r, name), 0.003) : undefined;
+      const result =
+        fault === 'poll' && looped
+          ? JSON.stringify({ id: args.query.length, status: pick(r, ['queued', 'running', 'done']), step: k })
+          : (looped?.result ?? (ok ? plant(r, toolResult(r, name), 0.003) : undefined));
+      if (repeating && ok) looped ??= { name, args, result };
       steps.push({
         kind: 'tool',
         name,
@@ -276,33 +327,45 @@ export function makeRun(i, r, t0) {
       if (!ok && k === rounds - 1) failedAll = true;
     }
   }
-  const answer = prose(r, int(r, 60, 250));
-  const dur = int(r, 800, 9000);
+  const answer = fault === 'empty' ? '' : prose(r, int(r, 60, 250));
+  if (fault === 'fallback')
+    // The answer asked of two other models first, both failing, then of the run's own.
+    for (const other of MODELS.filter((m) => m !== model).slice(0, 2))
+      llm(other, messages, undefined, { error: 'rate limited', dur: int(r, 200, 2000) });
   const truncated = r() < 0.01;
-  steps.push({
-    kind: 'llm',
-    model,
-    messages: [...messages],
-    output: answer,
-    finish: truncated ? 'length' : 'stop',
-    inTok: messages.reduce((n, m) => n + tok(m.content), 0),
-    outTok: tok(answer),
-    start: t,
-    end: t + dur,
-  });
-  t += dur + int(r, 5, 50);
+  llm(model, messages, answer, { finish: truncated ? 'length' : 'stop', dur: int(r, 800, 9000) });
+  t += int(r, 5, 50);
   return {
     id: `run-${String(i).padStart(7, '0')}`,
     agentId,
     agentVersion: `1.${i % 3}.0`,
-    sessionId: `session-${Math.floor(i / 4)}`,
-    userId: pick(r, NAMES).toLowerCase(),
+    ...(session.sessionId !== undefined ? { sessionId: session.sessionId } : {}),
+    userId: session.userId ?? pick(r, NAMES).toLowerCase(),
     userInput,
     answer,
     status: failedAll ? 'error' : 'ok',
     start: t0,
     end: t,
     steps,
+  };
+}
+
+/**
+ * The same run again, `shift` ms later, under a new id: an agent that redid its session's previous
+ * run (the same tool calls, the same answer) — a loop across traces.
+ */
+export function repeatRun(run, i, t0) {
+  const shift = t0 - run.start;
+  return {
+    ...run,
+    id: `run-${String(i).padStart(7, '0')}`,
+    start: run.start + shift,
+    end: run.end + shift,
+    steps: run.steps.map((s) => ({
+      ...s,
+      start: s.start + shift,
+      end: s.end + shift,
+    })),
   };
 }
 
@@ -326,7 +389,7 @@ export function nativeLines(run) {
               toolCalls: [{ id: s.toolCall.id, name: s.toolCall.name, arguments: s.toolCall.args }],
             }
           : s.output,
-        finishReason: s.finish,
+        ...(s.error ? { error: s.error } : { finishReason: s.finish }),
         usage: { inputTokens: s.inTok, outputTokens: s.outTok },
         ...timing,
       };
@@ -347,7 +410,7 @@ export function nativeLines(run) {
       id: run.id,
       agentId: run.agentId,
       agentVersion: run.agentVersion,
-      sessionId: run.sessionId,
+      ...(run.sessionId !== undefined ? { sessionId: run.sessionId } : {}),
       status: run.status,
       startedAt: iso(run.start),
       endedAt: iso(run.end),
@@ -388,11 +451,16 @@ function recordEvents(run) {
       name: k === 0 ? 'plan' : s.toolCall ? 'act' : 'answer',
       startTime: iso(s.start),
       endTime: iso(s.end),
-      level: 'info',
+      level: s.error ? 'ERROR' : 'info',
+      ...(s.error ? { statusMessage: s.error } : {}),
       input: { model: s.model, messages: openaiMessages(s.messages) },
       usage: { prompt_tokens: s.inTok, completion_tokens: s.outTok },
       output: s.output,
-      metadata: { agentId: run.agentId, sessionId: run.sessionId, finish_reason: s.finish },
+      metadata: {
+        agentId: run.agentId,
+        ...(run.sessionId !== undefined ? { sessionId: run.sessionId } : {}),
+        ...(s.error ? {} : { finish_reason: s.finish }),
+      },
     }),
   ]);
 }
@@ -449,14 +517,22 @@ function otelEvents(run, r) {
       const out = [
         { role: 'assistant', content: s.output, ...(s.toolCall ? { toolCalls: [s.toolCall] } : {}) },
       ];
-      return span(`chat ${s.model}`, s.start, s.end, [
+      const attributes = [
         attr('gen_ai.operation.name', 'chat'),
         attr('gen_ai.provider.name', s.model.startsWith('claude') ? 'anthropic' : 'openai'),
         attr('gen_ai.request.model', s.model),
         attr('gen_ai.usage.input_tokens', s.inTok),
         attr('gen_ai.usage.output_tokens', s.outTok),
-        attr('gen_ai.response.finish_reasons', [s.finish]),
         attr('gen_ai.input.messages', semconvMessages(s.messages)),
+      ];
+      if (s.error)
+        return span(`chat ${s.model}`, s.start, s.end, [...attributes, attr('error.type', s.error)], {
+          code: 2,
+          message: s.error,
+        });
+      return span(`chat ${s.model}`, s.start, s.end, [
+        ...attributes,
+        attr('gen_ai.response.finish_reasons', [s.finish]),
         attr(
           'gen_ai.output.messages',
           semconvMessages(out).map((m) => ({ ...m, finish_reason: s.finish })),
@@ -492,7 +568,7 @@ function otelEvents(run, r) {
         attr('gen_ai.operation.name', 'invoke_agent'),
         attr('gen_ai.agent.name', run.agentId),
         attr('gen_ai.agent.version', run.agentVersion),
-        attr('gen_ai.conversation.id', run.sessionId),
+        ...(run.sessionId !== undefined ? [attr('gen_ai.conversation.id', run.sessionId)] : []),
         attr('gen_ai.input.messages', [{ role: 'user', parts: [{ type: 'text', content: run.userInput }] }]),
         attr('gen_ai.output.messages', [
           { role: 'assistant', parts: [{ type: 'text', content: run.answer }] },
@@ -539,18 +615,24 @@ function langfuseLines(run) {
         name: s.toolCall ? 'act' : 'answer',
         model: s.model,
         input: { messages: openaiMessages(s.messages) },
-        output: {
-          choices: [
-            {
-              message: openaiMessages([
-                { role: 'assistant', content: s.output, ...(s.toolCall ? { toolCalls: [s.toolCall] } : {}) },
-              ])[0],
-              finish_reason: s.finish,
+        output: s.error
+          ? null
+          : {
+              choices: [
+                {
+                  message: openaiMessages([
+                    {
+                      role: 'assistant',
+                      content: s.output,
+                      ...(s.toolCall ? { toolCalls: [s.toolCall] } : {}),
+                    },
+                  ])[0],
+                  finish_reason: s.finish,
+                },
+              ],
             },
-          ],
-        },
         usageDetails: { input: s.inTok, output: s.outTok },
-        level: 'DEFAULT',
+        ...(s.error ? { level: 'ERROR', statusMessage: s.error } : { level: 'DEFAULT' }),
       });
     else if (s.kind === 'tool')
       observations.push({
@@ -579,7 +661,7 @@ function langfuseLines(run) {
       timestamp: iso(run.start),
       name: run.agentId,
       release: run.agentVersion,
-      sessionId: run.sessionId,
+      ...(run.sessionId !== undefined ? { sessionId: run.sessionId } : {}),
       userId: run.userId,
       metadata: { agentId: run.agentId },
       input: run.userInput,
@@ -592,8 +674,35 @@ function langfuseLines(run) {
 // ── writing ───────────────────────────────────────────────────────────────────────────────────
 
 export const FORMATS = ['native', 'records', 'otel', 'langfuse'];
-/** How many runs are in flight at once in the interleaved formats. */
-const CONCURRENT = { records: 50, otel: 20 };
+/** How many sessions are in flight at once (each runs its runs one after another). */
+const CONCURRENT = { native: 20, langfuse: 20, records: 50, otel: 20 };
+/** Share of runs that name no session, and of a session's runs that redo its previous run. */
+const NO_SESSION = 0.1;
+const REPEAT = 0.02;
+
+/**
+ * The next run of a slot (one user at a time): the next run of the slot's session, or the first
+ * of a new one of 5–50 runs of one agent, or (NO_SESSION of the time) a run that names none.
+ */
+function nextRun(slot, i, r, t0) {
+  if (slot.left === 0) {
+    slot.previous = undefined;
+    if (r() < NO_SESSION) slot.session = { agentId: AGENTS[i % AGENTS.length] };
+    else {
+      slot.session = {
+        sessionId: `session-${String(slot.sessions.next++).padStart(6, '0')}`,
+        agentId: pick(r, AGENTS),
+        userId: pick(r, NAMES).toLowerCase(),
+      };
+    }
+    slot.left = slot.session.sessionId === undefined ? 1 : int(r, 5, 50);
+  }
+  slot.left--;
+  const run =
+    slot.previous && r() < REPEAT ? repeatRun(slot.previous, i, t0) : makeRun(i, r, t0, slot.session);
+  slot.previous = run;
+  return run;
+}
 
 /**
  * Writes about `bytes` of `format` to `file` (via a temporary name, so a cut-short run leaves no
@@ -611,41 +720,44 @@ export async function generate(format, file, bytes) {
   };
   let runs = 0;
   const base = Date.UTC(2026, 10, 1);
-  if (format === 'native' || format === 'langfuse') {
-    const lines = format === 'native' ? nativeLines : langfuseLines;
-    for (; written < bytes; runs++)
-      for (const l of lines(makeRun(runs, r, base + runs * 20_000))) await write(l);
-  } else {
-    // Concurrent runs: each slot starts a new run when its last one ends; events (LLM calls, or
-    // spans by end time) of all slots are merged in time order.
-    const events = format === 'records' ? recordEvents : (run) => otelEvents(run, r);
-    const slots = Array.from({ length: CONCURRENT[format] }, (_, k) => ({
-      queue: [],
-      at: 0,
-      next: base + k * 3_000,
-    }));
-    while (written < bytes) {
-      let slot = slots[0];
-      for (const s of slots) {
-        const head = s.queue.length > 0 ? s.queue[0][0] : s.next;
-        const best = slot.queue.length > 0 ? slot.queue[0][0] : slot.next;
-        if (head < best) slot = s;
-      }
-      if (slot.queue.length === 0) {
-        const run = makeRun(runs++, r, slot.next);
-        slot.queue = events(run).sort((a, b) => a[0] - b[0]);
-        slot.next = run.end + int(r, 100, 5_000);
-        continue;
-      }
-      await write(slot.queue.shift()[1]);
+  // Concurrent sessions: each slot starts its next run when its last one ends; events (whole runs
+  // by end time, LLM calls by start time, or spans by end time) of all slots are merged in time order.
+  const events =
+    format === 'native'
+      ? (run) => nativeLines(run).map((l) => [run.end, l])
+      : format === 'langfuse'
+        ? (run) => langfuseLines(run).map((l) => [run.end, l])
+        : format === 'records'
+          ? recordEvents
+          : (run) => otelEvents(run, r);
+  const sessions = { next: 0 };
+  const slots = Array.from({ length: CONCURRENT[format] }, (_, k) => ({
+    queue: [],
+    next: base + k * 3_000,
+    left: 0,
+    sessions,
+  }));
+  while (written < bytes) {
+    let slot = slots[0];
+    for (const s of slots) {
+      const head = s.queue.length > 0 ? s.queue[0][0] : s.next;
+      const best = slot.queue.length > 0 ? slot.queue[0][0] : slot.next;
+      if (head < best) slot = s;
     }
-    // Finish the runs in flight, so that every trace is whole.
-    for (;;) {
-      let slot;
-      for (const s of slots) if (s.queue.length > 0 && (!slot || s.queue[0][0] < slot.queue[0][0])) slot = s;
-      if (!slot) break;
-      await write(slot.queue.shift()[1]);
+    if (slot.queue.length === 0) {
+      const run = nextRun(slot, runs++, r, slot.next);
+      slot.queue = events(run).sort((a, b) => a[0] - b[0]);
+      slot.next = run.end + int(r, 100, 5_000);
+      continue;
     }
+    await write(slot.queue.shift()[1]);
+  }
+  // Finish the runs in flight, so that every trace is whole.
+  for (;;) {
+    let slot;
+    for (const s of slots) if (s.queue.length > 0 && (!slot || s.queue[0][0] < slot.queue[0][0])) slot = s;
+    if (!slot) break;
+    await write(slot.queue.shift()[1]);
   }
   await new Promise((res) => out.end(res));
   renameSync(tmp, file);

@@ -12,7 +12,9 @@
  *
  * Also read: `model` / `prompt` / `messages` at the top level instead of under `input`; token counts
  * at the top level (`prompt_tokens`, …), in any provider's usage shape (OpenAI, Anthropic, Gemini:
- * see providerUsage.ts), with the cache reads and writes that shape records.
+ * see providerUsage.ts), with the cache reads and writes that shape records; the trace's agent and
+ * session from any of its records' `metadata.agentId` / `agent_id` and `metadata.sessionId` /
+ * `session_id`.
  *
  * What cannot be read is reported with its line and field, and the record is left out (a record
  * with wrong numbers would make the cost accounting wrong):
@@ -340,6 +342,9 @@ function buildTrace(held: HeldTrace): TraceInput {
   const agentMeta = records
     .map((r) => r.metadata?.agentId ?? r.metadata?.agent_id)
     .find((a) => typeof a === 'string');
+  const sessionMeta = records
+    .map((r) => r.metadata?.sessionId ?? r.metadata?.session_id)
+    .find((s) => typeof s === 'string' && s !== '');
   const trace: TraceInput = {
     id: held.id,
     // The last call failing is how a call log says the run failed; earlier failures were retried.
@@ -347,6 +352,7 @@ function buildTrace(held: HeldTrace): TraceInput {
     steps,
   };
   if (typeof agentMeta === 'string') trace.agentId = agentMeta;
+  if (typeof sessionMeta === 'string') trace.sessionId = sessionMeta;
   // reduce, not Math.min(...xs): a trace may hold more records than the call stack has room for.
   if (starts.length > 0) trace.startedAt = new Date(starts.reduce((a, b) => Math.min(a, b))).toISOString();
   if (endTimes.length > 0) trace.endedAt = new Date(endTimes.reduce((a, b) => Math.max(a, b))).toISOString();

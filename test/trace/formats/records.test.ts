@@ -305,6 +305,34 @@ describe('records importer', () => {
     expect(trace.status).toBe('error');
   });
 
+  it('reads the agent and session of a trace from its records’ metadata (camelCase or snake_case)', () => {
+    const reader = recordsImporter.createReader({ problem: () => undefined });
+    const call = (traceId: string, metadata: Record<string, unknown>, line: number) =>
+      reader.push(
+        {
+          traceId,
+          startTime: `2025-01-01T00:00:0${line}Z`,
+          input: { model: 'gpt-4o', prompt: 'hi' },
+          usage: { prompt_tokens: 10, completion_tokens: 2 },
+          metadata,
+        },
+        line,
+      );
+    call('a', { agentId: 'support-bot', sessionId: 'conv-1' }, 1);
+    call('b', { agent_id: 'billing', session_id: 'conv-2' }, 2);
+    // A session named on a later record of the trace still counts; an empty one names none.
+    call('c', {}, 3);
+    call('c', { sessionId: 'conv-3' }, 4);
+    call('d', { sessionId: '' }, 5);
+    const traces = reader.end().map((t) => TraceSchema.parse(t.trace));
+    expect(traces.map((t) => [t.id, t.agentId, t.sessionId])).toEqual([
+      ['a', 'support-bot', 'conv-1'],
+      ['b', 'billing', 'conv-2'],
+      ['c', 'default', 'conv-3'],
+      ['d', 'default', undefined],
+    ]);
+  });
+
   it('sniffs record lines and not the other formats', () => {
     const line = JSON.parse(readFileSync(fixture('calls.jsonl'), 'utf8').split('\n')[0]!);
     expect(recordsImporter.sniff(line)).toBe(true);
