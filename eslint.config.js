@@ -208,6 +208,8 @@ export default tseslint.config(
       'test/fixtures/generate/node_modules/**',
       'coverage/**',
       '.tracejury/**',
+      // What the benches generate and keep (inputs, reports, profiles, copies of builds).
+      'bench/out/**',
     ],
   },
   js.configs.recommended,

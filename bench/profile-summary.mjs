@@ -53,7 +53,14 @@ for (let i = 0; i < samples.length; i++) {
   const seen = new Set();
   for (let id = samples[i]; id !== undefined; id = parent.get(id)) {
     const loc = where(byId.get(id).callFrame);
-    if (/^(build|src)\//.test(loc)) seen.add(loc);
+    // Files of this checkout (build/, src/, or a copied build such as bench/out/build-before/).
+    if (
+      !loc.startsWith('(') &&
+      !loc.startsWith('node:') &&
+      !loc.startsWith('/') &&
+      !loc.includes('node_modules')
+    )
+      seen.add(loc);
   }
   for (const f of seen) inclusive.set(f, (inclusive.get(f) ?? 0) + dt);
 }

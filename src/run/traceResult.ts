@@ -32,7 +32,8 @@ export function traceResult(
     order,
     summary: summariseTrace(loaded, signals),
     signals,
-    sessionSignals: sessionFactsOf(trace),
+    // Only traces of a recorded session are compared with each other (session/sessions.ts).
+    sessionSignals: sessionFactsOf(trace, { fingerprint: trace.sessionId !== undefined }),
     unreadSpans: unreadSpansOf(trace),
     ...(keep.loaded ? { loaded } : {}),
     ...(keep.grayZoneTrace && signals.some(isGrayZone) ? { trace } : {}),

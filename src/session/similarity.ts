@@ -14,7 +14,7 @@ export const MAX_TEXT_CHARS = 8_000;
 export const MIN_CONTENT_TOKENS = 3;
 
 /** Function words that make unrelated English texts look alike. */
-const STOP_WORDS = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a an and are as at be been but by can could did do does for from had has have he her his how i if in ' +
     'into is it its me my no not of on or our please she so than that the their them then there these they ' +
@@ -74,13 +74,14 @@ export function textOf(value: unknown): string {
   return parts.join('\n').slice(0, MAX_TEXT_CHARS);
 }
 
+/** FNV-1a's start, and one step of it: hash32 of a string made of pieces can be taken piece by piece. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const fnvStep = (h: number, charCode: number): number => Math.imul(h ^ charCode, 0x01000193);
+
 /** 32-bit FNV-1a: a fast, stable hash of a token (the same in every thread and on every run). */
 export function hash32(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = fnvStep(h, s.charCodeAt(i));
   return h >>> 0;
 }
 

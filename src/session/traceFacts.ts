@@ -6,7 +6,16 @@
  */
 import { stableJson } from '../detect/detectors/structural/shared.js';
 import type { Trace } from '../trace/schema.js';
-import { contentTokens, lexicalSimilarity, sketch, textOf, type Similarity } from './similarity.js';
+import { BottomK, WordList, WordSet } from './contentWords.js';
+import {
+  FNV_OFFSET,
+  fnvStep,
+  hash32,
+  MIN_CONTENT_TOKENS,
+  SKETCH_SIZE,
+  textOf,
+  type Similarity,
+} from './similarity.js';
 
 /** The per-trace tuple a TraceResult carries for the session metrics (run/protocol.ts). */
 export interface SessionFacts {
@@ -18,6 +27,7 @@ export interface SessionFacts {
   /**
    * Bottom-k sketch (similarity.ts) of the trace's tool calls (name and arguments, numbered by
    * occurrence) and the word trigrams of its output: near-identical runs have near-identical sketches.
+   * Empty when it was not asked for (a trace that names no session is compared with no other).
    */
   fingerprint: number[];
 }
@@ -28,34 +38,88 @@ const MAX_ARGS_CHARS = 4_000;
 export interface SessionFactsOptions {
   /** How alike input and output are (default: lexicalSimilarity; an embedding one can come later). */
   similarity?: Similarity;
+  /** Take the fingerprint (default true; only a trace of a recorded session is compared with others). */
+  fingerprint?: boolean;
+}
+
+// Reused from trace to trace (this is synchronous, and each worker thread has its own).
+const inputWords = new WordList();
+const outputWords = new WordList();
+const inputSet = new WordSet();
+const outputSet = new WordSet();
+
+/** hash32 of "o:", where every output token starts. */
+const OUTPUT_PREFIX = fnvStep(fnvStep(FNV_OFFSET, 0x6f), 0x3a);
+const SPACE = 0x20;
+
+/** FNV-1a continued over word i of the list. */
+function hashWord(h: number, words: WordList, i: number): number {
+  const { text } = words;
+  const start = words.starts[i]!;
+  const end = start + words.lengths[i]!;
+  for (let k = start; k < end; k++) h = fnvStep(h, text.charCodeAt(k));
+  return h;
+}
+
+/**
+ * lexicalSimilarity (similarity.ts) of two texts already read as word lists: the cosine of their
+ * sets of content words, undefined when either has fewer than MIN_CONTENT_TOKENS distinct words.
+ */
+function wordsSimilarity(a: WordList, b: WordList): number | undefined {
+  const x = inputSet.build(a);
+  const y = outputSet.build(b);
+  if (x.size < MIN_CONTENT_TOKENS || y.size < MIN_CONTENT_TOKENS) return undefined;
+  let shared = 0;
+  for (let m = 0; m < x.size; m++) if (y.has(a, x.members[m]!)) shared++;
+  return shared / Math.sqrt(x.size * y.size);
 }
 
 export function sessionFactsOf(trace: Trace, options: SessionFactsOptions = {}): SessionFacts {
-  const similarity = options.similarity ?? lexicalSimilarity;
+  const wantFingerprint = options.fingerprint !== false;
   let toolSteps = 0;
   let failedToolSteps = 0;
-  const tokens: string[] = [];
+  const sketch = new BottomK(SKETCH_SIZE);
   const seen = new Map<string, number>();
   for (const step of trace.steps) {
     if (step.type !== 'tool') continue;
     toolSteps++;
     if (step.status === 'error') failedToolSteps++;
+    if (!wantFingerprint) continue;
     const call = `t:${step.name}(${stableJson(step.args).slice(0, MAX_ARGS_CHARS)})`;
     const n = (seen.get(call) ?? 0) + 1;
     seen.set(call, n);
-    tokens.push(`${call}#${n}`);
+    sketch.offer(hash32(`${call}#${n}`));
   }
   const input = textOf(trace.input ?? firstUserText(trace));
   const output = textOf(trace.output ?? lastLlmOutput(trace));
-  const words = contentTokens(output);
-  if (words.length > 0 && words.length < 3) tokens.push(`o:${words.join(' ')}`);
-  for (let i = 0; i + 2 < words.length; i++) tokens.push(`o:${words[i]} ${words[i + 1]} ${words[i + 2]}`);
-  const io = input && output ? similarity(input, output) : undefined;
+  let io: number | undefined;
+  if (options.similarity) {
+    io = input && output ? options.similarity(input, output) : undefined;
+    if (wantFingerprint) outputWords.read(output);
+  } else {
+    outputWords.read(output);
+    io = input && output ? wordsSimilarity(inputWords.read(input), outputWords) : undefined;
+  }
+  if (wantFingerprint) {
+    const words = outputWords;
+    // The output's word trigrams ("o:w1 w2 w3"), or its one or two words, hashed as hash32 would.
+    if (words.count > 0 && words.count < 3) {
+      let h = OUTPUT_PREFIX;
+      for (let i = 0; i < words.count; i++) h = hashWord(i === 0 ? h : fnvStep(h, SPACE), words, i);
+      sketch.offer(h >>> 0);
+    }
+    for (let i = 0; i + 2 < words.count; i++) {
+      let h = hashWord(OUTPUT_PREFIX, words, i);
+      h = hashWord(fnvStep(h, SPACE), words, i + 1);
+      h = hashWord(fnvStep(h, SPACE), words, i + 2);
+      sketch.offer(h >>> 0);
+    }
+  }
   return {
     toolSteps,
     failedToolSteps,
     ...(io === undefined || !Number.isFinite(io) ? {} : { ioSimilarity: Math.min(1, Math.max(0, io)) }),
-    fingerprint: sketch(tokens),
+    fingerprint: sketch.values,
   };
 }
 
