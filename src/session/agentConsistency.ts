@@ -4,6 +4,7 @@
  */
 import {
   clamp01,
+  perTraceSignals,
   resolveOptions,
   risksOf,
   round4,
@@ -17,8 +18,8 @@ export function agentConsistency(
   traces: TraceSignals[],
   options?: SessionMetricOptions,
 ): SessionMetricResult {
-  const { threshold, weights } = resolveOptions(options);
-  const perTrace: Record<string, Record<string, number>> = {};
+  const { threshold, weights, maxListed } = resolveOptions(options);
+  const evaluated: { traceId: string; of: ReturnType<typeof risksOf>; penalty: number }[] = [];
   const uncertainties: number[] = [];
   for (const t of traces) {
     if (t.signals.confidence === undefined) continue;
@@ -29,11 +30,7 @@ export function agentConsistency(
       (r.coherence_risk === undefined ? 0 : weights.coherence * r.coherence_risk);
     const wu = (1 + penalty) * (weights.confidence * r.confidence_risk!);
     uncertainties.push(wu);
-    perTrace[t.traceId] = {
-      ...withoutUndefined(r),
-      situational_penalty: round4(penalty),
-      weighted_uncertainty: round4(wu),
-    };
+    evaluated.push({ traceId: t.traceId, of: r, penalty });
   }
   if (traces.length === 0 || traces.every((t) => Object.keys(t.signals).length === 0)) {
     return {
@@ -52,6 +49,16 @@ export function agentConsistency(
     };
   }
   const rms = Math.sqrt(uncertainties.reduce((a, wu) => a + wu * wu, 0) / uncertainties.length);
+  const { per_trace_signals, per_trace_signals_omitted } = perTraceSignals(
+    evaluated.map((e) => e.traceId),
+    (i) => round4(uncertainties[i]!),
+    (i) => ({
+      ...withoutUndefined(evaluated[i]!.of),
+      situational_penalty: round4(evaluated[i]!.penalty),
+      weighted_uncertainty: round4(uncertainties[i]!),
+    }),
+    maxListed,
+  );
   const score = clamp01(1 - rms);
   return {
     score,
@@ -62,8 +69,9 @@ export function agentConsistency(
       traces_evaluated: uncertainties.length,
       raw_instability: round4(rms),
       signal_weights: weights,
-      per_trace_signals: perTrace,
+      per_trace_signals,
       aggregation: { method: 'weighted_rms', rms_value: round4(rms) },
+      ...(per_trace_signals_omitted !== undefined ? { per_trace_signals_omitted } : {}),
     },
   };
 }

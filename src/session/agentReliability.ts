@@ -5,6 +5,7 @@
  */
 import {
   clamp01,
+  perTraceSignals,
   resolveOptions,
   risksOf,
   round4,
@@ -22,21 +23,22 @@ export function agentReliability(
   traces: TraceSignals[],
   options?: SessionMetricOptions,
 ): SessionMetricResult {
-  const { threshold, weights } = resolveOptions(options);
-  const perTrace: Record<string, Record<string, number>> = {};
-  const risks: { traceId: string; risk: number }[] = [];
+  const { threshold, weights, maxListed } = resolveOptions(options);
+  const risks: { traceId: string; risk: number; of: ReturnType<typeof risksOf> }[] = [];
   for (const t of traces) {
     const r = risksOf(t.signals);
-    const weighted = [
-      r.confidence_risk === undefined ? undefined : weights.confidence * r.confidence_risk,
-      r.loop_risk === undefined ? undefined : weights.loop_detection * r.loop_risk,
-      r.tool_risk === undefined ? undefined : weights.tool_correctness * r.tool_risk,
-      r.coherence_risk === undefined ? undefined : weights.coherence * r.coherence_risk,
-    ].filter((v): v is number => v !== undefined);
-    if (weighted.length === 0) continue;
-    const stepRisk = Math.max(...weighted);
-    perTrace[t.traceId] = { ...withoutUndefined(r), step_risk: round4(stepRisk) };
-    risks.push({ traceId: t.traceId, risk: stepRisk });
+    // The largest weighted risk of the signals the trace has (none: not evaluated).
+    let stepRisk: number | undefined;
+    const weigh = (risk: number | undefined, weight: number) => {
+      if (risk !== undefined)
+        stepRisk = stepRisk === undefined ? weight * risk : Math.max(stepRisk, weight * risk);
+    };
+    weigh(r.confidence_risk, weights.confidence);
+    weigh(r.loop_risk, weights.loop_detection);
+    weigh(r.tool_risk, weights.tool_correctness);
+    weigh(r.coherence_risk, weights.coherence);
+    if (stepRisk === undefined) continue;
+    risks.push({ traceId: t.traceId, risk: stepRisk, of: r });
   }
   if (traces.length === 0 || risks.length === 0) {
     const reason =
@@ -57,6 +59,12 @@ export function agentReliability(
   const rawRisk = (1 - ENSEMBLE_WEIGHT) * meanTopK + ENSEMBLE_WEIGHT * maxRisk;
   const score = clamp01(1 - rawRisk);
   const flagged = risks.filter((r) => r.risk > FLAG_ABOVE).map((r) => r.traceId);
+  const { per_trace_signals, per_trace_signals_omitted } = perTraceSignals(
+    risks.map((r) => r.traceId),
+    (i) => round4(risks[i]!.risk),
+    (i) => ({ ...withoutUndefined(risks[i]!.of), step_risk: round4(risks[i]!.risk) }),
+    maxListed,
+  );
   return {
     score,
     passed: score >= threshold,
@@ -70,7 +78,7 @@ export function agentReliability(
       traces_evaluated: risks.length,
       raw_risk: round4(rawRisk),
       signal_weights: weights,
-      per_trace_signals: perTrace,
+      per_trace_signals,
       flagged_traces: flagged,
       aggregation: {
         method: 'max_compose_top_k',
@@ -79,6 +87,7 @@ export function agentReliability(
         mean_top_k_risk: round4(meanTopK),
         max_risk: round4(maxRisk),
       },
+      ...(per_trace_signals_omitted !== undefined ? { per_trace_signals_omitted } : {}),
     },
   };
 }

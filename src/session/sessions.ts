@@ -161,6 +161,7 @@ export function createSessionAccumulator(options: { maxTracked?: number } = {}):
             agentReliability(group.traces, {
               threshold: settings.reliabilityThreshold,
               weights: settings.weights,
+              maxListed: MAX_PER_TRACE_LISTED,
             }),
             settings.reliabilityThreshold,
           ],
@@ -169,6 +170,7 @@ export function createSessionAccumulator(options: { maxTracked?: number } = {}):
             agentConsistency(group.traces, {
               threshold: settings.consistencyThreshold,
               weights: settings.weights,
+              maxListed: MAX_PER_TRACE_LISTED,
             }),
             settings.consistencyThreshold,
           ],
@@ -187,24 +189,12 @@ export function createSessionAccumulator(options: { maxTracked?: number } = {}):
 }
 
 /**
- * The metadata with its per-trace lists bounded for the report: the MAX_PER_TRACE_LISTED worst
- * traces (by step_risk or weighted_uncertainty, worst first) and MAX_FLAGGED_LISTED flagged ids,
- * with counts of the rest. A session of a million traces stays a few kilobytes.
+ * The metadata with its flagged ids bounded for the report: MAX_FLAGGED_LISTED of them, with the
+ * count of the rest (the metrics list only the MAX_PER_TRACE_LISTED worst traces themselves). A
+ * session of a million traces stays a few kilobytes.
  */
 function bounded(metadata: Record<string, unknown>): Record<string, unknown> {
   const out = { ...metadata };
-  const perTrace = metadata.per_trace_signals as Record<string, Record<string, number>> | undefined;
-  if (perTrace) {
-    const risk = (e: Record<string, number>) => e.step_risk ?? e.weighted_uncertainty ?? 0;
-    const entries = Object.entries(perTrace);
-    const kept = entries
-      .map((e, i) => ({ e, i }))
-      .sort((a, b) => risk(b.e[1]) - risk(a.e[1]) || a.i - b.i)
-      .slice(0, MAX_PER_TRACE_LISTED)
-      .map((x) => x.e);
-    out.per_trace_signals = Object.fromEntries(kept);
-    if (entries.length > kept.length) out.per_trace_signals_omitted = entries.length - kept.length;
-  }
   const flagged = metadata.flagged_traces as string[] | undefined;
   if (flagged && flagged.length > MAX_FLAGGED_LISTED) {
     out.flagged_traces = flagged.slice(0, MAX_FLAGGED_LISTED);

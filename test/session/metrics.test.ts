@@ -98,3 +98,50 @@ describe('agent_consistency', () => {
     expect(agentConsistency([{ traceId: 'a', signals: { confidence: 0.7 } }]).score).toBeCloseTo(0.7, 10);
   });
 });
+
+describe('per-trace lists bounded by maxListed', () => {
+  /** The whole list cut afterwards, as the report did before the metrics bounded it themselves. */
+  function cutAfterwards(metadata: Record<string, unknown>, max: number) {
+    const entries = Object.entries(metadata.per_trace_signals as Record<string, Record<string, number>>);
+    const risk = (e: Record<string, number>) => e.step_risk ?? e.weighted_uncertainty ?? 0;
+    const kept = entries
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => risk(b.e[1]) - risk(a.e[1]) || a.i - b.i)
+      .slice(0, max)
+      .map((x) => x.e);
+    return {
+      ...metadata,
+      per_trace_signals: Object.fromEntries(kept),
+      ...(entries.length > kept.length ? { per_trace_signals_omitted: entries.length - kept.length } : {}),
+    };
+  }
+
+  // Ties (risk levels repeat), a trace id seen twice, ids that are array indexes (an object lists
+  // them first) and ids that only look like one, traces without confidence.
+  const levels = [1, 0.9, 0.9, 0.75, 0.5, 0.5, 0.5, 0.2];
+  const oddIds: Record<number, string> = { 13: '017', 14: '4294967295', 15: '4294967294', 16: '0', 22: '-1' };
+  const traces = Array.from({ length: 60 }, (_, i) => ({
+    traceId: oddIds[i] ?? (i % 17 === 5 ? 'again' : i % 9 === 0 ? String(100 - i) : `t${i}`),
+    signals: {
+      ...(i % 7 === 3 ? {} : { confidence: levels[i % levels.length]! }),
+      loop_detection: levels[(i * 3) % levels.length]!,
+      ...(i % 4 === 0 ? { tool_correctness: 0.4 } : {}),
+    },
+  }));
+
+  it.each([
+    ['agent_reliability', agentReliability],
+    ['agent_consistency', agentConsistency],
+  ] as const)('%s lists what cutting the whole list afterwards kept, in the same order', (_, metric) => {
+    const whole = metric(traces);
+    for (const max of [0, 1, 5, 20, 100]) {
+      const listed = metric(traces, { maxListed: max });
+      expect({ ...listed, metadata: listed.metadata }).toEqual({
+        ...whole,
+        metadata: cutAfterwards(whole.metadata, max),
+      });
+      // Key order too: the report is written in it.
+      expect(JSON.stringify(listed.metadata)).toBe(JSON.stringify(cutAfterwards(whole.metadata, max)));
+    }
+  });
+});
