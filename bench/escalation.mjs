@@ -114,7 +114,13 @@ const escalating = parseConfig(
   `tribunal:\n  judges:\n${judges}\n  cassette: { path: cassette.jsonl, mode: record }\nembeddings:\n  baseURL: "${url}"\n  model: text-embedding-3-small\nsessions:\n  failGate: false\n`,
 );
 const rulesOnly = parseConfig('tiers:\n  escalate: false\nsessions:\n  failGate: false\n');
-const common = { baselines: false, stateDir: path.join(dir, 'state'), env: { OPENAI_API_KEY: 'bench-key' } };
+// Relative paths in the config (the cassette) resolve in the temporary directory, never in the checkout.
+const common = {
+  baselines: false,
+  cwd: dir,
+  stateDir: path.join(dir, 'state'),
+  env: { OPENAI_API_KEY: 'bench-key' },
+};
 
 const t0 = performance.now();
 const rules = await analyze(file, { ...common, config: rulesOnly });

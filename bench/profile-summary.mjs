@@ -1,14 +1,19 @@
 // Summarises a V8 .cpuprofile by self time: the top functions, and the totals per source file.
 //   node --cpu-prof --cpu-prof-dir=bench/out/prof build/cli/bin.js analyze FILE --format json --out /dev/null
-//   node bench/profile-summary.mjs bench/out/prof/CPU.*.cpuprofile [top=30]
+//   node bench/profile-summary.mjs bench/out/prof/CPU.*.cpuprofile [top=30] [--samples]
 // Self time is the time a function's own code ran (not its callees). Native frames (JSON.parse,
 // regex execution, TextEncoder…) are named as V8 names them; "(garbage collector)" is GC.
+// --samples weighs every sample alike (the median interval) instead of by the wall time until the
+// next one: on a busy machine a process waiting for a core leaves a long gap that the wall-time
+// weighting charges to whatever ran just before it; sample counts stay proportional to CPU time.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const [file, topArg] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const bySamples = argv.includes('--samples');
+const [file, topArg] = argv.filter((a) => a !== '--samples');
 if (!file) {
-  console.error('usage: node bench/profile-summary.mjs FILE.cpuprofile [top=30]');
+  console.error('usage: node bench/profile-summary.mjs FILE.cpuprofile [top=30] [--samples]');
   process.exit(2);
 }
 const top = Number(topArg ?? 30);
@@ -17,11 +22,13 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 // Sample i lasted timeDeltas[i + 1] (the delta before the next sample); the last gets the mean.
 const self = new Map();
 const { samples, timeDeltas } = profile;
-const total = profile.endTime - profile.startTime;
-for (let i = 0; i < samples.length; i++) {
-  const dt = i + 1 < timeDeltas.length ? timeDeltas[i + 1] : total / samples.length;
-  self.set(samples[i], (self.get(samples[i]) ?? 0) + dt);
-}
+const interval = [...timeDeltas].sort((a, b) => a - b)[timeDeltas.length >> 1] ?? 0;
+const wall = profile.endTime - profile.startTime;
+const total = bySamples ? interval * samples.length : wall;
+/** The time sample i stands for. */
+const weight = (i) =>
+  bySamples ? interval : i + 1 < timeDeltas.length ? timeDeltas[i + 1] : wall / samples.length;
+for (let i = 0; i < samples.length; i++) self.set(samples[i], (self.get(samples[i]) ?? 0) + weight(i));
 
 const cwd = process.cwd();
 const where = (cf) => {
@@ -49,7 +56,7 @@ const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const inclusive = new Map();
 for (let i = 0; i < samples.length; i++) {
-  const dt = i + 1 < timeDeltas.length ? timeDeltas[i + 1] : total / samples.length;
+  const dt = weight(i);
   const seen = new Set();
   for (let id = samples[i]; id !== undefined; id = parent.get(id)) {
     const loc = where(byId.get(id).callFrame);
@@ -67,7 +74,13 @@ for (let i = 0; i < samples.length; i++) {
 
 const pct = (us) => `${((us / total) * 100).toFixed(1).padStart(5)} %`;
 const ms = (us) => `${(us / 1000).toFixed(0).padStart(6)} ms`;
-console.log(`profile: ${(total / 1e6).toFixed(2)} s, ${samples.length} samples\n\nself time by function:`);
+console.log(
+  `profile: ${(wall / 1e6).toFixed(2)} s, ${samples.length} samples` +
+    (bySamples
+      ? ` (weighed alike: ${(interval / 1000).toFixed(2)} ms each, ${(total / 1e6).toFixed(2)} s)`
+      : '') +
+    '\n\nself time by function:',
+);
 for (const [k, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, top))
   console.log(`${ms(us)} ${pct(us)}  ${k}`);
 console.log('\nself time by source file:');

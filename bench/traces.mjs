@@ -212,11 +212,12 @@ const tok = (text) => Math.ceil(text.length / 4);
  * finish, inTok, outTok} | {kind: 'tool', name, args, result, ok, error} | {kind: 'retrieval',
  * query, docs}; each with start / end times in ms.
  */
-export function makeRun(i, r, t0, session = {}) {
-  const agentId = session.agentId ?? AGENTS[i % AGENTS.length];
+export function makeRun(i, r, t0, plan) {
+  const agentId = plan?.agentId ?? AGENTS[i % AGENTS.length];
   const model = MODELS[(i * 7 + Math.floor(i / 11)) % MODELS.length];
-  // The run's fault, if any (about 4 % of runs), drawn first so the rest of the run is unchanged.
-  const f = r();
+  // The run's fault, if any (about 4 % of runs; only as generate() plans runs: the other benches
+  // that draw runs from here get the runs they always had).
+  const f = plan ? r() : 1;
   const fault =
     f < 0.01
       ? 'retry'
@@ -240,7 +241,7 @@ export function makeRun(i, r, t0, session = {}) {
   const steps = [];
   let t = t0 + int(r, 5, 50);
   const llm = (stepModel, history, output, extra = {}) => {
-    const dur = extra.dur ?? int(r, 400, 6000);
+    const { dur, gap = 80, plus = 0 } = extra;
     const step = {
       kind: 'llm',
       model: stepModel,
@@ -248,14 +249,16 @@ export function makeRun(i, r, t0, session = {}) {
       output,
       finish: 'stop',
       inTok: history.reduce((n, m) => n + tok(m.content), 0),
-      outTok: output === undefined ? 0 : tok(output) + (extra.toolCall ? 20 : 0),
+      outTok: output === undefined ? 0 : tok(output) + plus,
       start: t,
       end: t + dur,
       ...extra,
     };
     delete step.dur;
+    delete step.gap;
+    delete step.plus;
     steps.push(step);
-    t += dur + int(r, 5, 80);
+    t += dur + int(r, 5, gap);
     return step;
   };
   if (fault === 'overkill') {
@@ -287,7 +290,7 @@ export function makeRun(i, r, t0, session = {}) {
       // The client timed out and sent the same prompt again, three times.
       for (let n = 0; n < 3; n++)
         llm(model, messages, undefined, { error: 'timeout after 30s', dur: 30_000 });
-    llm(model, messages, thought, { toolCall, finish, dur: llmDur });
+    llm(model, messages, thought, { toolCall, finish, dur: llmDur, plus: 20 });
     messages.push({
       role: 'assistant',
       content: thought,
@@ -332,15 +335,19 @@ export function makeRun(i, r, t0, session = {}) {
     // The answer asked of two other models first, both failing, then of the run's own.
     for (const other of MODELS.filter((m) => m !== model).slice(0, 2))
       llm(other, messages, undefined, { error: 'rate limited', dur: int(r, 200, 2000) });
+  const dur = int(r, 800, 9000);
   const truncated = r() < 0.01;
-  llm(model, messages, answer, { finish: truncated ? 'length' : 'stop', dur: int(r, 800, 9000) });
-  t += int(r, 5, 50);
+  llm(model, messages, answer, { finish: truncated ? 'length' : 'stop', dur, gap: 50 });
   return {
     id: `run-${String(i).padStart(7, '0')}`,
     agentId,
     agentVersion: `1.${i % 3}.0`,
-    ...(session.sessionId !== undefined ? { sessionId: session.sessionId } : {}),
-    userId: session.userId ?? pick(r, NAMES).toLowerCase(),
+    ...(plan === undefined
+      ? { sessionId: `session-${Math.floor(i / 4)}` }
+      : plan.sessionId !== undefined
+        ? { sessionId: plan.sessionId }
+        : {}),
+    userId: plan?.userId ?? pick(r, NAMES).toLowerCase(),
     userInput,
     answer,
     status: failedAll ? 'error' : 'ok',
