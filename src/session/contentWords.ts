@@ -14,18 +14,21 @@ import { contentTokens, FNV_OFFSET, fnvStep, MAX_TEXT_CHARS, STOP_WORDS } from '
 
 const SPACE = 0x20;
 
-/** Stop words by hash, for the check made on every short word. */
+/** Stop words by hash, for the check made on every short word; the low 16 bits of their hashes, marked. */
 const STOP_BY_HASH = new Map<number, string>();
+const STOP_LOW_BITS = new Uint8Array(1 << 16);
 for (const w of STOP_WORDS) {
   let h = FNV_OFFSET;
   for (let i = 0; i < w.length; i++) h = fnvStep(h, w.charCodeAt(i));
   STOP_BY_HASH.set(h >>> 0, w);
+  STOP_LOW_BITS[h & 0xffff] = 1;
 }
 /** The longest stop word: longer words are never looked up. */
 const MAX_STOP_LENGTH = Math.max(...[...STOP_WORDS].map((w) => w.length));
 
 function isStopWord(text: string, start: number, len: number, hash: number): boolean {
-  if (len > MAX_STOP_LENGTH) return false;
+  // Most words are no stop word: their hash's low bits say so without a lookup.
+  if (len > MAX_STOP_LENGTH || STOP_LOW_BITS[hash & 0xffff] === 0) return false;
   const stop = STOP_BY_HASH.get(hash);
   if (stop === undefined || stop.length !== len) return false;
   for (let k = 0; k < len; k++) if (text.charCodeAt(start + k) !== stop.charCodeAt(k)) return false;
@@ -36,6 +39,8 @@ function isStopWord(text: string, start: number, len: number, hash: number): boo
 export class WordList {
   /** The lower-cased text the words are in (for text beyond ASCII: the words joined by spaces). */
   text = '';
+  /** The text read was ASCII (it was read here, not by contentTokens). */
+  ascii = true;
   count = 0;
   starts = new Int32Array(256);
   lengths = new Int32Array(256);
@@ -46,6 +51,7 @@ export class WordList {
     const text = source.slice(0, MAX_TEXT_CHARS).toLowerCase();
     this.text = text;
     this.count = 0;
+    this.ascii = true;
     let start = -1;
     let h = FNV_OFFSET;
     for (let i = 0; i <= text.length; i++) {
@@ -76,6 +82,7 @@ export class WordList {
   private readWords(words: readonly string[]): this {
     this.text = words.join(' ');
     this.count = 0;
+    this.ascii = false;
     let at = 0;
     for (const w of words) {
       let h = FNV_OFFSET;
@@ -177,6 +184,70 @@ export class WordSet {
     this.slots[slot] = i;
     this.members[this.size++] = i;
   }
+}
+
+/** Parts shorter than this are read every time: looking them up would cost about as much. */
+const MIN_CACHED_PART = 1024;
+/** Distinct long parts remembered; past it the memory starts afresh. */
+const MAX_CACHED_PARTS = 512;
+
+/**
+ * The distinct content words of long text parts seen before, by content: every call of an agent
+ * repeats its system prompt, and a call log's trace input holds it (thousands of characters). A
+ * part is remembered the second time it is seen (a part seen once, a user's request, costs a map
+ * entry), as its distinct words joined by spaces; only ASCII parts are (see WordList.read).
+ */
+export class PartWords {
+  private readonly known = new Map<string, string | number>();
+  private readonly list = new WordList();
+  private readonly set = new WordSet();
+
+  /** The part's distinct words joined by spaces, when it is remembered. */
+  distinct(part: string): string | undefined {
+    if (part.length < MIN_CACHED_PART) return undefined;
+    const known = this.known.get(part);
+    if (typeof known === 'string') return known;
+    if (known === undefined) {
+      if (this.known.size >= MAX_CACHED_PARTS) this.known.clear();
+      this.known.set(part, 1);
+      return undefined;
+    }
+    const list = this.list.read(part);
+    if (!list.ascii) return undefined;
+    const set = this.set.build(list);
+    const words: string[] = [];
+    for (let m = 0; m < set.size; m++) words.push(list.word(set.members[m]!));
+    const distinct = words.join(' ');
+    this.known.set(part, distinct);
+    return distinct;
+  }
+}
+
+/**
+ * Reads into `list` the words of `parts` joined by newlines and cut to MAX_TEXT_CHARS (textOf's
+ * text), for their distinct words only: a remembered part stands in as its distinct words, so the
+ * words are not in text order and may repeat across parts. The same distinct words as reading the
+ * joined text: a newline ends a word, the cut part is read as cut, and text beyond ASCII is read
+ * whole. Returns false when the joined text is empty.
+ */
+export function readDistinctParts(list: WordList, parts: readonly string[], known: PartWords): boolean {
+  const pieces: string[] = [];
+  let at = 0;
+  let remembered = false;
+  for (let i = 0; i < parts.length && at < MAX_TEXT_CHARS; i++) {
+    const part = parts[i]!;
+    // Where this part ends in the joined text; the part that crosses MAX_TEXT_CHARS is cut.
+    const whole = at + part.length <= MAX_TEXT_CHARS;
+    const distinct = whole ? known.distinct(part) : undefined;
+    if (distinct !== undefined) remembered = true;
+    pieces.push(distinct ?? (whole ? part : part.slice(0, MAX_TEXT_CHARS - at)));
+    at += part.length + 1;
+  }
+  const joined = pieces.join('\n');
+  list.read(joined);
+  // A remembered part is ASCII, but another part may not be: then the joined text is read whole.
+  if (remembered && !list.ascii) list.read(parts.join('\n'));
+  return parts.length > 1 || (parts.length === 1 && parts[0]!.length > 0);
 }
 
 /**

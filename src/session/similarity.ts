@@ -51,6 +51,11 @@ export const lexicalSimilarity: Similarity = (a, b) => {
  * other non-text values add nothing.
  */
 export function textOf(value: unknown): string {
+  return textParts(value).join('\n').slice(0, MAX_TEXT_CHARS);
+}
+
+/** The strings textOf joins (by newlines, then cut to MAX_TEXT_CHARS), in order. */
+export function textParts(value: unknown): string[] {
   const parts: string[] = [];
   let length = 0;
   const visit = (v: unknown, depth: number): void => {
@@ -71,7 +76,7 @@ export function textOf(value: unknown): string {
     }
   };
   visit(value, 0);
-  return parts.join('\n').slice(0, MAX_TEXT_CHARS);
+  return parts;
 }
 
 /** FNV-1a's start, and one step of it: hash32 of a string made of pieces can be taken piece by piece. */

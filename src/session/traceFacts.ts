@@ -6,14 +6,16 @@
  */
 import { stableJson } from '../detect/detectors/structural/shared.js';
 import type { Trace } from '../trace/schema.js';
-import { BottomK, WordList, WordSet } from './contentWords.js';
+import { BottomK, PartWords, readDistinctParts, WordList, WordSet } from './contentWords.js';
 import {
   FNV_OFFSET,
   fnvStep,
   hash32,
+  MAX_TEXT_CHARS,
   MIN_CONTENT_TOKENS,
   SKETCH_SIZE,
   textOf,
+  textParts,
   type Similarity,
 } from './similarity.js';
 
@@ -47,6 +49,8 @@ const inputWords = new WordList();
 const outputWords = new WordList();
 const inputSet = new WordSet();
 const outputSet = new WordSet();
+/** Long input parts seen before (system prompts, repeated in every call of an agent). */
+const partWords = new PartWords();
 
 /** hash32 of "o:", where every output token starts. */
 const OUTPUT_PREFIX = fnvStep(fnvStep(FNV_OFFSET, 0x6f), 0x3a);
@@ -90,15 +94,20 @@ export function sessionFactsOf(trace: Trace, options: SessionFactsOptions = {}):
     seen.set(call, n);
     sketch.offer(hash32(`${call}#${n}`));
   }
-  const input = textOf(trace.input ?? firstUserText(trace));
+  const inputParts = textParts(trace.input ?? firstUserText(trace));
   const output = textOf(trace.output ?? lastLlmOutput(trace));
   let io: number | undefined;
   if (options.similarity) {
+    const input = inputParts.join('\n').slice(0, MAX_TEXT_CHARS);
     io = input && output ? options.similarity(input, output) : undefined;
     if (wantFingerprint) outputWords.read(output);
   } else {
     outputWords.read(output);
-    io = input && output ? wordsSimilarity(inputWords.read(input), outputWords) : undefined;
+    // Only the input's distinct words count (read with its long parts remembered).
+    io =
+      output && readDistinctParts(inputWords, inputParts, partWords)
+        ? wordsSimilarity(inputWords, outputWords)
+        : undefined;
   }
   if (wantFingerprint) {
     const words = outputWords;

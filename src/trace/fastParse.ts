@@ -568,10 +568,14 @@ const fastTraceParser = compileFastParser(TraceSchema, { shareRepeated: [ChatMes
 /**
  * TraceSchema.safeParse, through the fast path; a rejected input gets zod's own error. A trace
  * nested past MAX_NESTING (from a record, from JSON a format embeds in a string, or an object a
- * library caller built) is rejected first, with the path to where it goes too deep.
+ * library caller built) is rejected first, with the path to where it goes too deep — unless
+ * `nestingChecked` says the caller checked this very value already (a record the loader read).
  */
-export function parseTrace(input: unknown): z.ZodSafeParseResult<Trace> {
-  const deep = nestingProblem(input, { shared: true });
+export function parseTrace(
+  input: unknown,
+  options: { nestingChecked?: boolean } = {},
+): z.ZodSafeParseResult<Trace> {
+  const deep = options.nestingChecked ? undefined : nestingProblem(input, { shared: true });
   if (deep)
     return {
       success: false,

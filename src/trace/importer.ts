@@ -49,6 +49,12 @@ export interface ReaderOptions {
 export interface ImportedTrace {
   trace: TraceInput;
   line?: number;
+  /**
+   * The trace is the value the reader was pushed (or a shallow copy of it, adding no nesting): the
+   * loader checked that value's nesting before any reader saw it, so validation need not walk it
+   * again (trace/nesting.ts). Unset for traces an importer builds.
+   */
+  isPushedValue?: true;
 }
 
 export interface TraceReader {

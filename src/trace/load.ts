@@ -438,7 +438,8 @@ export class FileReader {
     const out: LoadedTrace[] = [];
     for (const item of imported) {
       const keyed = keyAgent(item.trace, this.agent.option, this.agent.fileKey);
-      const parsed = parseTrace(keyed.input);
+      // push() checked the nesting of every value a reader was given; keyAgent adds a string.
+      const parsed = parseTrace(keyed.input, { nestingChecked: item.isPushedValue === true });
       if (!parsed.success) {
         const line = (this.document && this.lineOfTrace(item.trace)) ?? item.line;
         this.addError(invalidTraceError(this.file, item.trace, parsed.error, line));

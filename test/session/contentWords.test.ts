@@ -1,13 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { stableJson } from '../../src/detect/detectors/structural/shared.js';
-import { BottomK, WordList, WordSet } from '../../src/session/contentWords.js';
+import {
+  BottomK,
+  PartWords,
+  readDistinctParts,
+  WordList,
+  WordSet,
+} from '../../src/session/contentWords.js';
 import {
   contentTokens,
   lexicalSimilarity,
   MAX_TEXT_CHARS,
   sketch,
   textOf,
+  textParts,
 } from '../../src/session/similarity.js';
 import { sessionFactsOf, type SessionFacts } from '../../src/session/traceFacts.js';
 import { loadTraces } from '../../src/trace/load.js';
@@ -92,6 +99,44 @@ describe('content words read without a string per word', () => {
     const set = new WordSet().build(a);
     expect(set.size).toBe(new Set(contentTokens('Order order ORDER refund 42 refund shipment')).size);
     expect(Array.from({ length: b.count }, (_, j) => set.has(b, j))).toEqual([true, true, false]);
+  });
+
+  it('of text parts, with long parts remembered, are the distinct words of the joined text', () => {
+    const distinct = (list: WordList) => {
+      const set = new WordSet().build(list);
+      return new Set(Array.from({ length: set.size }, (_, m) => list.word(set.members[m]!)));
+    };
+    const system = 'You are the Support Bot for ACME: refunds, orders, 42 warehouses. '.repeat(40);
+    const long = 'Quarterly revenue report for cohort 7 and churn metrics. '.repeat(30);
+    const cases: string[][] = [
+      [],
+      [''],
+      ['', ''],
+      ['gpt-4o', system, 'Where is my order 1234?'],
+      [system, long],
+      // The part that crosses MAX_TEXT_CHARS is read as cut, and the parts after it not at all.
+      [system, long, long, long, 'never read'],
+      ['x'.repeat(MAX_TEXT_CHARS - system.length - 1), system, 'tail words'],
+      ['y'.repeat(MAX_TEXT_CHARS - system.length - 2), system, 'tail words'],
+      // Beyond ASCII in another part: the joined text is read whole (Unicode case mapping).
+      [system, 'Ünïcödé ÖRDER Straße'],
+      [`${system} café`, system],
+      ['a'.repeat(MAX_TEXT_CHARS + 10), system],
+    ];
+    const known = new PartWords();
+    // Three passes: a part is remembered the second time it is seen, then read from memory.
+    for (let pass = 0; pass < 3; pass++)
+      for (const parts of cases) {
+        const joined = parts.join('\n').slice(0, MAX_TEXT_CHARS);
+        const list = new WordList();
+        expect(readDistinctParts(list, parts, known)).toBe(joined.length > 0);
+        expect(distinct(list), JSON.stringify(parts.map((p) => p.slice(0, 20)))).toEqual(
+          new Set(contentTokens(joined)),
+        );
+      }
+    // textParts are what textOf joins.
+    const value = [{ role: 'system', content: system }, { question: 'why', n: 1 }];
+    expect(textParts(value).join('\n').slice(0, MAX_TEXT_CHARS)).toBe(textOf(value));
   });
 
   it('keep the bottom-k sketch a sort of every distinct hash would keep', () => {

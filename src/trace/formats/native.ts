@@ -25,14 +25,14 @@ export const nativeImporter: Importer = {
               sink.problem({ line, field: `[${i}]`, message: 'expected a trace object' });
               return [];
             }
-            return [{ trace: normaliseNativeOutcome(v) as TraceInput, line }];
+            return [{ trace: normaliseNativeOutcome(v) as TraceInput, line, isPushedValue: true }];
           });
         }
         if (!isRecord(value)) {
           sink.problem({ line, message: 'expected a trace object' });
           return [];
         }
-        return [{ trace: normaliseNativeOutcome(value) as TraceInput, line }];
+        return [{ trace: normaliseNativeOutcome(value) as TraceInput, line, isPushedValue: true }];
       },
       end: () => [],
     };
