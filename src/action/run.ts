@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config/config.js';
 import { diffReports } from '../diff/diffReports.js';
+import { failuresText, metricsLine } from '../diff/headline.js';
 import type { ReportDiff } from '../diff/schema.js';
 import { formatUsd } from '../report/summarise.js';
 import type { Report } from '../report/schema.js';
@@ -278,9 +279,12 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     let checkRunId: number | undefined;
     if (inputs.checkRun && octokit) {
       const { annotations, total } = reportAnnotations(head.report, { workDir, workspace });
-      const headline = diff
-        ? `waste ${formatUsd(diff.totals.wasteUsd.base)} → ${formatUsd(diff.totals.wasteUsd.head)}, ${plural(diff.signals.new.length, 'new finding')}`
-        : `waste ${formatUsd(head.report.waste.totalUsd)}, ${plural(head.report.inputs.traces, 'trace')}`;
+      // The rule that failed the regression gate, as the comment's verdict names it; else the numbers.
+      const headline =
+        (diff && failuresText(diff)) ??
+        (diff
+          ? `waste ${formatUsd(diff.totals.wasteUsd.base)} → ${formatUsd(diff.totals.wasteUsd.head)}, ${plural(diff.signals.new.length, 'new finding')}`
+          : `waste ${formatUsd(head.report.waste.totalUsd)}, ${plural(head.report.inputs.traces, 'trace')}`);
       const check = await degrade(deps, 'create the check run', 'checks: write', () =>
         writeCheckRun(octokit, {
           owner,
@@ -289,12 +293,10 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
           headSha: event.headSha,
           conclusion: passed ? 'success' : inputs.failOn === 'never' ? 'neutral' : 'failure',
           title: `${passed ? 'Passed' : 'Failed'}: ${headline}`,
-          summary: checkRunSummary(
-            reasons,
-            { shown: annotations.length, total },
-            event.runUrl,
-            artifactLinks(artifacts),
-          ),
+          summary: checkRunSummary(reasons, { shown: annotations.length, total }, event.runUrl, {
+            numbers: diff && metricsLine(diff),
+            links: artifactLinks(artifacts),
+          }),
           annotations,
         }),
       );

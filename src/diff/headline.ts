@@ -26,6 +26,19 @@ function failureText(f: GateFailure): Markdown {
 }
 
 /**
+ * The regression gate's failures as plain text, for a check run's title: "1 new finding at high
+ * or worse (rule regression.newSignals.minSeverity: high)"; undefined when it passed.
+ */
+export function failuresText(diff: ReportDiff): string | undefined {
+  if (diff.gate.passed) return undefined;
+  const failures = diff.gate.failures;
+  if (!failures?.length) return diff.gate.reasons[0];
+  return failures
+    .map((f) => (f.rule === 'comparable' ? f.fired : `${f.fired} (rule ${f.setting}: ${f.limit})`))
+    .join('; ');
+}
+
+/**
  * What a passing gate checked, in a few words each: "no new finding at high or worse", "waste per
  * trace within noise" (or "+5% (under 20%)", "down", "too few traces to tell").
  */

@@ -20,6 +20,7 @@ import {
   type RenderInput,
 } from '../../src/action/commentBody.js';
 import { diffReports } from '../../src/diff/diffReports.js';
+import { failuresText, metricsLine } from '../../src/diff/headline.js';
 import { FIRST_SCREEN_CHARS, FIRST_SCREEN_LINES } from '../../src/diff/renderMarkdown.js';
 import { finding, report, trace } from '../diff/reports.js';
 
@@ -152,9 +153,19 @@ describe('the PR comment', () => {
       `> No baseline to compare with: x. This comment shows the report alone; the next run with a baseline shows the change.\n\n${links}\n\n### tracejury`,
     );
     expect(renderJobSummary({ ...withDiff, diff: undefined })).toContain(links);
+    // The check run: the comment's numbers, the reasons, the links.
     expect(
-      checkRunSummary(['TOOL_LOOP: 1 high signal'], { shown: 1, total: 1 }, runUrl, artifactLinks(artifacts)),
-    ).toBe(`- TOOL\\_LOOP: 1 high signal\n\n${links}\n\n1 annotation. [Job summary](${runUrl})`);
+      checkRunSummary(['TOOL_LOOP: 1 high signal'], { shown: 1, total: 1 }, runUrl, {
+        numbers: metricsLine(withDiff.diff!),
+        links: artifactLinks(artifacts),
+      }),
+    ).toBe(
+      `**Cost** $0.0100, unchanged · **Waste** $0.00, unchanged · **Findings** 0 → 1: 1 new, 0 resolved\n\n` +
+        `- TOOL\\_LOOP: 1 high signal\n\n${links}\n\n1 annotation. [Job summary](${runUrl})`,
+    );
+    expect(failuresText(withDiff.diff!)).toBe(
+      '1 new finding at high or worse (rule regression.newSignals.minSeverity: high)',
+    );
     // No artifact: the trace names no link but its file, and nothing says a report is there.
     const bare = renderComment({ ...withDiff, artifacts: {} }, marker);
     expect(bare).not.toContain('HTML report');

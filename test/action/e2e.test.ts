@@ -224,6 +224,11 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
       status: 'completed',
       conclusion: 'failure',
     });
+    // The check run names the rule that failed, as the comment's verdict does, and its numbers.
+    expect(check.output!.title).toBe(
+      'Failed: 1 new finding at high or worse (rule regression.newSignals.minSeverity: high)',
+    );
+    expect(check.output!.summary).toMatch(/^\*\*Cost\*\* .* · \*\*Waste\*\* .* · \*\*Findings\*\* /);
     expect(check.annotations.length).toBeGreaterThan(0);
     expect(check.annotations).toContainEqual(
       expect.objectContaining({
