@@ -188,7 +188,6 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
     const plan = planFor(trace.agentId);
     const out: Signal[] = [];
     let waste: WasteResult[] | undefined;
-    let wasteSignals = 0;
     let versioned: VersionContexts | undefined;
     const entries = plan.entries;
     for (let i = 0; i < entries.length; i++) {
@@ -216,11 +215,12 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
         });
         continue;
       }
+      // A detector without signals neither claims nor charges anything.
+      if (drafts.length === 0) continue;
       (waste ??= []).push({ meta, signals: drafts, shadow: entry.shadow, at: out.length });
-      wasteSignals += drafts.length;
     }
     // Suppression and pricing only change signals, so a trace without waste signals needs neither.
-    if (waste !== undefined && wasteSignals > 0) {
+    if (waste !== undefined) {
       // Each detector's signals go where it comes in entry order (results are in that order).
       const merged: Signal[] = [];
       let from = 0;
