@@ -6,11 +6,35 @@
  */
 const CHUNK = 1 << 20;
 
-/** `value` as JSON.stringify(value, null, 2) writes it at nesting `depth` (0 for the top). */
+/** The text JSON.stringify(…, null, 2) writes around a value wrapped in `depth` objects `{ "a": … }`. */
+const wrappers: { prefix: number; suffix: number }[] = [];
+function wrapperAt(depth: number): { prefix: number; suffix: number } {
+  let w = wrappers[depth];
+  if (!w) {
+    let prefix = 0;
+    let suffix = 0;
+    for (let level = 0; level < depth; level++) {
+      prefix += '{\n'.length + 2 * (level + 1) + '"a": '.length;
+      suffix += '\n'.length + 2 * level + '}'.length;
+    }
+    wrappers[depth] = w = { prefix, suffix };
+  }
+  return w;
+}
+
+/**
+ * `value` as JSON.stringify(value, null, 2) writes it at nesting `depth` (0 for the top; the value
+ * is neither undefined nor a function). Wrapped in `depth` one-key objects, the value comes out
+ * indented for its place, and the wrapper's own text is cut off: the same characters as indenting
+ * every line afterwards, without copying the text again.
+ */
 function nested(value: unknown, depth: number): string {
-  const text = JSON.stringify(value, null, 2);
-  // JSON text has no raw newline inside strings (they are escaped), so every newline starts a line.
-  return depth === 0 ? text : text.replace(/\n/g, `\n${'  '.repeat(depth)}`);
+  if (depth === 0) return JSON.stringify(value, null, 2);
+  let wrapped = value;
+  for (let level = 0; level < depth; level++) wrapped = { a: wrapped };
+  const text = JSON.stringify(wrapped, null, 2);
+  const { prefix, suffix } = wrapperAt(depth);
+  return text.slice(prefix, text.length - suffix);
 }
 
 function* pieces(value: unknown, depth: number): Generator<string> {

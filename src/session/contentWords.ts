@@ -255,21 +255,33 @@ export function readDistinctParts(list: WordList, parts: readonly string[], know
  * same as sorting every distinct hash and keeping the first k.
  */
 export class BottomK {
-  readonly values: number[] = [];
-  constructor(private readonly k: number) {}
+  /** The kept numbers, ascending, in the first `count` places (no array grows or shifts). */
+  private readonly kept: Float64Array;
+  private count = 0;
+  constructor(private readonly k: number) {
+    this.kept = new Float64Array(k);
+  }
 
   offer(h: number): void {
-    const v = this.values;
-    if (v.length === this.k && h >= v[v.length - 1]!) return;
+    const v = this.kept;
+    const n = this.count;
+    if (n === this.k && h >= v[n - 1]!) return;
     let lo = 0;
-    let hi = v.length;
+    let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (v[mid]! < h) lo = mid + 1;
       else hi = mid;
     }
-    if (v[lo] === h) return;
-    v.splice(lo, 0, h);
-    if (v.length > this.k) v.pop();
+    if (lo < n && v[lo] === h) return;
+    // Shift the larger ones up by one (the largest falls off when all k places are taken).
+    v.copyWithin(lo + 1, lo, n === this.k ? n - 1 : n);
+    v[lo] = h;
+    if (n < this.k) this.count++;
+  }
+
+  /** The kept numbers, ascending. */
+  get values(): number[] {
+    return Array.from(this.kept.subarray(0, this.count));
   }
 }

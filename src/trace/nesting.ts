@@ -42,8 +42,9 @@ export function nestingProblem(
   }: { limit?: number; depth?: number; shared?: boolean } = {},
 ): NestingProblem | undefined {
   const seenAt = shared ? new Map<object, number>() : undefined;
-  const tooDeep = (v: unknown, at: number): boolean => {
-    if (typeof v !== 'object' || v === null) return false;
+  // Called for objects and arrays only: most values of a record are strings and numbers, and
+  // testing them in place saves a call each (this walks every record read).
+  const tooDeep = (v: object, at: number): boolean => {
     if (at >= limit) return true;
     if (seenAt) {
       const seen = seenAt.get(v);
@@ -51,14 +52,20 @@ export function nestingProblem(
       seenAt.set(v, at);
     }
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) if (tooDeep(v[i], at + 1)) return true;
+      for (let i = 0; i < v.length; i++) {
+        const child: unknown = v[i];
+        if (typeof child === 'object' && child !== null && tooDeep(child, at + 1)) return true;
+      }
     } else {
-      for (const key in v)
-        if (Object.hasOwn(v, key) && tooDeep((v as Record<string, unknown>)[key], at + 1)) return true;
+      for (const key in v) {
+        if (!Object.hasOwn(v, key)) continue;
+        const child = (v as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null && tooDeep(child, at + 1)) return true;
+      }
     }
     return false;
   };
-  if (!tooDeep(value, depth)) return undefined;
+  if (typeof value !== 'object' || value === null || !tooDeep(value, depth)) return undefined;
   return {
     path: pathPastLimit(value, limit - depth),
     message: `nested deeper than ${limit} levels of objects and arrays`,

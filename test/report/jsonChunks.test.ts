@@ -27,7 +27,14 @@ describe('reportJsonChunks', () => {
   });
 
   it('writes empty and scalar members as JSON.stringify does', () => {
-    const report = { a: [], b: {}, c: null, d: 'x', e: [null, 1], f: { g: [] } };
+    const report = {
+      a: [],
+      b: {},
+      c: null,
+      d: 'x',
+      e: [null, 1, 'two', true, [], {}, [[]], undefined, new Date(0)],
+      f: { g: [], h: { i: [{ j: 'ünï\u2028"\n' }] }, k: new Date(1) },
+    };
     expect([...reportJsonChunks(report)].join('')).toBe(`${JSON.stringify(report, null, 2)}\n`);
   });
 });

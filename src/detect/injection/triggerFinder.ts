@@ -78,6 +78,12 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
   KIND[0x5c] = ODD_SPACE;
   /** Generation stamps: a state's outputs are collected once per call without clearing a set. */
   const seenIn = new Uint32Array(dfa.states);
+  /**
+   * The same for triggers, and the triggers found, reused from call to call: a chat text holds
+   * dozens, and a Set and a sorted copy of it per field were a tenth of a run's garbage.
+   */
+  const triggerSeenIn = new Uint32Array(dfa.triggers.length);
+  const found = new Int32Array(dfa.triggers.length);
   let generation = 0;
   let buf = new Uint8Array(1 << 16);
 
@@ -91,6 +97,7 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
       generation = (generation + 1) >>> 0;
       if (generation === 0) {
         seenIn.fill(0);
+        triggerSeenIn.fill(0);
         generation = 1;
       }
       const bytes = buf;
@@ -120,9 +127,19 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
         }
       }
       if (run >= MIN_BLOB_RUN) blobRuns.push(n - run, n);
-      const triggers = new Set<number>();
-      for (const state of ended) for (const t of outputsOf[state]!) triggers.add(t);
-      return { triggers: [...triggers].sort((a, b) => a - b), blobRuns, onlyLowercase: rewrite === 0 };
+      let count = 0;
+      for (let e = 0; e < ended.length; e++) {
+        const outputs = outputsOf[ended[e]!]!;
+        for (let k = 0; k < outputs.length; k++) {
+          const t = outputs[k]!;
+          if (triggerSeenIn[t] === generation) continue;
+          triggerSeenIn[t] = generation;
+          found[count++] = t;
+        }
+      }
+      // A typed array sorts as numbers, in place.
+      const triggers = Array.from(found.subarray(0, count).sort());
+      return { triggers, blobRuns, onlyLowercase: rewrite === 0 };
     },
   };
 }
