@@ -300,7 +300,12 @@ for (const format of formats) {
   rows.push({
     format,
     compared: others.length
-      ? { ratio: median(otherRatios), min: Math.min(...otherRatios), max: Math.max(...otherRatios) }
+      ? {
+          ratio: median(otherRatios),
+          min: Math.min(...otherRatios),
+          max: Math.max(...otherRatios),
+          cpuRatio: median(others.map((o, i) => o.cpuMs / floors[i].cpuMs)),
+        }
       : undefined,
     mb: statSync(file).size / 1024 / 1024,
     traces: report.inputs.traces,
@@ -310,6 +315,7 @@ for (const format of formats) {
     analyze: median(runs.map((r) => r.ms)) / 1000,
     ratio,
     startup: median(startups.map((r) => r.ms)) / 1000,
+    cpuRatio: median(runs.map((r, i) => r.cpuMs / floors[i].cpuMs)),
     work: median(workRatios),
     floorCpu: median(floors.map((f) => f.cpuMs)) / 1000,
     analyzeCpu: median(runs.map((r) => r.cpuMs)) / 1000,
@@ -334,13 +340,13 @@ for (const format of formats) {
 }
 
 process.stdout.write(
-  `\n| format | file | traces (with a finding) | floor s | analyze s | × floor (median, range) | start-up s | peak RSS (floor) | report | target | met? |\n` +
-    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n`,
+  `\n| format | file | traces (with a finding) | floor s | analyze s | × floor (median, range) | CPU × floor | start-up s | peak RSS (floor) | report | target | met? |\n` +
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n`,
 );
 for (const r of rows) {
   process.stdout.write(
     `| ${r.format} | ${r.mb.toFixed(r.mb < 10 ? 1 : 0)} MB | ${r.traces} (${(r.findings * 100).toFixed(0)} %) | ${r.floor.toFixed(2)} | ${r.analyze.toFixed(2)} | ` +
-      `${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${r.startup.toFixed(2)} | ${r.rss.toFixed(0)} MB (${r.floorRss.toFixed(0)} MB) | ${r.reportMb.toFixed(1)} MB | ` +
+      `${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${r.cpuRatio.toFixed(2)} | ${r.startup.toFixed(2)} | ${r.rss.toFixed(0)} MB (${r.floorRss.toFixed(0)} MB) | ${r.reportMb.toFixed(1)} MB | ` +
       `${r.target === undefined ? '—' : `≤ ${r.target}×`}, ≤ ${RSS_TARGET_MB} MB | ${r.met} |\n`,
   );
 }
@@ -354,12 +360,12 @@ if (compareBin) {
     `\n--compare ${path.relative(process.cwd(), compareBin)}, same rounds, same floor:\n\n`,
   );
   process.stdout.write(
-    `| format | this build × floor | compared build × floor | this / compared |\n|---|---:|---:|---:|\n`,
+    `| format | this build × floor | compared build × floor | this / compared | CPU: this × floor | CPU: compared × floor |\n|---|---:|---:|---:|---:|---:|\n`,
   );
   for (const r of rows) {
     const c = r.compared;
     process.stdout.write(
-      `| ${r.format} | ${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${c.ratio.toFixed(2)} (${c.min.toFixed(2)}–${c.max.toFixed(2)}) | ${(r.ratio / c.ratio).toFixed(3)} |\n`,
+      `| ${r.format} | ${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${c.ratio.toFixed(2)} (${c.min.toFixed(2)}–${c.max.toFixed(2)}) | ${(r.ratio / c.ratio).toFixed(3)} | ${r.cpuRatio.toFixed(2)} | ${c.cpuRatio.toFixed(2)} |\n`,
     );
   }
   process.stdout.write('\n');
