@@ -44,6 +44,7 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
   }
   if (ALPHABET !== 128) throw new Error('find() indexes the table with (state << 7) | char');
   if (dfa.states > 0xffff) throw new Error('trigger automaton too large');
+  if (MIN_BLOB_RUN + 8 !== 32) throw new Error('find() tests bit 5 of run + 8');
   // States are renumbered so that those where a trigger ends come last: the walk tests for one
   // with a comparison instead of a table read.
   const order = Array.from({ length: dfa.states }, (_, s) => s).sort(
@@ -63,21 +64,32 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
   }
   const start = renamed[dfa.start]!;
   /**
-   * What each character is besides its automaton class: BASE64 (part of a blob run), SPACE
-   * (whitespace normalising keeps when alone: ' ', '\n'), SPACE|ODD_SPACE (tab, CR, VT, FF), or
-   * ODD_SPACE alone for the backslash: not whitespace, but it too means the text needs more than
-   * lowercasing (see normaliseForScan).
+   * The state after a space, whatever the state before: no trigger holds whitespace, so a space
+   * ends every partial match and leaves only "a word starts next". Were that not so for some
+   * automaton, text would be walked in one chain (SPLIT false).
    */
-  const BASE64 = 4;
+  const AFTER_SPACE = delta[(start << 7) | 0x20]!;
+  let SPLIT = true;
+  for (let st = 1; st < dfa.states; st++) if (delta[(st << 7) | 0x20] !== AFTER_SPACE) SPLIT = false;
+  /**
+   * What each character is besides its automaton class, as tables the walk reads without a
+   * branch: RUN is -1 for a base64 character (a blob run goes on) and 0 for any other (it ends);
+   * WS is SPACE for whitespace normalising keeps when alone (' ', '\n'), SPACE|ODD_SPACE for tab,
+   * CR, VT and FF, and ODD_SPACE alone for the backslash: not whitespace, but it too means the
+   * text needs more than lowercasing (see normaliseForScan).
+   */
   const SPACE = 1;
   const ODD_SPACE = 2;
-  const KIND = new Uint8Array(ALPHABET);
-  for (let c = 0; c < ALPHABET; c++) if (isBase64Char(c)) KIND[c] = BASE64;
-  KIND[0x20] = KIND[0x0a] = SPACE;
-  KIND[0x09] = KIND[0x0b] = KIND[0x0c] = KIND[0x0d] = SPACE | ODD_SPACE;
-  KIND[0x5c] = ODD_SPACE;
+  const RUN = new Int32Array(ALPHABET);
+  for (let c = 0; c < ALPHABET; c++) if (isBase64Char(c)) RUN[c] = -1;
+  const WS = new Uint8Array(ALPHABET);
+  WS[0x20] = WS[0x0a] = SPACE;
+  WS[0x09] = WS[0x0b] = WS[0x0c] = WS[0x0d] = SPACE | ODD_SPACE;
+  WS[0x5c] = ODD_SPACE;
   /** Generation stamps: a state's outputs are collected once per call without clearing a set. */
   const seenIn = new Uint32Array(dfa.states);
+  /** The states where a trigger ends that a call reached, each once (reused from call to call). */
+  const ended = new Int32Array(dfa.states);
   /**
    * The same for triggers, and the triggers found, reused from call to call: a chat text holds
    * dozens, and a Set and a sorted copy of it per field were a tenth of a run's garbage.
@@ -101,34 +113,73 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
         generation = 1;
       }
       const bytes = buf;
-      const ended: number[] = [];
-      const blobRuns: number[] = [];
-      let s = start;
-      let run = 0;
-      let space = 0;
-      let rewrite = 0;
-      for (let i = 0; i < n; i++) {
-        const c = bytes[i]!;
-        s = delta[(s << 7) | c]!;
-        if (s >= FIRST_OUTPUT && seenIn[s] !== generation) {
-          seenIn[s] = generation;
-          ended.push(s);
-        }
-        const kind = KIND[c]!;
-        if (kind === BASE64) {
-          run++;
-          space = 0;
-        } else {
-          if (run >= MIN_BLOB_RUN) blobRuns.push(i - run, i);
-          run = 0;
-          // Set when whitespace follows whitespace, or is a tab, CR, VT or FF.
-          rewrite |= kind & (ODD_SPACE | space);
-          space = kind & SPACE;
-        }
+      // Two walks at once, as the prefilter does: chain A over [0, half), chain B from j0, just
+      // after the last space before half, to the end. The two state chains do not depend on each
+      // other, so the processor runs them side by side. B starts in the state after a space, which
+      // is the state there. A finds the triggers that end before half; one that ends at or past
+      // half starts at or after j0 (no trigger holds the space before j0), so B finds it. Every
+      // pair of neighbouring characters is seen by A or B (B knows its first character follows a
+      // space), which is all the whitespace check needs. Short text, or text without a space in
+      // the SPLIT_SEARCH characters before half, is walked by B alone.
+      let half = n >> 1;
+      let j0 = 0;
+      if (SPLIT && half > 0) {
+        const space = text.lastIndexOf(' ', half - 1);
+        if (space >= 0 && space >= half - SPLIT_SEARCH) j0 = space + 1;
       }
-      if (run >= MIN_BLOB_RUN) blobRuns.push(n - run, n);
+      if (j0 === 0) half = 0;
+      let a = start;
+      let b = j0 === 0 ? start : AFTER_SPACE;
+      let ends = 0;
+      // Base64 run lengths so far; `long` gets bit 5 once a run reaches MIN_BLOB_RUN (run + 8 is
+      // below 32 until then), and the runs themselves are found afterwards, in the rare text with one.
+      let runA = 0;
+      let runB = 0;
+      let long = 0;
+      // Whether the last character was whitespace; `rewrite` is set when whitespace follows
+      // whitespace, or is a tab, CR, VT or FF, or the character is a backslash.
+      let spaceA = 0;
+      let spaceB = j0 === 0 ? 0 : SPACE;
+      let rewrite = 0;
+      let j = j0;
+      for (let i = 0; i < half; i++, j++) {
+        const x = bytes[i]!;
+        const y = bytes[j]!;
+        a = delta[(a << 7) | x]!;
+        b = delta[(b << 7) | y]!;
+        if (a >= FIRST_OUTPUT && seenIn[a] !== generation) {
+          seenIn[a] = generation;
+          ended[ends++] = a;
+        }
+        if (b >= FIRST_OUTPUT && seenIn[b] !== generation) {
+          seenIn[b] = generation;
+          ended[ends++] = b;
+        }
+        runA = (runA + 1) & RUN[x]!;
+        runB = (runB + 1) & RUN[y]!;
+        long |= (runA + 8) | (runB + 8);
+        const wx = WS[x]!;
+        const wy = WS[y]!;
+        rewrite |= (wx & (ODD_SPACE | spaceA)) | (wy & (ODD_SPACE | spaceB));
+        spaceA = wx & SPACE;
+        spaceB = wy & SPACE;
+      }
+      for (; j < n; j++) {
+        const y = bytes[j]!;
+        b = delta[(b << 7) | y]!;
+        if (b >= FIRST_OUTPUT && seenIn[b] !== generation) {
+          seenIn[b] = generation;
+          ended[ends++] = b;
+        }
+        runB = (runB + 1) & RUN[y]!;
+        long |= runB + 8;
+        const wy = WS[y]!;
+        rewrite |= wy & (ODD_SPACE | spaceB);
+        spaceB = wy & SPACE;
+      }
+      const blobRuns = (long & 32) === 0 ? [] : blobRunsIn(bytes, n, RUN);
       let count = 0;
-      for (let e = 0; e < ended.length; e++) {
+      for (let e = 0; e < ends; e++) {
         const outputs = outputsOf[ended[e]!]!;
         for (let k = 0; k < outputs.length; k++) {
           const t = outputs[k]!;
@@ -144,4 +195,22 @@ export function compileTriggerFinder(dfa: TriggerDfa): TriggerFinder {
   };
 }
 
+/** The maximal runs of MIN_BLOB_RUN+ base64 characters (RUN -1) in bytes[0, n), as [start, end) pairs. */
+function blobRunsIn(bytes: Uint8Array, n: number, RUN: Int32Array): number[] {
+  const runs: number[] = [];
+  let run = 0;
+  for (let i = 0; i < n; i++) {
+    if (RUN[bytes[i]!] !== 0) {
+      run++;
+      continue;
+    }
+    if (run >= MIN_BLOB_RUN) runs.push(i - run, i);
+    run = 0;
+  }
+  if (run >= MIN_BLOB_RUN) runs.push(n - run, n);
+  return runs;
+}
+
 const encoder = new TextEncoder();
+/** How far before the middle a space is looked for, to start the second chain after it. */
+const SPLIT_SEARCH = 4096;

@@ -83,6 +83,41 @@ describe('trigger finder (the keyword pass over ASCII text)', () => {
     expect(withRuns).toBeGreaterThan(100);
   });
 
+  it('reads long text in two halves at once and reports exactly the same, at every place they meet', () => {
+    // Long texts are walked from both ends of a split near the middle: triggers, base64 runs and
+    // whitespace cut by the split, or right beside it, must come out as from one walk.
+    const r = rng(11);
+    let split = 0;
+    for (let i = 0; i < 400; i++) {
+      const parts: string[] = [];
+      const target = 200 + Math.floor(r() * 6_000);
+      while (parts.join(' ').length < target) parts.push(randomText(r));
+      let text = parts.join(r() < 0.5 ? ' ' : '');
+      // Something that crosses the middle: a trigger, a base64 run, a whitespace run.
+      const middle = text.length >> 1;
+      const across = [dfa.triggers[Math.floor(r() * dfa.triggers.length)]!, 'QUJD'.repeat(10), ' \n\t  '][
+        Math.floor(r() * 3)
+      ]!;
+      const at = middle - Math.floor(r() * (across.length + 40));
+      text = `${text.slice(0, at)}${r() < 0.5 ? ' ' : ''}${across}${text.slice(at)}`;
+      if (text.lastIndexOf(' ', (text.length >> 1) - dfa.longestTrigger - 1) > 0) split++;
+      const hits = finder.find(text)!;
+      expect(hits.triggers, text).toEqual(triggersIn(text));
+      const runs = [...text.matchAll(/(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}/g)];
+      expect(hits.blobRuns, text).toEqual(runs.flatMap((m) => [m.index, m.index + m[0].length]));
+      expect(hits.onlyLowercase, text).toBe(!/\s\s|[\t\v\f\r\\]/.test(text));
+    }
+    expect(split).toBeGreaterThan(300);
+    // Whitespace only where the halves meet: the space B starts after, and a newline after it.
+    for (const k of [100, 101, 2_000]) {
+      const words = 'order '.repeat(k).trim();
+      const cut = (words.length + 1) >> 1;
+      const text = `${words.slice(0, cut - 1)} \n${words.slice(cut - 1)}`;
+      expect(text[(text.length >> 1) - 1], `split after the space (k=${k})`).toBe(' ');
+      expect(finder.find(text)!.onlyLowercase, text).toBe(false);
+    }
+  });
+
   it('declines text with a non-ASCII character (it takes the regex path)', () => {
     expect(finder.find('ignore café')).toBeUndefined();
     expect(finder.find('i\u200bgnore')).toBeUndefined();
