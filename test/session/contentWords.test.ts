@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { stableJson } from '../../src/detect/detectors/structural/shared.js';
-import {
-  BottomK,
-  PartWords,
-  readDistinctParts,
-  WordList,
-  WordSet,
-} from '../../src/session/contentWords.js';
+import { BottomK, PartWords, readDistinctParts, WordList, WordSet } from '../../src/session/contentWords.js';
 import {
   contentTokens,
   lexicalSimilarity,
@@ -135,7 +129,10 @@ describe('content words read without a string per word', () => {
         );
       }
     // textParts are what textOf joins.
-    const value = [{ role: 'system', content: system }, { question: 'why', n: 1 }];
+    const value = [
+      { role: 'system', content: system },
+      { question: 'why', n: 1 },
+    ];
     expect(textParts(value).join('\n').slice(0, MAX_TEXT_CHARS)).toBe(textOf(value));
   });
 
