@@ -11,6 +11,7 @@ import {
   type CollectTracesOptions,
 } from '../report/html/collectTraces.js';
 import type { TraceRef } from '../report/html/traceRefs.js';
+import { terminalText } from '../redact/safeText.js';
 import { UsageError } from '../trace/paths.js';
 import { plural } from '../util/thousands.js';
 import type { CliIO } from './io.js';
@@ -59,10 +60,11 @@ export async function htmlTraces(
     io.stderr.write(
       `tracejury: warning: the HTML page does not embed ${plural(leftOut.withFindings, 'trace')} with findings` +
         (leftOut.overBudget > 0
-          ? ` (over the ${budget === undefined ? DEFAULT_HTML_TRACES_MB : Math.round((budget ?? 0) / MB)} MB budget: --html-traces all embeds every trace)`
+          ? ` (over the ${budget === undefined ? DEFAULT_HTML_TRACES_MB : Math.round(((budget ?? 0) / MB) * 10) / 10} MB budget: --html-traces all embeds every trace)`
           : '') +
+        // File names come from the report: on a terminal, as every report string, inert and redacted.
         (leftOut.unreadable.length > 0
-          ? `; unreadable: ${leftOut.unreadable.map((u) => `${u.file} (${u.reason})`).join(', ')}`
+          ? `; unreadable: ${leftOut.unreadable.map((u) => terminalText(`${u.file} (${u.reason})`)).join(', ')}`
           : '') +
         '\n',
     );
