@@ -27,8 +27,12 @@ export function FindingsTab({ page, index, params, navigate }: Props) {
   for (const k of FILTER_KEYS) if (params[k] !== undefined && params[k] !== '') filters[k] = params[k];
   const shown = filterRows(rows, filters);
   const groups = groupByDetector(shown);
-  const setFilters = (next: Filters) =>
-    navigate({ view: 'tab', tab: 'findings', params: next as Record<string, string> }, { replace: true });
+  // Filters in one order, so one selection is one address whatever order it was made in.
+  const setFilters = (next: Filters) => {
+    const params: Record<string, string> = {};
+    for (const k of FILTER_KEYS) if (next[k] !== undefined) params[k] = next[k]!;
+    navigate({ view: 'tab', tab: 'findings', params }, { replace: true });
+  };
   if (rows.length === 0) return <p class="empty">No detector fired on this run.</p>;
   return (
     <section aria-label="Findings">

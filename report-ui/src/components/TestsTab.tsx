@@ -3,7 +3,7 @@ import { fileLine, fmtInt } from '../model/format.js';
 import type { ReportPage, TestResult } from '../model/page.js';
 import { attemptsText, passKText, testsInOrder } from '../model/tests.js';
 import type { TraceIndex } from '../model/traces.js';
-import { StatusBadge } from './SeverityBadge.js';
+import { SeverityBadge, StatusBadge } from './SeverityBadge.js';
 import { ShowMore } from './ShowMore.js';
 import { TraceLink } from './TraceLink.js';
 
@@ -25,6 +25,21 @@ function TestTraces({ test, index }: { test: TestResult; index: TraceIndex }) {
           </span>
         );
       })}
+    </span>
+  );
+}
+
+/** The findings on a test's traces, each opening its trace at its steps. */
+function TestFindings({ test, page }: { test: TestResult; page: ReportPage }) {
+  const findings = page.report.signals.filter((s) => s.test === test.name && s.status === 'finding');
+  if (findings.length === 0) return null;
+  return (
+    <span class="test-findings">
+      {findings.map((s, i) => (
+        <TraceLink key={i} traceId={s.traceId} file={s.file} detector={s.detector} step={s.steps[0]}>
+          <SeverityBadge severity={s.severity} /> <span class="mono">{s.detector}</span>
+        </TraceLink>
+      ))}
     </span>
   );
 }
@@ -67,6 +82,7 @@ export function TestsTab({ page, index }: { page: ReportPage; index: TraceIndex 
                       {e}
                     </span>
                   ))}
+                  <TestFindings test={t} page={page} />
                   <TestTraces test={t} index={index} />
                 </div>
               </div>

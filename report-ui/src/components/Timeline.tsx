@@ -6,7 +6,6 @@
 import { oneLine } from '../model/format.js';
 import type { Step } from '../model/page.js';
 import type { Timeline as TimelineModel, TimelineRow } from '../model/timeline.js';
-import { SeverityBadge } from './SeverityBadge.js';
 
 interface Props {
   timeline: TimelineModel;
@@ -81,12 +80,16 @@ export function Timeline({ timeline, steps, selected, onSelect }: Props) {
                   parallel ×{r.batch.size} · from step {r.batch.issuedBy}
                 </span>
               )}
-              {r.markers.map((m, i) => (
-                <span key={i} class="tl-marker">
-                  <SeverityBadge severity={m.severity} /> {m.detector}
+              {(r.markers.length > 0 || error !== undefined) && (
+                <span class="tl-sub">
+                  {r.markers.map((m, i) => (
+                    <span key={i} class={`tl-marker sev-${m.severity}`} title={`${m.severity}: ${m.message}`}>
+                      {m.detector}
+                    </span>
+                  ))}
+                  {error !== undefined && <span class="tl-error">{oneLine(error, 140)}</span>}
                 </span>
-              ))}
-              {error !== undefined && <span class="tl-error">{oneLine(error, 140)}</span>}
+              )}
             </span>
             <span class="tl-track">
               <span class="tl-bar" style={{ left: pct(r.left), width: pct(r.width) }} />
