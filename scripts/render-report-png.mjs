@@ -58,10 +58,8 @@ try {
   await page.goto(`${pathToFileURL(html).href}${anchor}`);
   await page.waitForSelector('body[data-ready="true"] [data-testid="step-panel"]');
   // The picture ends below the timeline: the footer adds nothing.
-  const bottom = await page.evaluate(() => {
-    const el = document.querySelector('.trace-body');
-    return Math.ceil(el.getBoundingClientRect().bottom + window.scrollY + 20);
-  });
+  const box = await page.locator('.trace-body').boundingBox();
+  const bottom = Math.ceil(box.y + box.height + 20);
   await page.screenshot({ path: out, fullPage: true, clip: { x: 0, y: 0, width: WIDTH, height: bottom } });
   console.log(
     `render-report-png: wrote ${path.relative(root, out)} (${WIDTH}×${bottom} CSS px at ${SCALE}×)`,
