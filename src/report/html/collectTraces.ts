@@ -4,10 +4,12 @@
  * kept: the traces to show are known only once the report is (which have findings), and are then
  * re-read from their files, one file at a time, keeping at most `budgetBytes` of them.
  *
- * Memory stays bounded by the budget: a trace is kept as its embedded JSON (redacted, escaped by
- * scriptJson, the page's one path) and only while it fits. The budget goes to traces by priority
- * (traceRefs.ts): a trace with a finding that does not fit pushes out traces of lower priority
- * taken before it, the latest first. What was left out, and why, is counted for the page to say.
+ * The budget goes to traces by priority (traceRefs.ts): one pass over the files for the traces with
+ * findings or review items, then, while room is left, one for those with other signals, then one
+ * for the rest. Memory stays bounded by the budget: a trace is kept as its embedded JSON (redacted
+ * and escaped by scriptJson, the page's one path) only when it fits, and is measured before it is
+ * serialised, so the many traces of a large input that cannot get in cost a read, not a copy.
+ * What was left out, and why, is counted for the page to say.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -55,8 +57,7 @@ export interface CollectedTraces {
   leftOut: TracesLeftOut;
 }
 
-/** Below this much budget left, a trace of no interest is not worth reading on for. */
-const NEARLY_FULL = 1024;
+const PRIORITIES: readonly TracePriority[] = [0, 1, 2];
 
 /** Why a file the report names is not read again, or undefined when it can be. */
 function unreadableReason(file: string, options: CollectTracesOptions): string | undefined {
@@ -75,44 +76,94 @@ function unreadableReason(file: string, options: CollectTracesOptions): string |
   return undefined;
 }
 
-/** The traces kept so far, by priority, so a trace with a finding can push out lesser ones. */
+/**
+ * About how many characters `JSON.stringify(value)` would write, counted without writing it: a
+ * trace's strings are most of its JSON, and building the string of every trace of a large input
+ * only to measure it would fill the heap with garbage (each is tens of kilobytes).
+ */
+export function jsonLength(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value === 'number') return 8;
+  if (typeof value === 'boolean') return 5;
+  if (typeof value !== 'object' || value === null) return 4;
+  let n = 2;
+  if (Array.isArray(value)) {
+    for (const v of value) n += jsonLength(v) + 1;
+    return n;
+  }
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) n += key.length + 4 + jsonLength(v);
+  }
+  return n;
+}
+
+/** The traces taken so far, while they fit. */
 function createBudget(budgetBytes: number | null) {
   const kept = new Map<number, TraceJson>();
-  const stacks: Record<TracePriority, number[]> = { 0: [], 1: [], 2: [] };
-  const usedBy: Record<TracePriority, number> = { 0: 0, 1: 0, 2: 0 };
   let used = 0;
   let overBudget = 0;
-
-  const drop = (index: number) => {
-    const t = kept.get(index)!;
-    kept.delete(index);
-    used -= t.bytes;
-    usedBy[t.ref.priority] -= t.bytes;
-    overBudget++;
-  };
-
+  /** The smallest trace read so far (by jsonLength): once less room is left, the budget is spent. */
+  let smallest = Infinity;
+  const room = () => (budgetBytes === null ? Infinity : budgetBytes - used);
   return {
     kept,
     get overBudget() {
       return overBudget;
     },
-    nearlyFull: () => budgetBytes !== null && budgetBytes - used < NEARLY_FULL,
-    offer(index: number, trace: TraceJson): void {
-      const p = trace.ref.priority;
-      if (budgetBytes !== null && used + trace.bytes > budgetBytes) {
-        const lesser = ([1, 2] as const).filter((q) => q > p).reduce((n, q) => n + usedBy[q], 0);
-        if (used - lesser + trace.bytes > budgetBytes) {
-          overBudget++;
-          return;
-        }
-        for (const q of [2, 1] as const) {
-          while (q > p && used + trace.bytes > budgetBytes && stacks[q].length > 0) drop(stacks[q].pop()!);
-        }
+    /** Counts a trace left out unread, the budget being spent. */
+    leaveOut(n = 1): void {
+      overBudget += n;
+    },
+    /** Notes the size of a trace read, taken or not; returns it. */
+    measure(trace: unknown): number {
+      const length = jsonLength(trace);
+      smallest = Math.min(smallest, length);
+      return length;
+    },
+    /** No trace as small as the smallest read so far fits any more (a smaller one is left out too). */
+    spent: () => room() <= 0 || (smallest !== Infinity && room() < smallest * 0.9),
+    /**
+     * Takes the trace when it fits. It is measured before it is serialised: near a full budget most
+     * traces read do not fit, and serialising (redacting) one costs several times reading it.
+     * Escapes and redaction move the size a little either way; a tenth of slack covers it.
+     */
+    take(index: number, ref: TraceRef, trace: unknown, length: number): void {
+      if (length * 0.9 > room()) {
+        overBudget++;
+        return;
       }
-      kept.set(index, trace);
-      stacks[p].push(index);
-      used += trace.bytes;
-      usedBy[p] += trace.bytes;
+      const json = scriptJson(trace);
+      const bytes = Buffer.byteLength(json);
+      if (bytes > room()) {
+        overBudget++;
+        return;
+      }
+      kept.set(index, { ref, json, bytes });
+      used += bytes;
+    },
+  };
+}
+
+/** The traces kept in the report's order, and the account of those left out. */
+function collected(
+  refs: readonly TraceRef[],
+  indices: readonly number[],
+  budget: ReturnType<typeof createBudget>,
+  budgetBytes: number | null,
+  unreadable: TracesLeftOut['unreadable'],
+  notFound: number,
+): CollectedTraces {
+  const leftOut = indices.filter((i) => !budget.kept.has(i));
+  return {
+    traces: [...budget.kept.entries()].sort(([a], [b]) => a - b).map(([, t]) => t),
+    leftOut: {
+      traces: leftOut.length,
+      withFindings: leftOut.filter((i) => refs[i]!.priority === 0).length,
+      overBudget: budget.overBudget,
+      budgetBytes,
+      unreadable,
+      notFound,
     },
   };
 }
@@ -123,77 +174,61 @@ export async function collectTraces(
 ): Promise<CollectedTraces> {
   const budget = createBudget(options.budgetBytes);
   const indexOf = new Map<string, number>();
-  const byFile = new Map<string, number[]>();
   refs.forEach((ref, i) => {
     const key = traceRefKey(ref);
-    if (indexOf.has(key)) return;
-    indexOf.set(key, i);
-    const list = byFile.get(ref.file);
-    if (list) list.push(i);
-    else byFile.set(ref.file, [i]);
+    if (!indexOf.has(key)) indexOf.set(key, i);
   });
+  const indices = [...indexOf.values()];
 
-  const seen = new Set<number>();
-  /** Traces of interest (priority 0 or 1) not yet read. */
-  let wanted = [...indexOf.values()].filter((i) => refs[i]!.priority < 2).length;
+  const reasons = new Map<string, string | undefined>();
   const unreadable: TracesLeftOut['unreadable'] = [];
-  let stoppedEarly = false;
-  let notFound = 0;
-
-  for (const [file, indices] of byFile) {
-    if (stoppedEarly) break;
-    const reason = unreadableReason(file, options);
-    if (reason !== undefined) {
-      unreadable.push({ file, reason, traces: indices.length });
-      for (const i of indices) {
-        seen.add(i);
-        if (refs[i]!.priority < 2) wanted--;
-      }
-      continue;
-    }
-    let left = indices.length;
-    const { traces } = streamTraces([file], {
-      cwd: options.cwd,
-      maxErrors: 0,
-      ...(options.inputFormat ? { inputFormat: options.inputFormat } : {}),
-      ...(options.agent !== undefined ? { agent: options.agent } : {}),
-      ...(options.pricer ? { pricer: options.pricer } : {}),
-    });
-    for await (const { trace, source } of traces) {
-      const i = indexOf.get(traceRefKey({ id: trace.id, file: source.file, line: source.line }));
-      if (i === undefined || seen.has(i)) continue;
-      seen.add(i);
-      const ref = refs[i]!;
-      if (ref.priority < 2) wanted--;
-      const json = scriptJson(trace);
-      budget.offer(i, { ref, json, bytes: Buffer.byteLength(json) });
-      if (--left === 0) break;
-      // Only traces of no interest are left and the budget is spent: reading on would keep none.
-      if (wanted === 0 && budget.nearlyFull()) {
-        stoppedEarly = true;
-        break;
-      }
-    }
-    // Read to its end: the file no longer holds these (it changed since the run).
-    if (!stoppedEarly) notFound += left;
+  for (const i of indices) {
+    const file = refs[i]!.file;
+    if (!reasons.has(file)) reasons.set(file, unreadableReason(file, options));
+    const reason = reasons.get(file);
+    if (reason === undefined) continue;
+    const known = unreadable.find((u) => u.file === file);
+    if (known) known.traces++;
+    else unreadable.push({ file, reason, traces: 1 });
   }
 
-  const unseen = [...indexOf.values()].filter((i) => !seen.has(i)).length;
-  const kept = [...budget.kept.entries()].sort(([a], [b]) => a - b).map(([, t]) => t);
-  const keptIndices = new Set(budget.kept.keys());
-  const leftOutIndices = [...indexOf.values()].filter((i) => !keptIndices.has(i));
-  return {
-    traces: kept,
-    leftOut: {
-      traces: leftOutIndices.length,
-      withFindings: leftOutIndices.filter((i) => refs[i]!.priority === 0).length,
-      // Traces not read because the budget was spent before their file was reached.
-      overBudget: budget.overBudget + (unseen - notFound),
-      budgetBytes: options.budgetBytes,
-      unreadable,
-      notFound,
-    },
-  };
+  let notFound = 0;
+  for (const priority of PRIORITIES) {
+    // This pass's traces, by file in the report's order.
+    const byFile = new Map<string, Set<number>>();
+    for (const i of indices) {
+      const ref = refs[i]!;
+      if (ref.priority !== priority || reasons.get(ref.file) !== undefined) continue;
+      const set = byFile.get(ref.file);
+      if (set) set.add(i);
+      else byFile.set(ref.file, new Set([i]));
+    }
+    for (const [file, wanted] of byFile) {
+      if (budget.spent()) {
+        budget.leaveOut(wanted.size);
+        continue;
+      }
+      const { traces } = streamTraces([file], {
+        cwd: options.cwd,
+        maxErrors: 0,
+        ...(options.inputFormat ? { inputFormat: options.inputFormat } : {}),
+        ...(options.agent !== undefined ? { agent: options.agent } : {}),
+        ...(options.pricer ? { pricer: options.pricer } : {}),
+      });
+      for await (const { trace, source } of traces) {
+        const length = budget.measure(trace);
+        const i = indexOf.get(traceRefKey({ id: trace.id, file: source.file, line: source.line }));
+        if (i === undefined || !wanted.delete(i)) continue;
+        budget.take(i, refs[i]!, trace, length);
+        if (wanted.size === 0 || budget.spent()) break;
+      }
+      // Read to its end, the file no longer holds these (it changed since the run); else the budget
+      // was spent before they were reached.
+      if (budget.spent()) budget.leaveOut(wanted.size);
+      else notFound += wanted.size;
+    }
+  }
+  return collected(refs, indices, budget, options.budgetBytes, unreadable, notFound);
 }
 
 /**
@@ -210,24 +245,19 @@ export function collectTraceObjects(
   const refs = traceRefsOfReport({ ...report, tests: undefined });
   const unused = new Map<string, number[]>();
   refs.forEach((ref, i) => unused.set(ref.id, [...(unused.get(ref.id) ?? []), i]));
-  const budget = createBudget(budgetBytes);
+  const given = new Map<number, Trace>();
   for (const trace of traces) {
     const i = unused.get(trace.id)?.shift();
-    if (i === undefined) continue;
-    const json = scriptJson(trace);
-    budget.offer(i, { ref: refs[i]!, json, bytes: Buffer.byteLength(json) });
+    if (i !== undefined) given.set(i, trace);
   }
-  const kept = [...budget.kept.entries()].sort(([a], [b]) => a - b).map(([, t]) => t);
-  const leftOut = refs.filter((_, i) => !budget.kept.has(i));
-  return {
-    traces: kept,
-    leftOut: {
-      traces: leftOut.length,
-      withFindings: leftOut.filter((r) => r.priority === 0).length,
-      overBudget: budget.overBudget,
-      budgetBytes,
-      unreadable: [],
-      notFound: leftOut.length - budget.overBudget,
-    },
-  };
+  const budget = createBudget(budgetBytes);
+  const lengths = new Map([...given].map(([i, trace]) => [i, budget.measure(trace)]));
+  for (const priority of PRIORITIES)
+    for (const [i, trace] of [...given].sort(([a], [b]) => a - b)) {
+      if (refs[i]!.priority !== priority) continue;
+      if (budget.spent()) budget.leaveOut();
+      else budget.take(i, refs[i]!, trace, lengths.get(i)!);
+    }
+  const indices = refs.map((_, i) => i);
+  return collected(refs, indices, budget, budgetBytes, [], refs.length - given.size);
 }

@@ -75,8 +75,8 @@ describe('collectTraces', () => {
     expect(JSON.parse(c.json).steps[1].error).toBe('402 </script><img src=x onerror=alert(1)>');
   });
 
-  it('gives the budget to traces with findings first, pushing out plainer ones read before them', async () => {
-    // Room for A and B, or for A and C, not for three: C's finding pushes B (the latest plain one) out.
+  it('gives the budget to traces with findings first, then to the rest in order while room is left', async () => {
+    // Room for A and B, or for A and C, not for three: C's finding is taken first, then A, not B.
     const budget = sizes.get('A')! + Math.max(sizes.get('B')!, sizes.get('C')!) + 10;
     const got = await collectTraces(refs, { cwd: dir, budgetBytes: budget });
     expect(got.traces.map((t) => t.ref.id)).toEqual(['A', 'C']);
