@@ -65,6 +65,13 @@ describe('what a step opens to', () => {
     ]);
   });
 
+  it('indents a result that is JSON in a string, and leaves other text as it is', () => {
+    const json = stepDetail(stepOf(tool('lookup', { result: '{"order":4412,"items":[1,2]}' })));
+    expect(json.sections[0]!.text).toBe('{\n  "order": 4412,\n  "items": [\n    1,\n    2\n  ]\n}');
+    const broken = stepDetail(stepOf(tool('lookup', { result: '{not json' })));
+    expect(broken.sections[0]!.text).toBe('{not json');
+  });
+
   it('a retrieval: the query and each result', () => {
     const d = stepDetail(
       stepOf(

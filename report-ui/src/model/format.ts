@@ -15,14 +15,25 @@ export function formatMs(ms: number | undefined): string {
 /** A score or rate in [0, 1] with two decimals. */
 export const score2 = (x: number): string => x.toFixed(2);
 
-/** Text of a value from a trace: strings as they are, anything else as indented JSON. */
+/**
+ * Text of a value from a trace: strings as they are (a string holding a JSON object or array, as
+ * tool results often are, indented), anything else as indented JSON.
+ */
 export function valueText(value: unknown): string {
   if (value === undefined) return '';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return /^\s*[[{]/.test(value) ? (indentedJson(value) ?? value) : value;
   try {
     return JSON.stringify(value, null, 2) ?? String(value);
   } catch {
     return String(value);
+  }
+}
+
+function indentedJson(text: string): string | undefined {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return undefined;
   }
 }
 
