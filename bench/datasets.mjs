@@ -2,22 +2,34 @@
 // built CLI, default configuration, no API key) over each dataset and prints, per dataset, the
 // tables the README and the issue notes quote:
 //   - the gate per run: the share of successful and of failed runs that fail it (a run fails the
-//     gate when it has a finding at the report's failOn severities);
+//     gate when it has a finding at the report's failOn severities), and the same counting only the
+//     behavioural detectors (structural ones without a baseline, injection, budget or context rule:
+//     loops, retries, failures, rejections), so their share of the gate can be read apart;
 //   - per detector: findings on failed and on successful runs, precision against the outcome
 //     (findings on failed runs / all findings), and how many were left for review;
 //   - where each signal was decided (the report's tier decisions when it has them, else the tier
 //     of each reported signal, review counted apart), and detection cost per trace;
+//   - tier 2's decisions both ways: the gray-zone signals it examined and how many it confirmed,
+//     cleared (those never reach the report) and left undecided;
 //   - AgentDojo: injection findings on attacked and on benign runs, and on attacks that succeeded;
 //   - the coding agent: computed cost against the cost its runs recorded.
 // Usage:
-//   npm run build && node bench/datasets.mjs [DATASETS_DIR] [--only NAME] [--json FILE]
+//   npm run build && node bench/datasets.mjs [DATASETS_DIR] [--only NAME] [--half dev|held-out] [--json FILE]
+// --half measures one half of each dataset: `dev` the runs on odd lines of a JSONL file (odd
+// indices of τ-bench's array), `held-out` the others — design on dev, report both.
 // DATASETS_DIR defaults to ../shared/datasets beside the repository. Reports are kept under
 // bench/out/datasets/ to look at.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadTraces } from '../build/index.js';
+import {
+  applyStateDeltas,
+  createTraceAnalyser,
+  detectors,
+  loadTraces,
+  STATE_DELTA_RULES,
+} from '../build/index.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -29,6 +41,9 @@ const positional = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.st
 const root = path.resolve(positional[0] ?? path.join(repo, '../shared/datasets'));
 const only = flag('--only');
 const jsonOut = flag('--json');
+const half = flag('--half');
+if (half !== undefined && half !== 'dev' && half !== 'held-out')
+  throw new Error(`--half ${half}: expected dev or held-out`);
 const outDir = path.join(repo, 'bench/out/datasets');
 mkdirSync(outDir, { recursive: true });
 
@@ -66,10 +81,62 @@ function analyzeDataset(ds) {
   return JSON.parse(readFileSync(out, 'utf8'));
 }
 
-/** The recordings' own metadata (info: attacked, costs, …), by trace id. */
+/**
+ * The recordings' own metadata (info: attacked, costs, …) by trace id, and each run's position in
+ * its file: the line of a JSONL record, the index in a JSON array (τ-bench).
+ */
 async function infoById(ds) {
   const { traces } = await loadTraces(path.join(root, ds.file), { inputFormat: ds.format });
-  return new Map(traces.map(({ trace }) => [trace.id, trace.metadata?.info ?? {}]));
+  const position = new Map(traces.map(({ trace, source }, i) => [trace.id, source.line ?? i]));
+  if (ds.file.endsWith('.json')) traces.forEach(({ trace }, i) => position.set(trace.id, i));
+  return { info: new Map(traces.map(({ trace }) => [trace.id, trace.metadata?.info ?? {}])), position };
+}
+
+/**
+ * Tier 2's decisions on the dataset, both ways: the detectors without tier 2 (the library's trace
+ * analyser with `tiers.stateDeltas: []`), then tier 2 itself over their gray-zone signals — the
+ * same functions analyze() runs, so the counts are the report's.
+ */
+async function tier2Account(ds, keep) {
+  const { traces } = await loadTraces(path.join(root, ds.file), { inputFormat: ds.format });
+  const analyser = createTraceAnalyser({
+    config: { tiers: { stateDeltas: [] } },
+    baselines: false,
+    cwd: repo,
+  });
+  const detectors = new Set(Object.keys(STATE_DELTA_RULES));
+  const account = { checked: 0, failure: 0, noFailure: 0, undecided: 0, byDetector: {} };
+  for (const loaded of traces) {
+    if (!keep(loaded.trace.id)) continue;
+    const gray = analyser.analyse(loaded).signals.filter((s) => s.status === 'review');
+    const { signals, cleared } = applyStateDeltas(loaded.trace, gray, detectors);
+    for (const s of [...signals, ...cleared]) {
+      if (!s.evidence?.tier2) continue;
+      const d = s.evidence.tier2.decision;
+      const key = d === 'failure' ? 'failure' : d === 'no failure' ? 'noFailure' : 'undecided';
+      account.checked++;
+      account[key]++;
+      const row = (account.byDetector[s.detector] ??= { failure: 0, noFailure: 0, undecided: 0 });
+      row[key]++;
+    }
+  }
+  return account;
+}
+
+/** The report restricted to one half of the runs (odd positions are dev), or as it is. */
+const inHalf = (position) => (id) => half === undefined || (position.get(id) % 2 === 1) === (half === 'dev');
+
+function halfOf(report, position) {
+  if (half === undefined) return report;
+  const keep = inHalf(position);
+  // The report's decisions are counted over the whole input: the half's are counted from its
+  // signals (and tier 2's, both ways, apart).
+  const { decisions: _whole, ...rest } = report;
+  return {
+    ...rest,
+    traces: report.traces.filter((t) => keep(t.id)),
+    signals: report.signals.filter((s) => keep(s.traceId)),
+  };
 }
 
 function table(header, rows) {
@@ -77,14 +144,33 @@ function table(header, rows) {
   return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
 }
 
-function measure(ds, report, info) {
+function measure(ds, report, info, tier2) {
   const failOn = new Set(report.gate.failOn ?? ['critical', 'high']);
   const findings = report.signals.filter((s) => s.status === 'finding');
   const gateFailing = new Set(findings.filter((s) => failOn.has(s.severity)).map((s) => s.traceId));
+  const measuredQuantities = new Set([
+    'injection',
+    'budget',
+    'cost',
+    'context',
+    'context_overflow',
+    'latency',
+  ]);
+  const behavioural = new Set(
+    detectors
+      .filter(
+        (d) =>
+          d.meta.kind === 'structural' && !d.meta.baseline && !measuredQuantities.has(d.meta.failureMode),
+      )
+      .map((d) => d.meta.id),
+  );
+  const behaviourFailing = new Set(
+    findings.filter((s) => failOn.has(s.severity) && behavioural.has(s.detector)).map((s) => s.traceId),
+  );
   const runs = report.traces.filter((t) => t.outcome);
   const ok = runs.filter((t) => t.outcome.success);
   const bad = runs.filter((t) => !t.outcome.success);
-  const failing = (ts) => ts.filter((t) => gateFailing.has(t.id)).length;
+  const failing = (ts, by = gateFailing) => ts.filter((t) => by.has(t.id)).length;
   const success = new Map(runs.map((t) => [t.id, t.outcome.success]));
 
   const perDetector = new Map();
@@ -146,26 +232,32 @@ function measure(ds, report, info) {
     failed: bad.length,
     gateOnSuccessful: failing(ok),
     gateOnFailed: failing(bad),
+    behaviouralGateOnSuccessful: failing(ok, behaviourFailing),
+    behaviouralGateOnFailed: failing(bad, behaviourFailing),
     perDetector: Object.fromEntries(
       [...perDetector].map(([d, r]) => [d, { ...r, severities: [...r.severities] }]),
     ),
     decided: Object.fromEntries(decided.map(([k, n, dismissed]) => [k, { signals: n, dismissed }])),
+    tier2,
     costUsd: report.totals.costUsd,
     perTraceUsd: report.cost.perTraceUsd ?? 0,
     baselines: report.baselines,
   };
 
   const lines = [
-    `### ${ds.name} (${report.traces.length} runs: ${ok.length} successful, ${bad.length} failed)`,
+    `### ${ds.name}${half ? ` — ${half} half` : ''} (${report.traces.length} runs: ${ok.length} successful, ${bad.length} failed)`,
     '',
   ];
   lines.push(
     table(
-      ['runs', 'fail the gate', 'share'],
-      [
-        ['successful', `${failing(ok)} of ${ok.length}`, pct(failing(ok), ok.length)],
-        ['failed', `${failing(bad)} of ${bad.length}`, pct(failing(bad), bad.length)],
-      ],
+      ['runs', 'fail the gate', 'share', 'on behavioural detectors', 'share'],
+      [ok, bad].map((ts, i) => [
+        i === 0 ? 'successful' : 'failed',
+        `${failing(ts)} of ${ts.length}`,
+        pct(failing(ts), ts.length),
+        `${failing(ts, behaviourFailing)} of ${ts.length}`,
+        pct(failing(ts, behaviourFailing), ts.length),
+      ]),
     ),
     '',
   );
@@ -190,6 +282,15 @@ function measure(ds, report, info) {
       ['decided at', 'signals', 'of which dismissed', 'share'],
       decided.map(([tier, n, dismissed]) => [tier, String(n), String(dismissed), pct(n, decidedTotal)]),
     ),
+    '',
+    `Tier 2 examined ${tier2.checked} gray-zone signal${tier2.checked === 1 ? '' : 's'}: ${tier2.failure} confirmed, ` +
+      `${tier2.noFailure} cleared (not in the report), ${tier2.undecided} left to tier 3` +
+      (tier2.checked
+        ? ` (${Object.entries(tier2.byDetector)
+            .map(([d, r]) => `${d} ${r.failure}/${r.noFailure}/${r.undecided}`)
+            .join(', ')})`
+        : '') +
+      '.',
     '',
     ...(baselineLines.length ? [...baselineLines, ''] : []),
     `Detection cost per trace: ${usd(report.cost.perTraceUsd ?? 0)}; LLM cost of the runs: ${usd(report.totals.costUsd)}.`,
@@ -253,9 +354,10 @@ function measure(ds, report, info) {
 const results = [];
 for (const ds of DATASETS) {
   if (only && ds.name !== only) continue;
-  const report = analyzeDataset(ds);
-  const info = await infoById(ds);
-  const { result, text } = measure(ds, report, info);
+  const { info, position } = await infoById(ds);
+  const report = halfOf(analyzeDataset(ds), position);
+  const tier2 = await tier2Account(ds, inHalf(position));
+  const { result, text } = measure(ds, report, info, tier2);
   results.push(result);
   console.log(text);
 }

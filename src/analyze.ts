@@ -24,6 +24,7 @@ import type { Report } from './report/schema.js';
 import { budgetReason, escalateGrayZone } from './tiers/escalate.js';
 import { judgesFor, routedJudges } from './tiers/routing.js';
 import { escalateWithEmbeddings } from './tiers/embeddings.js';
+import { applyStateDeltas } from './tiers/stateDeltas.js';
 import { createEmbeddingCache, withCache } from './embed/cache.js';
 import type { Embedder } from './embed/embedder.js';
 import { createLexicalEmbedder } from './embed/lexicalEmbedder.js';
@@ -330,7 +331,9 @@ export async function analyze(
   const tier3Failures: { count: number; first?: string } = { count: 0 };
   const describe = (id: string) => findDetector(id)?.meta;
 
-  const keepGrayZoneTraces = tribunal !== undefined || embedder !== undefined;
+  // Tier 2 is free and deterministic: it runs whatever `escalate` says, for the detectors listed.
+  const stateDeltas = new Set(config.tiers.stateDeltas);
+  const keepGrayZoneTraces = stateDeltas.size > 0 || tribunal !== undefined || embedder !== undefined;
   const jobs =
     // onTrace hands each trace to the caller: the traces stay in this thread.
     'paths' in kind && !options.detectors && !options.onTrace
@@ -431,6 +434,12 @@ export async function analyze(
       let dismissed: readonly Signal[] = NONE;
       let traceVerdicts: readonly Verdict[] = NONE;
       const escalatable = result.trace ?? result.loaded?.trace;
+      if (stateDeltas.size > 0 && escalatable && signals.some(isGrayZone)) {
+        // Signals tier 2 resolved below the gray zone are no failure: they are not in t2.signals.
+        const t2 = applyStateDeltas(escalatable, signals, stateDeltas);
+        signals = t2.signals;
+        if (t2.cleared.length > 0) dismissed = [...dismissed, ...t2.cleared];
+      }
       if (embedder && escalatable && signals.some(isGrayZone)) {
         const t3 = await escalateWithEmbeddings(escalatable, signals, { embedder, noDowngrade, describe });
         tier3Checked += t3.checked;

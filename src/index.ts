@@ -66,6 +66,13 @@ export {
   type WebhookDeps,
   type WebhookResult,
 } from './report/reviewWebhook.js';
+export {
+  applyStateDeltas,
+  STATE_DELTA_RULES,
+  type StateDeltaDecision,
+  type StateDeltaRule,
+  type Tier2Result,
+} from './tiers/stateDeltas.js';
 export { escalateWithEmbeddings, type Tier3Options, type Tier3Result } from './tiers/embeddings.js';
 export {
   grounding,

@@ -1,14 +1,17 @@
 /**
  * The detectors over one trace at a time, synchronously, with everything a run needs prepared
  * once: what the Vitest matchers call for every `expect(trace)`. The signals are those
- * `analyze()` reports for the same trace and config (same runner, same pricing, same statuses);
- * gray-zone signals stay `review` here, since escalation to judges is a run's job, not a matcher's.
+ * `analyze()` reports for the same trace and config (same runner, same pricing, tier 2's state-delta
+ * decisions, same statuses); gray-zone signals tier 2 leaves undecided stay `review` here, since
+ * escalation to embeddings and judges is a run's job, not a matcher's.
  */
 import type { Config } from './config/config.js';
 import type { Pricer } from './pricing/pricer.js';
+import { isGrayZone } from './detect/grayZone.js';
 import { reportSignal, summariseTrace } from './report/build.js';
 import type { ReportSignal, TraceSummary } from './report/schema.js';
 import { prepareRun, type RunSetupOptions } from './runSetup.js';
+import { applyStateDeltas } from './tiers/stateDeltas.js';
 import { keyAgent } from './trace/agentKey.js';
 import { invalidTraceError, priceTrace } from './trace/load.js';
 import { parseTrace } from './trace/fastParse.js';
@@ -52,6 +55,8 @@ export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAn
   const setup = prepareRun({ ...options, cwd: options.cwd ?? process.cwd() });
   const agent = options.agent ?? setup.config.agent;
   const done = new WeakMap<object, TraceAnalysis>();
+  // Tier 2 is deterministic and free, so a matcher sees what analyze() decides there.
+  const stateDeltas = new Set(setup.config.tiers.stateDeltas);
 
   function toLoaded(input: LoadedTrace | Trace | Record<string, unknown>): LoadedTrace {
     if (isLoaded(input)) return input;
@@ -72,7 +77,12 @@ export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAn
       const cached = done.get(key);
       if (cached) return cached;
       const loaded = toLoaded(input);
-      const signals = setup.runner.run(loaded).map(reportSignal);
+      const detected = setup.runner.run(loaded);
+      const signals = (
+        stateDeltas.size > 0 && detected.some(isGrayZone)
+          ? applyStateDeltas(loaded.trace, detected, stateDeltas).signals
+          : detected
+      ).map(reportSignal);
       const failure = setup.runner.failures.shift();
       if (failure)
         throw new Error(

@@ -2,7 +2,7 @@
  * The check run: one per run and comment-id, completed with the step's conclusion, a short
  * summary, and the annotations sent 50 to a request (the create, then updates), as GitHub allows.
  */
-import { joinMd, safeMd, mdLink } from '../redact/markdown.js';
+import { joinMd, safeMd, mdLink, type Markdown } from '../redact/markdown.js';
 import { plural } from '../util/thousands.js';
 import { ANNOTATIONS_PER_REQUEST, type Annotation } from './annotations.js';
 import type { Octokit } from './deps.js';
@@ -22,14 +22,17 @@ export interface CheckRunInput {
 const CHECK_SUMMARY_LIMIT = 65_535;
 
 /**
- * The check run's summary (markdown): why the step failed, one reason a line — reasons name
- * sessions, traces, files and input errors, so each is escaped as report text is — then how many
- * annotations there are and a link to the job summary.
+ * The check run's summary (markdown): the diff's numbers when there is a diff (the comment's line:
+ * cost, waste and findings with a word for noise), why the step failed, one reason a line —
+ * reasons name sessions, traces, files and input errors, so each is escaped as report text is —
+ * then the links to the HTML report and the saved traces when there are (commentBody.ts's
+ * artifactLinks), how many annotations there are and a link to the job summary.
  */
 export function checkRunSummary(
   reasons: readonly string[],
   annotations: { shown: number; total: number },
   runUrl: string,
+  extra: { numbers?: Markdown | undefined; links?: Markdown | undefined } = {},
 ): string {
   const lines = reasons.map((r) => safeMd`- ${r}`);
   const rest =
@@ -37,7 +40,13 @@ export function checkRunSummary(
       ? safeMd` (of ${annotations.total}; the rest are in the job summary)`
       : safeMd``;
   const count = safeMd`${plural(annotations.shown, 'annotation')}${rest}. ${mdLink('Job summary', runUrl)}`;
-  return (lines.length ? safeMd`${joinMd(lines)}\n\n${count}` : count).source;
+  const paragraphs = [
+    ...(extra.numbers ? [extra.numbers] : []),
+    ...(lines.length ? [joinMd(lines)] : []),
+    ...(extra.links ? [extra.links] : []),
+    count,
+  ];
+  return joinMd(paragraphs, safeMd`\n\n`).source;
 }
 
 export async function writeCheckRun(

@@ -31,12 +31,12 @@ export type ActionCore = Pick<
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
-/** Uploads only: a baseline is downloaded within a size limit by baselineArtifact.ts. */
+/** Uploads only (the baseline, the HTML report, saved traces): a baseline is downloaded within a size limit by baselineArtifact.ts. */
 export type ArtifactStore = Pick<ArtifactClient, 'uploadArtifact'>;
 
 export type ActionFs = Pick<
   typeof fsPromises,
-  'readFile' | 'writeFile' | 'mkdir' | 'mkdtemp' | 'access' | 'readdir' | 'stat'
+  'readFile' | 'writeFile' | 'mkdir' | 'mkdtemp' | 'access' | 'readdir' | 'stat' | 'lstat' | 'copyFile'
 >;
 
 /** @actions/exec's `exec`: resolves to the exit code (with ignoreReturnCode set). */

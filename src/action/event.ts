@@ -30,6 +30,11 @@ export interface RunEvent {
   workflowId: string | number | undefined;
   /** The run's page, where the job summary is. */
   runUrl: string;
+  /**
+   * A workflow_run job's triggering run (the fork pattern's evals): its artifacts are the ones to
+   * link, this job uploads none.
+   */
+  workflowRunId?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -72,12 +77,14 @@ export function resolveEvent(
   let pr = pullRequestOf(obj(payload.pull_request));
   let headSha = context.sha;
   let workflowId: string | number | undefined = workflowFileOf(env.GITHUB_WORKFLOW_REF);
+  let workflowRunId: number | undefined;
 
   if (context.eventName === 'workflow_run' && workflowRun) {
     // The fork pattern's second workflow: the report, the commit and the baselines all belong to
     // the workflow that ran the suite, not to this one.
     headSha = str(workflowRun.head_sha) ?? headSha;
     workflowId = num(workflowRun.workflow_id) ?? workflowId;
+    workflowRunId = num(workflowRun.id);
     const prs = Array.isArray(workflowRun.pull_requests) ? workflowRun.pull_requests : [];
     pr = pullRequestOf(obj(prs[0]));
     if (pr) pr = { ...pr, headSha: pr.headSha ?? headSha };
@@ -100,5 +107,6 @@ export function resolveEvent(
     pushToDefault,
     workflowId,
     runUrl,
+    ...(workflowRunId !== undefined ? { workflowRunId } : {}),
   };
 }

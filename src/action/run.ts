@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config/config.js';
 import { diffReports } from '../diff/diffReports.js';
+import { failuresText, metricsLine } from '../diff/headline.js';
 import type { ReportDiff } from '../diff/schema.js';
 import { formatUsd } from '../report/summarise.js';
 import type { Report } from '../report/schema.js';
@@ -19,11 +20,19 @@ import { reportAnnotations, repoPath } from './annotations.js';
 import { baselineArtifactName, findBaseline, uploadBaseline } from './baseline.js';
 import { checkRunSummary, writeCheckRun } from './checkRun.js';
 import { commentMarker, writeComment } from './comment.js';
-import { renderComment, renderJobSummary, type RenderInput } from './commentBody.js';
+import { artifactLinks, renderComment, renderJobSummary, type RenderInput } from './commentBody.js';
 import type { ActionDeps, Octokit } from './deps.js';
 import { resolveEvent, type RunEvent } from './event.js';
 import { httpFailureOf, permissionWarning } from './githubError.js';
-import { produceHeadReport } from './headReport.js';
+import { produceHeadReport, type HeadReport } from './headReport.js';
+import {
+  artifactUrl,
+  findRunArtifacts,
+  htmlReportBeside,
+  savedTraceFiles,
+  uploadReportArtifacts,
+  type ReportArtifacts,
+} from './reportArtifacts.js';
 import { resolveTokenIdentity } from './tokenIdentity.js';
 import { ActionInputError } from './inputError.js';
 import { readInputs, type ActionInputs } from './inputs.js';
@@ -75,6 +84,61 @@ async function completePullRequest(
     pr: { ...pr, baseRef: data.base.ref, fromFork: data.head.repo?.full_name !== data.base.repo.full_name },
     baseBranch: data.base.ref,
   };
+}
+
+/**
+ * The HTML report and the saved traces of failing tests as artifacts to link: uploaded from this
+ * run, or, in the fork pattern's comment job (workflow_run), found on the run it reads — never
+ * uploaded from there, where the report is a fork's data.
+ */
+async function reportArtifacts(
+  deps: ActionDeps,
+  octokit: Octokit | undefined,
+  event: RunEvent,
+  inputs: ActionInputs,
+  head: HeadReport,
+  workDir: string,
+  started: number,
+): Promise<ReportArtifacts> {
+  const { core, context } = deps;
+  if (event.workflowRunId !== undefined) {
+    if (!octokit) return {};
+    const { found, log } = await findRunArtifacts({
+      octokit,
+      repo: context.repo,
+      runId: event.workflowRunId,
+      commentId: inputs.commentId,
+      serverUrl: context.serverUrl,
+    });
+    for (const line of log) core.info(line);
+    return found;
+  }
+  // The HTML beside a report this step wrote itself (`traces`, `merge`) is an earlier run's.
+  // SEAM(html-report): once the HTML renderer is merged, render head.report here for those two
+  // sources (writeHtmlReport, beside head.path) and upload it as the command's is.
+  const source = inputs.source.kind;
+  const htmlPath =
+    source === 'command'
+      ? // The command writes both; a second's slack for file systems with coarse times.
+        await htmlReportBeside(deps.fs, head.path, started - 2_000)
+      : source === 'report'
+        ? await htmlReportBeside(deps.fs, head.path)
+        : undefined;
+  const traces = await savedTraceFiles(deps.fs, head.report, head.path, workDir);
+  if (!htmlPath && traces.files.length === 0) return {};
+  const { uploaded, warnings } = await uploadReportArtifacts({
+    artifacts: deps.artifacts,
+    fs: deps.fs,
+    tempDir: deps.tempDir,
+    commentId: inputs.commentId,
+    htmlPath,
+    traces,
+    urlOf: (id) => artifactUrl(context.serverUrl, context.repo, context.runId, id),
+  });
+  for (const w of warnings) core.warning(w);
+  for (const a of [uploaded.html, uploaded.traces])
+    if (a) core.info(`tracejury: uploaded ${a.name}: ${a.url}`);
+  return uploaded;
 }
 
 function gateReasons(
@@ -141,6 +205,7 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     for (const w of baseline.warnings) core.warning(w);
     core.info(`tracejury: baseline: ${baseline.source}`);
 
+    const started = Date.now();
     const head = await produceHeadReport(inputs, workDir, deps, baseline.report);
     core.setOutput('report-path', head.path);
     core.setOutput('waste-usd', String(head.report.waste.totalUsd));
@@ -155,11 +220,13 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     core.setOutput('waste-delta-usd', diff ? String(diff.totals.wasteUsd.delta) : '');
     core.setOutput('new-signals', diff ? String(diff.signals.new.length) : '');
 
+    const artifacts = await reportArtifacts(deps, octokit, event, inputs, head, workDir, started);
     const render: RenderInput = {
       head: head.report,
       diff,
       baselineSource: baseline.source,
       runUrl: event.runUrl,
+      artifacts,
       fileUrl: (file, line) => {
         const p = repoPath(file, workDir, workspace);
         return p
@@ -212,9 +279,12 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     let checkRunId: number | undefined;
     if (inputs.checkRun && octokit) {
       const { annotations, total } = reportAnnotations(head.report, { workDir, workspace });
-      const headline = diff
-        ? `waste ${formatUsd(diff.totals.wasteUsd.base)} → ${formatUsd(diff.totals.wasteUsd.head)}, ${plural(diff.signals.new.length, 'new finding')}`
-        : `waste ${formatUsd(head.report.waste.totalUsd)}, ${plural(head.report.inputs.traces, 'trace')}`;
+      // The rule that failed the regression gate, as the comment's verdict names it; else the numbers.
+      const headline =
+        (diff && failuresText(diff)) ??
+        (diff
+          ? `waste ${formatUsd(diff.totals.wasteUsd.base)} → ${formatUsd(diff.totals.wasteUsd.head)}, ${plural(diff.signals.new.length, 'new finding')}`
+          : `waste ${formatUsd(head.report.waste.totalUsd)}, ${plural(head.report.inputs.traces, 'trace')}`);
       const check = await degrade(deps, 'create the check run', 'checks: write', () =>
         writeCheckRun(octokit, {
           owner,
@@ -223,7 +293,10 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
           headSha: event.headSha,
           conclusion: passed ? 'success' : inputs.failOn === 'never' ? 'neutral' : 'failure',
           title: `${passed ? 'Passed' : 'Failed'}: ${headline}`,
-          summary: checkRunSummary(reasons, { shown: annotations.length, total }, event.runUrl),
+          summary: checkRunSummary(reasons, { shown: annotations.length, total }, event.runUrl, {
+            numbers: diff && metricsLine(diff),
+            links: artifactLinks(artifacts),
+          }),
           annotations,
         }),
       );

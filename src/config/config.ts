@@ -36,7 +36,7 @@ import { AUTO_CHEAP_ALTERNATIVE } from '../pricing/modelTier.js';
 import { createPricer, PriceOverridesSchema } from '../pricing/pricer.js';
 import { DEFAULT_FAIL_ON, FailOnSchema, gatePolicy, type FailOnInput } from '../report/gateConfig.js';
 import { sessionSettings, SessionsSectionSchema, type SessionSettings } from '../session/config.js';
-import { DEFAULT_NO_DOWNGRADE, tiersSectionSchema } from '../tiers/config.js';
+import { DEFAULT_NO_DOWNGRADE, DEFAULT_STATE_DELTA_DETECTORS, tiersSectionSchema } from '../tiers/config.js';
 import { ReviewSectionSchema, type ReviewSection } from '../report/reviewWebhook.js';
 import { UsageError } from '../trace/paths.js';
 import { nearest } from '../util/nearest.js';
@@ -99,7 +99,8 @@ export interface Config {
   failOnOutcome: boolean;
   prices: z.infer<typeof PriceOverridesSchema>;
   tribunal?: TribunalConfig;
-  tiers: { escalate: boolean; noDowngrade: string[]; budgetUsd?: number };
+  /** `stateDeltas`: the detectors tier 2 may decide (resolved: every one with a rule unless set). */
+  tiers: { stateDeltas: string[]; escalate: boolean; noDowngrade: string[]; budgetUsd?: number };
   /** `review:`: where the review list goes after a run (tier 5). */
   review?: ReviewSection;
   /** `embeddings:`: the endpoint tier 3 embeds with; absent for the offline lexical embedder. */
@@ -124,7 +125,11 @@ export function defaultConfig(): Config {
     failOnInputErrors: true,
     failOnOutcome: false,
     prices: {},
-    tiers: { escalate: true, noDowngrade: DEFAULT_NO_DOWNGRADE },
+    tiers: {
+      stateDeltas: [...DEFAULT_STATE_DELTA_DETECTORS],
+      escalate: true,
+      noDowngrade: DEFAULT_NO_DOWNGRADE,
+    },
     baselines: { ...DEFAULT_BASELINES },
     sessions: sessionSettings(),
     regression: { ...DEFAULT_REGRESSION },
@@ -347,6 +352,9 @@ function configFromValue(
     prices,
     tribunal: data.tribunal as TribunalConfig | undefined,
     tiers: {
+      stateDeltas: (data.tiers as { stateDeltas?: string[] } | undefined)?.stateDeltas ?? [
+        ...DEFAULT_STATE_DELTA_DETECTORS,
+      ],
       escalate: (data.tiers as { escalate?: boolean } | undefined)?.escalate ?? true,
       noDowngrade:
         (data.tiers as { noDowngrade?: string[] } | undefined)?.noDowngrade ?? DEFAULT_NO_DOWNGRADE,

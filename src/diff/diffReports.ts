@@ -82,7 +82,7 @@ export function diffReports(base: Report, head: Report, options: DiffOptions = {
     verdicts,
     sessions: sessionDiffs(base, head),
     review: head.review,
-    gate: { passed: gate.passed, reasons: gate.reasons },
+    gate: { passed: gate.passed, reasons: gate.reasons, failures: gate.failures },
     notes,
   };
 }

@@ -1,26 +1,44 @@
 /**
- * The diff as markdown: what the GitHub Action posts as its sticky PR comment. Every line is built
- * with `safeMd` (redact/markdown.ts), so everything that came from a report (and so maybe from a trace)
- * is redacted and escaped; detector ids go in code spans only when they are plain identifiers. The comment stays under GitHub's limit: the longest
- * lists are cut first, each saying how much it left out.
+ * The diff as markdown: what the GitHub Action posts as its sticky PR comment, reviewer first.
+ *
+ * The first screen, before any collapsed block, is what a reviewer reads in ten seconds (at most
+ * FIRST_SCREEN_LINES lines): the verdict naming the rule that decided it, cost, waste and findings
+ * with a word for noise, the first new findings at the gate's severity or worse (each linked to its
+ * trace in the HTML report when there is one), and the caller's lead lines (the Action's: where the
+ * HTML report is, what the baseline was). Everything else sits in `<details>` blocks, listing only
+ * what changed and counting what did not.
+ *
+ * Every line is built with `safeMd` (redact/markdown.ts), so everything that came from a report (and
+ * so maybe from a trace) is redacted and escaped. A `<summary>` is raw HTML, where markdown escapes
+ * show as written, so it holds the renderer's own words and numbers only. The comment stays under
+ * GitHub's limit: the longest lists are cut first, each saying how much it left out; the first
+ * screen is never cut.
  */
 import { cutMarkdown, joinMd, safeMd, mdCode, mdLink, mdText, type Markdown } from '../redact/markdown.js';
+import { redact } from '../redact/redact.js';
+import { htmlReportAnchor } from '../report/html/anchor.js';
 import { cutNote, MARKDOWN_LIMIT } from '../report/renderMarkdown.js';
 import { formatUsd } from '../report/summarise.js';
+import { severityRank } from '../detect/signal.js';
 import { fmtInt, plural } from '../util/thousands.js';
-import { wasteChart } from './chart.js';
-import {
-  countChange,
-  intervalText,
-  perTraceText,
-  relativeText,
-  signedInt,
-  signedUsd,
-  usdChange,
-} from './format.js';
+import { wasteBars, type WasteBar } from './chart.js';
+import { intervalText, perTraceText, relativeText, signedInt, signedUsd, usdChange } from './format.js';
+import { metricsLine, noiseWord, verdictHeading } from './headline.js';
 import type { DiffSignal } from './match.js';
 import type { Noise } from './noise.js';
 import type { ReportDiff } from './schema.js';
+import type { DetectorDiff } from './totals.js';
+
+/** The first screen's budget: lines before the first `<details>` (the Action's marker included). */
+export const FIRST_SCREEN_LINES = 15;
+/** …and characters (links included): past it, fewer findings are named. */
+export const FIRST_SCREEN_CHARS = 4_000;
+/** A link longer than this (a trace id or a path of a thousand characters) is left as text. */
+const MAX_URL = 600;
+/** New findings the first screen names; the rest are in the collapsed list. */
+export const FIRST_SCREEN_FINDINGS = 5;
+/** A finding's message on the first screen is cut to this. */
+const FIRST_SCREEN_MESSAGE = 140;
 
 export interface DiffMarkdownOptions {
   /** Characters the comment may take (default MARKDOWN_LIMIT, under GitHub's 65,536). */
@@ -35,6 +53,13 @@ export interface DiffMarkdownOptions {
    * the head commit, so only new findings pass their line: a resolved one's is base's).
    */
   fileUrl?: (file: string, line?: number) => string | undefined;
+  /**
+   * Where head's HTML report is (the run's artifact): each new finding links to its trace there,
+   * at `htmlReportAnchor` (the viewer opens that trace's timeline).
+   */
+  htmlReportUrl?: string;
+  /** Lines that end the first screen, each a paragraph (the Action: the HTML report, the baseline). */
+  lead?: readonly Markdown[];
 }
 
 const blank = safeMd``;
@@ -89,140 +114,222 @@ function fit(blocks: Block[], limit: number, seeAlso: string | Markdown): Markdo
   return text;
 }
 
-function fileText(file: string, line: number | undefined, fileUrl: DiffMarkdownOptions['fileUrl']): Markdown {
+/** `<details>` opening lines: the summary is raw HTML, so only the renderer's own words go in it. */
+const open = (summary: string): Markdown[] => [blank, safeMd`<details><summary>${summary}</summary>`, blank];
+const close: Markdown[] = [blank, safeMd`</details>`];
+
+/** `label` linked to `url`, unless there is no URL or it is too long to be worth its characters. */
+const linkOrText = (label: Markdown, url: string | undefined) =>
+  url && url.length <= MAX_URL ? mdLink(label, url) : label;
+
+/**
+ * The trace file, linked at the head commit (at the trace's line for a new finding). Short, on the
+ * first screen: the file's name and line (`llm-calls.jsonl:4`); the link has the whole path.
+ */
+function fileText(
+  file: string,
+  line: number | undefined,
+  fileUrl: DiffMarkdownOptions['fileUrl'],
+  short: boolean,
+): Markdown {
   const url = fileUrl?.(file, line);
-  return url ? mdLink(mdText(file, 120), url) : mdText(file, 120);
+  const label = short
+    ? mdText(`${file.slice(file.lastIndexOf('/') + 1)}${line !== undefined ? `:${line}` : ''}`, 60)
+    : mdText(file, 120);
+  return linkOrText(label, url);
 }
 
+/**
+ * The finding's trace (or test), linked to its timeline in the HTML report when there is one. The
+ * anchor's values are redacted as everything posted is (the report embeds redacted traces too).
+ */
+function whereText(
+  s: DiffSignal,
+  side: 'new' | 'resolved',
+  options: DiffMarkdownOptions,
+  short: boolean,
+): Markdown {
+  const label = s.test !== undefined ? mdText(s.test, short ? 80 : 160) : mdText(s.traceId, 80);
+  const linked =
+    side === 'new' && options.htmlReportUrl
+      ? linkOrText(
+          label,
+          options.htmlReportUrl +
+            htmlReportAnchor({
+              traceId: redact(s.traceId),
+              ...(s.file !== undefined ? { file: redact(s.file) } : {}),
+              detector: s.detector,
+            }),
+        )
+      : label;
+  const line = side === 'new' ? s.line : undefined;
+  if (s.file === undefined || s.test !== undefined) return linked;
+  const file = fileText(s.file, line, options.fileUrl, short);
+  return short ? safeMd`${linked} · ${file}` : safeMd`${linked} (${file})`;
+}
+
+/** A finding, one line; `short` on the first screen (a file's name, a message cut sooner). */
 function signalLine(
   s: DiffSignal,
   side: 'new' | 'resolved',
-  fileUrl: DiffMarkdownOptions['fileUrl'],
+  options: DiffMarkdownOptions,
+  short = false,
 ): Markdown {
-  const line = side === 'new' ? s.line : undefined;
-  const where =
-    s.test !== undefined
-      ? mdText(s.test, 160)
-      : safeMd`${mdText(s.traceId, 80)}${s.file ? safeMd` (${fileText(s.file, line, fileUrl)})` : ''}`;
-  return safeMd`- ${mdCode(s.detector)} **${s.severity}** ${where}: ${mdText(s.message, 200)}${s.wasteUsd ? safeMd` — ${formatUsd(s.wasteUsd)}` : ''}`;
+  return safeMd`- ${mdCode(s.detector)} **${s.severity}** ${whereText(s, side, options, short)}: ${mdText(s.message, short ? FIRST_SCREEN_MESSAGE : 200)}`;
 }
 
 function noiseRow(name: Markdown, n: Noise, usd: boolean): Markdown {
   const rel = relativeText(n);
-  const change = usd ? signedUsd(n.delta) : `${n.delta > 0 ? '+' : ''}${Math.round(n.delta * 1000) / 1000}`;
-  return safeMd`| ${name} | ${perTraceText(n.base, usd)} | ${perTraceText(n.head, usd)} | ${change}${rel ? safeMd` (${rel})` : ''} | ${intervalText(n, usd)} | ${n.label === 'up' ? '🔺 up' : n.label === 'down' ? '🔻 down' : n.label} |`;
+  const change = usd ? signedUsd(n.delta) : `${n.delta > 0 ? '+' : ''}${perTraceText(n.delta, false)}`;
+  return safeMd`| ${name} | ${perTraceText(n.base, usd)} | ${perTraceText(n.head, usd)} | ${change}${rel ? ` (${rel})` : ''} | ${intervalText(n, usd)} | ${noiseWord(n)} |`;
+}
+
+const changed = (d: DetectorDiff) => d.findings.delta !== 0 || d.wasteUsd.delta !== 0;
+
+function detectorRow(d: DetectorDiff, rate: Noise | undefined, bar: WasteBar | undefined): Markdown {
+  const waste = d.wasteUsd.delta === 0 ? formatUsd(d.wasteUsd.head) : usdChange(d.wasteUsd);
+  return safeMd`| ${mdCode(d.detector)} | ${fmtInt(d.findings.base)} → ${fmtInt(d.findings.head)} (${signedInt(d.findings.delta)}) | ${rate ? noiseWord(rate) : '–'} | ${waste} |${bar ? safeMd` ${bar.down} | ${bar.up} |` : ''}`;
 }
 
 export function renderDiffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}): string {
   return diffMarkdown(diff, options).source;
 }
 
+/**
+ * The first screen: verdict, numbers, the first new findings at the gate's severity (as many of
+ * FIRST_SCREEN_FINDINGS as FIRST_SCREEN_CHARS leaves room for), the lead.
+ */
+function firstScreen(diff: ReportDiff, options: DiffMarkdownOptions): Markdown[] {
+  const top: Markdown[] = [verdictHeading(diff, options.title ?? 'tracejury diff'), blank, metricsLine(diff)];
+  const lead = (options.lead ?? []).flatMap((line) => [blank, line]);
+  const minSeverity = diff.regression.newSignals ? diff.regression.newSignals.minSeverity : 'high';
+  const worst = diff.signals.new.filter((s) => severityRank(s.severity) >= severityRank(minSeverity));
+  const items = worst.slice(0, FIRST_SCREEN_FINDINGS).map((s) => signalLine(s, 'new', options, true));
+  const length = (lines: Markdown[]) => lines.reduce((n, l) => n + l.length + 1, 0);
+  let shown = items.length;
+  while (shown > 1 && length([...top, ...items.slice(0, shown), ...lead]) > FIRST_SCREEN_CHARS) shown--;
+  const list =
+    shown === 0
+      ? []
+      : [
+          blank,
+          safeMd`**New at ${minSeverity} or worse**${
+            worst.length > shown ? ` (${fmtInt(shown)} of ${fmtInt(worst.length)})` : ''
+          }:`,
+          ...items.slice(0, shown),
+        ];
+  return [...top, ...list, ...lead];
+}
+
 /** The diff as markdown (what renderDiffMarkdown returns as a string), for renderers that embed it. */
 export function diffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}): Markdown {
   const limit = options.limit ?? MARKDOWN_LIMIT;
   const cap = options.listLimit ?? 50;
-  const { totals, noise } = diff;
-  const blocks: Block[] = [];
-  const fixed = (...lines: Markdown[]) => blocks.push(lines);
+  const { totals, noise, signals } = diff;
+  const blocks: Block[] = [firstScreen(diff, options)];
+  const unchanged: string[] = [];
 
-  const wasteRel = relativeText(totals.wasteUsd);
-  fixed(
-    safeMd`### ${options.title ?? 'tracejury diff'} ${
-      diff.gate.passed ? safeMd`✅ no regression` : safeMd`❌ regression`
-    }`,
-    blank,
-    safeMd`Waste **${formatUsd(totals.wasteUsd.base)} → ${formatUsd(totals.wasteUsd.head)}** (${signedUsd(totals.wasteUsd.delta)}${wasteRel ? safeMd`, ${wasteRel}` : ''}) · per 100 traces ${formatUsd(totals.wastePer100Traces.base)} → ${formatUsd(totals.wastePer100Traces.head)} · waste per trace **${noise.wastePerTrace.label}**`,
-    blank,
-    safeMd`Traces ${countChange(totals.traces)} · cost ${usdChange(totals.costUsd)} · findings ${countChange(totals.findings)} · ${fmtInt(diff.signals.new.length)} new, ${fmtInt(diff.signals.resolved.length)} resolved, ${fmtInt(diff.signals.persisting)} persisting`,
-  );
-  if (!diff.gate.passed) fixed(blank, ...diff.gate.reasons.map((r) => safeMd`- ${mdText(r, 500)}`));
-  for (const n of diff.notes) fixed(blank, safeMd`> ${mdText(n, 500)}`);
-
-  const noiseRows = Object.entries(noise.findingsPerTrace).map(([d, n]) =>
-    noiseRow(safeMd`${mdCode(d)} findings per trace`, n, false),
-  );
-  blocks.push({
-    title: [
-      blank,
-      safeMd`#### Real or noise? (${Math.round(noise.confidence * 100)}% bootstrap interval of the change per trace, ${fmtInt(noise.resamples)} resamples)`,
-      blank,
-      safeMd`| per trace | base | head | change | 95% interval | |`,
-      safeMd`|---|---:|---:|---:|---:|---|`,
-      noiseRow(safeMd`waste`, noise.wastePerTrace, true),
-      noiseRow(safeMd`cost`, noise.costPerTrace, true),
-    ],
-    head: [],
-    items: noiseRows,
-    cap,
-    more: (n) => safeMd`${fmtInt(n)} more detectors' rates not shown`,
-    foot: [],
-  });
-
-  if (diff.detectors.length > 0) {
-    blocks.push({
-      title: [blank, safeMd`#### Waste by detector`],
-      head: [
-        blank,
-        safeMd`| detector | findings | waste base | waste head | change |`,
-        safeMd`|---|---:|---:|---:|---:|`,
-      ],
-      items: diff.detectors.map((d) => {
-        const rel = relativeText(d.wasteUsd);
-        return safeMd`| ${mdCode(d.detector)} | ${fmtInt(d.findings.base)} → ${fmtInt(d.findings.head)} (${signedInt(d.findings.delta)}) | ${formatUsd(d.wasteUsd.base)} | ${formatUsd(d.wasteUsd.head)} | ${signedUsd(d.wasteUsd.delta)}${rel ? safeMd` (${rel})` : ''} |`;
+  // New and resolved findings, each list cut for length before anything else is.
+  if (signals.new.length > 0 || signals.resolved.length > 0) {
+    const lists: [string, DiffSignal[], 'new' | 'resolved'][] = [
+      ['New findings', signals.new, 'new'],
+      ['Resolved findings', signals.resolved, 'resolved'],
+    ];
+    const shownLists = lists.filter(([, list]) => list.length > 0);
+    shownLists.forEach(([name, list, side], i) =>
+      blocks.push({
+        title: [
+          ...(i === 0
+            ? open(
+                `Findings: ${fmtInt(signals.new.length)} new, ${fmtInt(signals.resolved.length)} resolved, ${fmtInt(signals.persisting)} persisting`,
+              )
+            : [blank]),
+          safeMd`#### ${name} (${fmtInt(list.length)})`,
+        ],
+        head: [blank],
+        items: list.map((s) => signalLine(s, side, options)),
+        cap,
+        more: (n) => safeMd`${fmtInt(n)} more ${side} signals not shown`,
+        foot: i === shownLists.length - 1 ? close : [],
       }),
-      cap,
-      more: (n) => safeMd`${fmtInt(n)} more detectors not shown`,
-      foot: [],
-    });
-    const chart = wasteChart(diff.detectors);
-    if (chart.length > 0) fixed(blank, ...chart);
+    );
   }
 
-  blocks.push({
-    title: [blank, safeMd`#### New findings (${fmtInt(diff.signals.new.length)})`],
-    head: [blank],
-    items: diff.signals.new.map((s) => signalLine(s, 'new', options.fileUrl)),
-    cap,
-    more: (n) => safeMd`${fmtInt(n)} more new signals not shown`,
-    foot: diff.signals.new.length === 0 ? [blank, safeMd`None.`] : [],
-  });
-  blocks.push({
-    title: [blank, safeMd`#### Resolved findings (${fmtInt(diff.signals.resolved.length)})`],
-    head: [blank],
-    items: diff.signals.resolved.map((s) => signalLine(s, 'resolved', options.fileUrl)),
-    cap,
-    more: (n) => safeMd`${fmtInt(n)} more resolved signals not shown`,
-    foot: diff.signals.resolved.length === 0 ? [blank, safeMd`None.`] : [],
-  });
+  // Detectors whose findings or waste changed; the rest counted.
+  const moved = diff.detectors.filter(changed);
+  const still = diff.detectors.length - moved.length;
+  if (moved.length > 0) {
+    const chart = wasteBars(moved.map((d) => d.wasteUsd.delta));
+    blocks.push({
+      title: open(
+        `Detectors: ${fmtInt(moved.length)} changed${still > 0 ? `, ${fmtInt(still)} unchanged` : ''}`,
+      ),
+      head: chart
+        ? [
+            safeMd`| detector | findings | findings per trace | waste | waste down | waste up |`,
+            safeMd`|---|---:|---|---:|---:|:---|`,
+          ]
+        : [safeMd`| detector | findings | findings per trace | waste |`, safeMd`|---|---:|---|---:|`],
+      items: moved.map((d, i) => detectorRow(d, noise.findingsPerTrace[d.detector], chart?.bars[i])),
+      cap,
+      more: (n) => safeMd`${fmtInt(n)} more changed detectors not shown`,
+      foot: [
+        ...(chart ? [blank, safeMd`Bars: the change in waste, to one scale (█ = ${chart.unit}).`] : []),
+        ...(still > 0 ? [blank, safeMd`${plural(still, 'detector')} with findings unchanged.`] : []),
+        ...close,
+      ],
+    });
+  } else if (still > 0) unchanged.push(plural(still, 'detector'));
 
-  if (diff.sessions.length > 0) {
+  // Per trace, with the intervals behind every noise word above; the gate's notes.
+  const v = diff.verdicts;
+  const words = [`waste ${noiseWord(noise.wastePerTrace)}`, `cost ${noiseWord(noise.costPerTrace)}`];
+  if (v.noise) words.push(`judges' pass rate ${noiseWord(v.noise)}`);
+  blocks.push([
+    ...open(`Per trace: ${words.join(', ')}`),
+    safeMd`| per trace | base | head | change | ${Math.round(noise.confidence * 100)}% interval | |`,
+    safeMd`|---|---:|---:|---:|---:|---|`,
+    noiseRow(safeMd`waste`, noise.wastePerTrace, true),
+    noiseRow(safeMd`cost`, noise.costPerTrace, true),
+    ...(v.noise
+      ? [
+          noiseRow(
+            safeMd`judges' pass rate (${fmtInt(v.base.passed)}/${fmtInt(v.base.total)} → ${fmtInt(v.head.passed)}/${fmtInt(v.head.total)})`,
+            v.noise,
+            false,
+          ),
+        ]
+      : []),
+    blank,
+    safeMd`Bootstrap over traces, ${fmtInt(noise.resamples)} resamples: "within noise" means the interval holds 0. ${plural(diff.base.traces, 'trace')} in base, ${plural(diff.head.traces, 'trace')} in head · judge spend ${usdChange(totals.judgeUsd)}`,
+    ...diff.notes.flatMap((n) => [blank, safeMd`> ${mdText(n, 500)}`]),
+    ...close,
+  ]);
+
+  // Session scores that moved (or appeared, or disappeared); the rest counted.
+  const sessionsMoved = diff.sessions.filter((s) => s.delta !== 0 || s.basePassed !== s.headPassed);
+  const sessionsStill = diff.sessions.length - sessionsMoved.length;
+  if (sessionsMoved.length > 0) {
     const score = (x: number | null) => (x === null ? '–' : x.toFixed(3));
     blocks.push({
-      title: [blank, safeMd`#### Session scores`],
-      head: [blank, safeMd`| session | metric | base | head | change |`, safeMd`|---|---|---:|---:|---:|`],
-      items: diff.sessions.map(
+      title: open(
+        `Session scores: ${fmtInt(sessionsMoved.length)} changed${sessionsStill > 0 ? `, ${fmtInt(sessionsStill)} unchanged` : ''}`,
+      ),
+      head: [safeMd`| session | metric | base | head | change |`, safeMd`|---|---|---:|---:|---:|`],
+      items: sessionsMoved.map(
         (s) =>
           safeMd`| ${s.test !== undefined ? mdText(s.test, 120) : mdText(s.sessionId, 80)} | ${s.metric} | ${score(s.base)} | ${score(s.head)} | ${s.delta === null ? '–' : `${s.delta > 0 ? '+' : ''}${s.delta.toFixed(3)}`}${s.headPassed === false ? safeMd` ❌` : ''} |`,
       ),
       cap,
-      more: (n) => safeMd`${fmtInt(n)} more session scores not shown`,
-      foot: [],
+      more: (n) => safeMd`${fmtInt(n)} more changed session scores not shown`,
+      foot: close,
     });
-  }
-
-  const v = diff.verdicts;
-  if (v.base.total > 0 || v.head.total > 0) {
-    const r = (x: number | null) => (x === null ? '–' : x.toFixed(2));
-    fixed(
-      blank,
-      safeMd`**Verdicts**: pass rate ${r(v.base.rate)} → ${r(v.head.rate)} (${fmtInt(v.base.passed)}/${fmtInt(v.base.total)} → ${fmtInt(v.head.passed)}/${fmtInt(v.head.total)})${v.noise ? safeMd` · ${v.noise.label}` : ''}`,
-    );
-  }
+  } else if (sessionsStill > 0) unchanged.push(plural(sessionsStill, 'session score'));
 
   if (diff.review.length > 0) {
     blocks.push({
-      title: [blank, safeMd`<details><summary>For review in head (${fmtInt(diff.review.length)})</summary>`],
-      head: [blank],
+      title: open(`For review in head: ${fmtInt(diff.review.length)}`),
+      head: [],
       items: diff.review.map(
         (r) =>
           safeMd`- ${r.detector ? safeMd`${mdCode(r.detector)} ` : ''}${
@@ -231,13 +338,10 @@ export function diffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}
       ),
       cap: options.listLimit ?? 20,
       more: (n) => safeMd`${fmtInt(n)} more review cases not shown`,
-      foot: [blank, safeMd`</details>`],
+      foot: close,
     });
   }
 
-  fixed(
-    blank,
-    safeMd`Judge spend ${usdChange(totals.judgeUsd)} · ${plural(diff.head.traces, 'trace')} in head, ${plural(diff.base.traces, 'trace')} in base`,
-  );
+  if (unchanged.length > 0) blocks.push([blank, safeMd`Unchanged: ${unchanged.join(', ')}.`]);
   return fit(blocks, limit, options.seeAlso ?? safeMd`the JSON output (--format json)`);
 }

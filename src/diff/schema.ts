@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SeveritySchema } from '../detect/signal.js';
 import { ReviewItemSchema } from '../report/schema.js';
+import { GateFailureSchema } from './gate.js';
 import { DiffSignalSchema } from './match.js';
 import { NoiseSectionSchema } from './noise.js';
 import { SessionDiffSchema } from './sessions.js';
@@ -45,7 +46,15 @@ export const ReportDiffSchema = z.object({
   sessions: z.array(SessionDiffSchema),
   /** Head's review list: what no automatic tier could decide. */
   review: z.array(ReviewItemSchema),
-  gate: z.object({ passed: z.boolean(), reasons: z.array(z.string()) }),
+  gate: z.object({
+    passed: z.boolean(),
+    reasons: z.array(z.string()),
+    /**
+     * The same failures as data, one per reason in its order: the rule, its limit, what fired it.
+     * Optional (added after diffVersion 1 was published): a diff written before has reasons only.
+     */
+    failures: z.array(GateFailureSchema).optional(),
+  }),
   notes: z.array(z.string()),
 });
 export type ReportDiff = z.infer<typeof ReportDiffSchema>;

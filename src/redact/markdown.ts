@@ -95,18 +95,6 @@ export function mdLink(label: string | Markdown, url: string): Markdown {
   return made(`[${text.source}](${href})`);
 }
 
-/**
- * A word inside a code fence (a Mermaid chart's label), where escapes do not apply: redacted, then
- * only identifier characters kept, so nothing can close the fence or the quoted label.
- */
-export function mdFenceWord(value: string, max = 40): Markdown {
-  return made(
-    redact(value)
-      .replace(/[^A-Za-z0-9_.:-]/g, '_')
-      .slice(0, max),
-  );
-}
-
 export type MdValue = Markdown | string | number;
 
 function piece(value: MdValue): string {

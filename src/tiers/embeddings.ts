@@ -101,7 +101,12 @@ function planFor(trace: Trace, signal: Signal, checks: readonly string[]): Plan 
   const texts: string[] = [];
   const slot = (t: string) => texts.push(t) - 1;
   const parts: ((v: number[][]) => SemanticCheck | undefined)[] = [];
-  if (checks.includes('semantic-loop')) {
+  // A loop TOOL_LOOP found by comparing the requests themselves, whose results were recorded and
+  // changed: that the requests restate one another is what it measured, so the embeddings could
+  // only agree. What came back decides it (tier 2, then the judges).
+  const requestsCompared =
+    signal.evidence?.repeatedBy === 'arguments' && signal.evidence?.outcomesRecorded === true;
+  if (checks.includes('semantic-loop') && !requestsCompared) {
     const idx = signal.steps
       .map((n) => trace.steps[n - 1])
       .map((s) => (s ? stepText(s) : undefined))

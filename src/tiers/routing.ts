@@ -10,7 +10,7 @@
  * - low: the failure is a number the trace already measured (money, tokens, time, step counts);
  *   a judge only confirms it is waste, and being wrong costs little.
  * - default: behaviour that needs reading the steps (loops, retries, stalls, failing or avoided
- *   tools, truncation, empty answers, a failing first step).
+ *   tools, truncation, empty answers, a failing first step, turns the harness rejected).
  * - high: failures that make the run's result wrong or unsafe, where a miss is expensive — prompt
  *   injection, corrupted state, answers without grounding, an abandoned goal.
  *
@@ -39,6 +39,7 @@ export const DEFAULT_ROUTE_BY_FAILURE_MODE: Readonly<Record<string, JudgeRoute>>
   truncation: 'default',
   'empty-response': 'default',
   'early-failure': 'default',
+  rejection: 'default',
   // high: a wrong or unsafe result
   injection: 'high',
   state_corruption: 'high',

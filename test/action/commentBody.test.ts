@@ -1,17 +1,50 @@
 /**
- * What the Action posts: the comment fits GitHub's 65,536 characters however large the diff, says
- * what it cut and links the job summary; trace content is escaped and secrets redacted; without a
- * baseline it says why and shows the report alone. Annotations name repository paths only.
+ * What the Action posts: a first screen a reviewer reads in ten seconds (the verdict naming the
+ * rule, the numbers, the worst new findings linked to the HTML report, the report's link) within
+ * its budget on the examples' diff and on a 5,000-finding one; the comment fits GitHub's 65,536
+ * characters however large the diff, says what it cut and links the job summary; trace content is
+ * escaped and secrets redacted; without a baseline it says why and shows the report alone.
+ * Annotations name repository paths only.
  */
 import { describe, expect, it } from 'vitest';
+import { examplesReports } from '../../scripts/examples-diff.mjs';
+import { analyze } from '../../src/analyze.js';
 import { reportAnnotations, repoPath } from '../../src/action/annotations.js';
+import { checkRunSummary } from '../../src/action/checkRun.js';
 import { commentMarker } from '../../src/action/comment.js';
-import { GITHUB_COMMENT_LIMIT, renderComment, renderJobSummary } from '../../src/action/commentBody.js';
+import {
+  artifactLinks,
+  GITHUB_COMMENT_LIMIT,
+  renderComment,
+  renderJobSummary,
+  type RenderInput,
+} from '../../src/action/commentBody.js';
 import { diffReports } from '../../src/diff/diffReports.js';
+import { failuresText, metricsLine } from '../../src/diff/headline.js';
+import { FIRST_SCREEN_CHARS, FIRST_SCREEN_LINES } from '../../src/diff/renderMarkdown.js';
 import { finding, report, trace } from '../diff/reports.js';
 
 const marker = commentMarker('default');
 const runUrl = 'https://github.com/acme/agent/actions/runs/1';
+const HTML_URL = 'https://github.com/acme/agent/actions/runs/1/artifacts/77';
+const artifacts: RenderInput['artifacts'] = {
+  html: { name: 'tracejury-report-default.html', url: HTML_URL, zip: false, files: 1 },
+  traces: { name: 'tracejury-traces-default', url: `${runUrl}/artifacts/78`, zip: true, files: 3 },
+};
+const fileUrl = (f: string, line?: number) =>
+  `https://github.com/acme/agent/blob/${'c'.repeat(40)}/${f}${line ? `#L${line}` : ''}`;
+
+/** What a reviewer reads before opening anything: up to the first `<details>`. */
+function firstScreen(body: string): string {
+  const at = body.indexOf('<details>');
+  expect(at).toBeGreaterThan(0);
+  return body.slice(0, at).trimEnd();
+}
+
+function expectWithinBudget(screen: string) {
+  expect(screen.split('\n').length).toBeLessThanOrEqual(FIRST_SCREEN_LINES);
+  expect(screen.length).toBeLessThanOrEqual(FIRST_SCREEN_CHARS);
+}
 
 function bigPair(n: number) {
   const traces = Array.from({ length: n }, (_, i) =>
@@ -36,17 +69,107 @@ function bigPair(n: number) {
 }
 
 describe('the PR comment', () => {
-  it('stays under 65,536 characters with 5,000 new findings, saying what was cut and where the rest is', () => {
+  it("opens on the examples' diff with a first screen within its budget: the rule, the numbers, the new high finding linked to its trace, the report", async () => {
+    const { base, head } = await examplesReports(analyze);
+    const body = renderComment(
+      {
+        head,
+        diff: diffReports(base, head),
+        baselineSource: 'the report of run #41 on main',
+        runUrl,
+        fileUrl,
+        artifacts,
+      },
+      marker,
+    );
+    const screen = firstScreen(body);
+    expectWithinBudget(screen);
+    const lines = screen.split('\n');
+    expect(lines[0]).toBe(marker);
+    expect(lines[1]).toBe(
+      '### tracejury ❌ regression: 1 new finding at high or worse (rule `regression.newSignals.minSeverity`: high)',
+    );
+    expect(lines[3]).toMatch(
+      /^\*\*Cost\*\* \$[\d.]+ → \$[\d.]+ \(\+[\d.]+%; per trace within noise\) · \*\*Waste\*\* \$[\d.]+ → \$[\d.]+ \(\+[\d.]+%; per trace within noise\) · \*\*Findings\*\* 7 → 7: 1 new, 1 resolved$/,
+    );
+    expect(screen).toContain(
+      `- \`FALLBACK_FAILURE\` **high** [blog\\_draft\\_3001](${HTML_URL}#trace=blog_draft_3001&file=examples%2Ftraces%2Fllm-calls.jsonl&detector=FALLBACK_FAILURE) · [llm-calls.jsonl:4](${fileUrl('examples/traces/llm-calls.jsonl', 4)}): gpt-4 called 16 s after gpt-3.5-turbo`,
+    );
+    expect(screen).toContain(`**[Open the HTML report](${HTML_URL})**`);
+    expect(screen).toContain('(zip download, 3 files)');
+    // Only what changed is listed below; the rest is counted.
+    expect(body).toContain('<details><summary>Detectors: 2 changed, 6 unchanged</summary>');
+    expect(body).toContain('Unchanged: 16 session scores.');
+    expect(body).not.toMatch(/0\.000 → 0\.000|\| 0\.000 \|/);
+  });
+
+  it('stays under 65,536 characters with 5,000 new findings, its first screen within budget, saying what was cut and where the rest is', () => {
     const { base, head } = bigPair(5000);
     const body = renderComment(
-      { head, diff: diffReports(base, head), baselineSource: 'run #4 on main', runUrl },
+      { head, diff: diffReports(base, head), baselineSource: 'run #4 on main', runUrl, fileUrl, artifacts },
       marker,
     );
     expect(body.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
     expect(body.startsWith(`${marker}\n`)).toBe(true);
+    const screen = firstScreen(body);
+    expectWithinBudget(screen);
+    expect(screen.split('\n')[1]).toMatch(
+      /^### tracejury ❌ regression: 5,000 new findings at high or worse \(rule `regression\.newSignals\.minSeverity`: high\); waste per trace up from \$0, beyond noise \(rule `regression\.wasteIncreasePct`: 20%\)$/,
+    );
+    expect(screen).toContain('**New at high or worse** (5 of 5,000):');
+    const named = screen.split('\n').filter((l) => l.startsWith('- '));
+    expect(named).toHaveLength(5);
+    for (const line of named)
+      expect(line).toMatch(
+        new RegExp(
+          `\\]\\(${HTML_URL}#trace=run-\\d+&file=traces%2Ff\\d+\\.jsonl&detector=(RETRY|TOOL)_LOOP\\)`,
+        ),
+      );
     expect(body).toMatch(/more new signals not shown/);
     expect(body).toContain(`[Full report in the job summary](${runUrl})`);
-    expect(body).toContain('Compared with run #\u200b4 on main.');
+    expect(screen).toContain('compared with run #\u200b4 on main.');
+  });
+
+  it('the comment, the job summary and the check run link the HTML report and the saved traces, saying which opens and which downloads', () => {
+    const traces = [trace({ id: 'r1', file: 'traces/a.jsonl' })];
+    const head = report({ traces, signals: [finding({ traceId: 'r1', file: 'traces/a.jsonl' })] });
+    const links =
+      `**[Open the HTML report](${HTML_URL})**: each trace's timeline with its findings (artifact \`tracejury-report-default.html\`, opens in the browser)` +
+      ` · [saved traces of failing tests](${runUrl}/artifacts/78) (zip download, 3 files)`;
+    expect(artifactLinks(artifacts)!.source).toBe(links);
+    expect(artifactLinks({})).toBeUndefined();
+    const withDiff: RenderInput = {
+      head,
+      diff: diffReports(report({ traces }), head),
+      baselineSource: 'x',
+      runUrl,
+      artifacts,
+    };
+    expect(firstScreen(renderComment(withDiff, marker))).toContain(links);
+    expect(firstScreen(renderJobSummary(withDiff))).toContain(links);
+    // Without a baseline, the report alone, with the links above it.
+    const alone = renderComment({ ...withDiff, diff: undefined }, marker);
+    expect(alone).toContain(
+      `> No baseline to compare with: x. This comment shows the report alone; the next run with a baseline shows the change.\n\n${links}\n\n### tracejury`,
+    );
+    expect(renderJobSummary({ ...withDiff, diff: undefined })).toContain(links);
+    // The check run: the comment's numbers, the reasons, the links.
+    expect(
+      checkRunSummary(['TOOL_LOOP: 1 high signal'], { shown: 1, total: 1 }, runUrl, {
+        numbers: metricsLine(withDiff.diff!),
+        links: artifactLinks(artifacts),
+      }),
+    ).toBe(
+      `**Cost** $0.0100, unchanged · **Waste** $0.00, unchanged · **Findings** 0 → 1: 1 new, 0 resolved\n\n` +
+        `- TOOL\\_LOOP: 1 high signal\n\n${links}\n\n1 annotation. [Job summary](${runUrl})`,
+    );
+    expect(failuresText(withDiff.diff!)).toBe(
+      '1 new finding at high or worse (rule regression.newSignals.minSeverity: high)',
+    );
+    // No artifact: the trace names no link but its file, and nothing says a report is there.
+    const bare = renderComment({ ...withDiff, artifacts: {} }, marker);
+    expect(bare).not.toContain('HTML report');
+    expect(firstScreen(bare)).toContain('- `TOOL_LOOP` **high** r1 · a.jsonl: loop');
   });
 
   it('escapes trace content and redacts secrets in the comment and the summary', () => {
@@ -64,7 +187,14 @@ describe('the PR comment', () => {
         }),
       ],
     });
-    const input = { head, diff: diffReports(report({ traces }), head), baselineSource: 'x', runUrl };
+    // With the HTML report linked: the hostile id goes into the link's anchor too.
+    const input = {
+      head,
+      diff: diffReports(report({ traces }), head),
+      baselineSource: 'x',
+      runUrl,
+      artifacts,
+    };
     for (const text of [renderComment(input, marker), renderJobSummary(input)]) {
       expect(text).not.toContain('sk-proj-abcdefghijklmnopqrstuvwxyz0123456789');
       expect(text).not.toContain('<script>');

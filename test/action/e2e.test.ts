@@ -4,10 +4,12 @@
  * finds it and creates the comment among 35 older ones (one a stranger's that starts with the
  * marker, left alone), the second updates that same comment; a token without write permissions
  * degrades to warnings and the job summary; a bad input fails before any work; the fork pattern's workflow_run job comments from a downloaded report; three
- * Vitest shards end in one merged comment. The token never shows outside the Authorization header.
+ * Vitest shards end in one merged comment. A Vitest run's HTML report and its failing tests' traces
+ * are uploaded as artifacts of the run and linked from the comment, the job summary and the check
+ * run, and the link opens the report; the fork pattern's comment job links part 1's artifacts. The token never shows outside the Authorization header.
  * Under the Node running the suite, and Node 24 when TRACEJURY_NODE24 names its binary (CI installs it).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +24,7 @@ import {
   type FakeRun,
 } from '../helpers/fakeGitHubArtifacts.js';
 import { configWith, createProject, nativeTrace } from '../helpers/vitestProject.js';
+import { report, trace } from '../diff/reports.js';
 
 const TOKEN = 'ghs_e2eLoopbackToken0123456789abcdefABCDEF';
 const MARKER = commentMarker('default');
@@ -96,6 +99,33 @@ function expectTokenNowhere(gh: FakeGitHub, run: ActionRun) {
   for (const c of [...gh.comments.values()].flat()) expect(c.body).not.toContain(TOKEN);
 }
 
+/**
+ * A Vitest project whose one test fails on a looping trace (its trace is saved under
+ * .tracejury/traces/), with a base report of the same trace's calm run to compare with.
+ */
+function loopingSuite() {
+  const project = createProject({
+    'vitest.config.ts': configWith(),
+    'traces/checkout.json': nativeTrace('checkout-1', 6),
+    'evals/checkout.test.ts':
+      `import { expect, test } from 'vitest';\nimport { loadTraces } from 'tracejury/vitest';\n` +
+      `test('checkout does not loop', async () => {\n  const [t] = await loadTraces('traces/checkout.json');\n  expect(t).toHaveNoSignals({ minSeverity: 'high' });\n});\n`,
+    'base-report.json': JSON.stringify(
+      report({ traces: [trace({ id: 'checkout-1', file: 'traces/checkout.json' })] }),
+    ),
+  });
+  return project;
+}
+
+/**
+ * The eval command: the suite, then (until the Vitest reporter writes `.tracejury/report.html`
+ * itself) a stand-in HTML beside the report, as a step before the Action could write it; the
+ * suite's exit status is the command's.
+ */
+const suiteCommand = (node: string) =>
+  `${JSON.stringify(node)} ${JSON.stringify(path.join(REPO, 'node_modules/vitest/vitest.mjs'))} run; s=$?; ` +
+  `test -f .tracejury/report.html || printf '%s' '<!doctype html><title>tracejury report</title>' > .tracejury/report.html; exit $s`;
+
 describe.each(nodes)('dist/index.js on %s', (_label, node) => {
   const store = createArtifactStore();
   let gh: FakeGitHub;
@@ -162,12 +192,14 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     firstCommentId = ours[0]!.id;
     const body = ours[0]!.body;
     expect(body.length).toBeLessThanOrEqual(65_536);
-    expect(body).toContain('### tracejury ❌ regression');
+    expect(body).toContain(
+      '### tracejury ❌ regression: 1 new finding at high or worse (rule `regression.newSignals.minSeverity`: high)',
+    );
     expect(body).toMatch(/#### New findings \([1-9]/);
     expect(body).toContain('`TOOL_LOOP`');
     // The finding's trace file is linked at the PR's head commit.
     expect(body).toContain(`(https://github.com/acme/agent/blob/${PR_HEAD}/traces/looping-agent.jsonl#L2)`);
-    expect(body).toContain('#### Waste by detector');
+    expect(body).toContain('<details><summary>Detectors: ');
     expect(body).toContain(
       '[Full report in the job summary](https://github.com/acme/agent/actions/runs/9001)',
     );
@@ -192,6 +224,11 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
       status: 'completed',
       conclusion: 'failure',
     });
+    // The check run names the rule that failed, as the comment's verdict does, and its numbers.
+    expect(check.output!.title).toBe(
+      'Failed: 1 new finding at high or worse (rule regression.newSignals.minSeverity: high)',
+    );
+    expect(check.output!.summary).toMatch(/^\*\*Cost\*\* .* · \*\*Waste\*\* .* · \*\*Findings\*\* /);
     expect(check.annotations.length).toBeGreaterThan(0);
     expect(check.annotations).toContainEqual(
       expect.objectContaining({
@@ -383,4 +420,138 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     );
     expect(body).toContain('evals/part1.test.ts:4');
   }, 240_000);
+  it("a Vitest run's HTML report and failing tests' traces are uploaded and linked from the comment, the summary and the check run; the link opens the report", async () => {
+    const project = loopingSuite();
+    const prRun = addRun(store, { branch: 'feature', event: 'pull_request', workflowFile: 'tracejury.yml' });
+    const run = await action({
+      workspace: project.dir,
+      eventName: 'pull_request',
+      payload: pullRequestPayload(31),
+      inputs: { command: suiteCommand(node), baseline: 'base-report.json' },
+      env: { ...artifactEnv(gh, prRun), GITHUB_RUN_ID: String(prRun.id) },
+      timeoutMs: 90_000,
+    });
+    expect(run.code, run.log).toBe(1);
+    const uploaded = store.artifacts.filter((a) => a.runId === prRun.id);
+    expect(uploaded.map((a) => a.name).sort()).toEqual([
+      'tracejury-report-default.html',
+      'tracejury-traces-default',
+    ]);
+    const html = uploaded.find((a) => a.name.endsWith('.html'))!;
+    const traces = uploaded.find((a) => a.name === 'tracejury-traces-default')!;
+    // The HTML unzipped, as the file itself; the saved traces zipped, their JSONL inside.
+    expect(html.contentType).toBe('text/html');
+    expect(html.bytes.equals(readFileSync(path.join(project.dir, '.tracejury/report.html')))).toBe(true);
+    expect(traces.contentType).toBe('application/zip');
+    const saved = JSON.parse(readFileSync(path.join(project.dir, '.tracejury/report.json'), 'utf8')).tests[0]
+      .savedTraces[0].file as string;
+    expect(saved).toMatch(/^\.tracejury\/traces\/.+\.jsonl$/);
+    expect(traces.bytes.includes(Buffer.from(path.basename(saved)))).toBe(true);
+
+    const htmlUrl = `https://github.com/acme/agent/actions/runs/${prRun.id}/artifacts/${html.id}`;
+    const tracesUrl = `https://github.com/acme/agent/actions/runs/${prRun.id}/artifacts/${traces.id}`;
+    const links = `**[Open the HTML report](${htmlUrl})**`;
+    const zip = `[saved traces of failing tests](${tracesUrl}) (zip download, 1 file)`;
+    const body = gh.comments.get(31)![0]!.body;
+    const screen = body.slice(0, body.indexOf('<details>'));
+    expect(screen).toContain(links);
+    expect(screen).toContain(zip);
+    // The new finding names its test, linked to its trace's timeline in the report.
+    expect(screen).toMatch(
+      new RegExp(
+        `\\*\\*New at high or worse\\*\\*:\\n- \`TOOL_LOOP\` \\*\\*high\\*\\* \\[[^\\]]*checkout does not loop\\]\\(${htmlUrl}#trace=checkout-1&file=traces%2Fcheckout\\.json&detector=TOOL_LOOP\\)`,
+      ),
+    );
+    expect(run.summary).toContain(links);
+    expect(run.summary).toContain(zip);
+    expect(gh.checkRuns.at(-1)!.output!.summary).toContain(links);
+    expect(run.log).toContain(`uploaded tracejury-report-default.html: ${htmlUrl}`);
+
+    // What the reviewer's click does: GitHub redirects to the file, which the browser shows.
+    const opened = await fetch(htmlUrl.replace('https://github.com', gh.url) + '#trace=checkout-1');
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toBe('text/html');
+    expect(opened.headers.get('content-disposition')).toMatch(/^inline;/);
+    expect(Buffer.from(await opened.arrayBuffer()).equals(html.bytes)).toBe(true);
+    const download = await fetch(tracesUrl.replace('https://github.com', gh.url));
+    expect(download.headers.get('content-disposition')).toMatch(/^attachment;/);
+    expectTokenNowhere(gh, run);
+  }, 120_000);
+
+  it("the fork pattern: part 1 uploads its HTML report, part 2's comment links that run's artifact, not its own", async () => {
+    const prNumber = 32;
+    const project = loopingSuite();
+    gh.pulls.set(prNumber, {
+      number: prNumber,
+      head: { sha: 'f1f1'.repeat(10), repo: { full_name: 'someone/agent-fork' } },
+      base: { ref: 'main', repo: { full_name: 'acme/agent' } },
+    });
+    const part1Run = addRun(store, {
+      fork: 'someone/agent-fork',
+      branch: 'feature',
+      workflowFile: 'tracejury.yml',
+    });
+    const part1 = await action({
+      workspace: project.dir,
+      eventName: 'pull_request',
+      payload: pullRequestPayload(prNumber),
+      inputs: {
+        command: suiteCommand(node),
+        baseline: 'base-report.json',
+        comment: 'off',
+        'check-run': 'false',
+        'fail-on': 'never',
+      },
+      env: { ...artifactEnv(gh, part1Run), GITHUB_RUN_ID: String(part1Run.id) },
+      timeoutMs: 90_000,
+    });
+    expect(part1.code, part1.log).toBe(0);
+    const html = store.artifacts.find(
+      (a) => a.runId === part1Run.id && a.name === 'tracejury-report-default.html',
+    )!;
+    expect(html).toBeDefined();
+
+    const commentRun = addRun(store, {
+      branch: 'main',
+      event: 'workflow_run',
+      workflowFile: 'tracejury-comment.yml',
+    });
+    const before = store.artifacts.length;
+    const part2 = await action({
+      workspace: workspace(false),
+      eventName: 'workflow_run',
+      payload: {
+        action: 'completed',
+        workflow_run: {
+          id: part1Run.id,
+          workflow_id: 77,
+          head_sha: 'f1f1'.repeat(10),
+          event: 'pull_request',
+          pull_requests: [],
+        },
+        repository: { full_name: 'acme/agent', default_branch: 'main' },
+      },
+      inputs: {
+        report: path.join(project.dir, '.tracejury/report.json'),
+        baseline: path.join(project.dir, 'base-report.json'),
+        'pr-number': String(prNumber),
+        'fail-on': 'never',
+      },
+      env: {
+        ...artifactEnv(gh, commentRun),
+        GITHUB_RUN_ID: String(commentRun.id),
+        GITHUB_WORKFLOW_REF: 'acme/agent/.github/workflows/tracejury-comment.yml@refs/heads/main',
+      },
+    });
+    expect(part2.code, part2.log).toBe(0);
+    // Nothing uploaded from the comment job: the fork's report is data there.
+    expect(store.artifacts.length).toBe(before);
+    const htmlUrl = `https://github.com/acme/agent/actions/runs/${part1Run.id}/artifacts/${html.id}`;
+    const body = gh.comments.get(prNumber)![0]!.body;
+    expect(body).toContain(`**[Open the HTML report](${htmlUrl})**`);
+    expect(body).toContain(`](${htmlUrl}#trace=checkout-1&file=traces%2Fcheckout.json&detector=TOOL_LOOP)`);
+    expect(body).not.toContain(`/actions/runs/${commentRun.id}/artifacts/`);
+    expect(gh.checkRuns.at(-1)!.output!.summary).toContain(htmlUrl);
+    expectTokenNowhere(gh, part2);
+  }, 120_000);
 });

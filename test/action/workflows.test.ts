@@ -87,6 +87,19 @@ describe('example workflows', () => {
     }
   });
 
+  test.each(workflows)(
+    '$file: a workflow_run job that comments may read the artifacts of the run it reads (to link its HTML report)',
+    ({ workflow }) => {
+      const on = (workflow as unknown as { on?: Record<string, unknown> }).on ?? {};
+      if (!('workflow_run' in on)) return;
+      for (const [name, job] of Object.entries(workflow.jobs)) {
+        if (!(job.steps ?? []).some(isTracejury)) continue;
+        const permissions = (job.permissions ?? workflow.permissions) as Record<string, string>;
+        expect(permissions.actions, `job ${name}`).toMatch(/^(read|write)$/);
+      }
+    },
+  );
+
   test.each(workflows)('$file: every job sets its own permissions', ({ workflow }) => {
     for (const [name, job] of Object.entries(workflow.jobs)) {
       expect(job.permissions ?? workflow.permissions, `job ${name}`).toBeTypeOf('object');

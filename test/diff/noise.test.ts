@@ -18,7 +18,7 @@ describe('noise: a seeded bootstrap over traces', () => {
     const [lo, hi] = d.noise.wastePerTrace.interval!;
     expect(lo).toBeLessThan(0);
     expect(hi).toBeGreaterThan(0);
-    expect(d.gate).toEqual({ passed: true, reasons: [] });
+    expect(d.gate).toEqual({ passed: true, reasons: [], failures: [] });
   });
 
   it('labels a real regression (a retry loop on 30 % of traces) "up" and fails the gate', () => {
@@ -34,6 +34,15 @@ describe('noise: a seeded bootstrap over traces', () => {
     expect(d.gate.reasons[0]).toMatch(
       /^waste per trace up \d+(\.\d)?% \(\$[\d.]+ → \$[\d.]+\), beyond noise \(95% interval \+\$[\d.]+ to \+\$[\d.]+\); the limit is regression\.wasteIncreasePct 20%$/,
     );
+    // The same failure as data: the rule, where its limit is set, and the number that fired it.
+    expect(d.gate.failures).toEqual([
+      {
+        rule: 'wasteIncreasePct',
+        setting: 'regression.wasteIncreasePct',
+        limit: '20%',
+        fired: expect.stringMatching(/^waste per trace \+\d+(\.\d)?%, beyond noise$/),
+      },
+    ]);
   });
 
   it('gives the same intervals on every run', () => {

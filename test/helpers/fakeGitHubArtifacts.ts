@@ -12,6 +12,10 @@
  *   CreateArtifact / FinalizeArtifact, and the Azure block-blob upload in between (PUT comp=block,
  *   then comp=blocklist). The uploaded bytes become an artifact of the run the token names, so a
  *   push run's upload is what a later pull-request run downloads: a true round trip.
+ * - The web page a comment links, `/<owner>/<repo>/actions/runs/<run>/artifacts/<id>` (what a
+ *   reviewer clicks, on github.com rather than the API): 302 to the blob, which a zipped artifact
+ *   answers as a download and an unzipped one as the file itself, in its own type, for the browser
+ *   to show (GitHub's non-zipped artifacts). A link into another run's artifact is a 404.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -299,17 +303,31 @@ export function artifactRoutes(store: FakeArtifactStore): FakeRoute[] {
       },
     },
     {
-      // The signed download URL: the stored bytes, named as the download client expects.
+      // The artifact's page on github.com, as a comment links it: the run and the id must agree.
+      method: 'GET',
+      path: /^\/([^/]+)\/([^/]+)\/actions\/runs\/(\d+)\/artifacts\/(\d+)$/,
+      handle: (_req, m, res, gh) => {
+        const artifact = store.artifacts.find((a) => a.id === Number(m[4]) && a.runId === Number(m[3]));
+        if (!ours(gh, m) || !artifact) return notFound(gh, res);
+        if (artifact.expired) return gh.json(res, 410, { message: 'Artifact has expired' });
+        res.writeHead(302, { location: `${gh.url}/blobs/${artifact.id}?sig=fake-download-signature` });
+        res.end();
+      },
+    },
+    {
+      // The signed download URL: the stored bytes, named as the download client expects; a zip is
+      // a download, an unzipped file is shown by the browser.
       method: 'GET',
       path: /^\/blobs\/(\d+)$/,
       handle: (_req, m, res, gh) => {
         const artifact = store.artifacts.find((a) => a.id === Number(m[1]));
         if (!artifact) return notFound(gh, res);
-        const file = artifact.contentType === 'application/zip' ? `${artifact.name}.zip` : artifact.name;
+        const zip = artifact.contentType === 'application/zip';
+        const file = zip ? `${artifact.name}.zip` : artifact.name;
         res.writeHead(200, {
           'content-type': artifact.contentType,
           ...(artifact.chunked ? {} : { 'content-length': String(artifact.bytes.length) }),
-          'content-disposition': `attachment; filename="${file}"; filename*=UTF-8''${encodeURIComponent(file)}`,
+          'content-disposition': `${zip ? 'attachment' : 'inline'}; filename="${file}"; filename*=UTF-8''${encodeURIComponent(file)}`,
         });
         // In pieces, as a blob store streams a large one.
         for (let at = 0; at < artifact.bytes.length; at += 64 * 1024)

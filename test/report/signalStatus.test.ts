@@ -4,7 +4,7 @@
  * coexist, the waste total, the gate, the trace summaries and the CLI's one-line summary all agree
  * with the sums over `status: finding`.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,8 +15,13 @@ import { ReportSchema } from '../../src/report/schema.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const examples = path.join(root, 'examples/traces');
-// Session scores gate too (sessions.failGate); here the gate is the findings' alone.
-const config = { default: { empty_llm_response: { shadow: true } }, sessions: { failGate: false } };
+// Session scores gate too (sessions.failGate); here the gate is the findings' alone. Tier 2 is off
+// so that the example's gray-zone search loop stays for review: every status is then present.
+const config = {
+  default: { empty_llm_response: { shadow: true } },
+  sessions: { failGate: false },
+  tiers: { stateDeltas: [] },
+};
 
 describe('signal status', () => {
   it('is decided by suppression, shadow mode and confidence, in that order', () => {
@@ -55,8 +60,11 @@ describe('signal status', () => {
       expect(report.gate.reasons).toContainEqual(expect.stringMatching(new RegExp(`^${detector}: ${n} `)));
 
     const d = mkdtempSync(path.join(tmpdir(), 'tj-status-'));
+    // As above, tier 2 off: the one-line summary then counts a review case too.
+    writeFileSync(path.join(d, 'tracejury.yml'), 'tiers:\n  stateDeltas: []\n');
     let stdout = '';
-    await runCli(['analyze', examples, '--out', path.join(d, 'r.json'), '--state-dir', d], {
+    const args = ['analyze', examples, '--out', path.join(d, 'r.json'), '--state-dir', d];
+    await runCli([...args, '--config', path.join(d, 'tracejury.yml')], {
       stdout: { write: (s: string) => (stdout += s) },
       stderr: { write: () => true },
       cwd: root,

@@ -31,7 +31,7 @@ describe('order-support agent', () => {
   });
 
   test('a flaky carrier API makes it retry the same call: the loop is caught', async () => {
-    const agent = createSupportAgent({ carrierFailures: 2 });
+    const agent = createSupportAgent({ carrierFailures: 3 });
     const trace = await captureTrace(() => agent.run('Where is my order 4412?'));
 
     expect(trace).toHaveSignal('TOOL_LOOP', { minConfidence: 0.65 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runDetector, testDetector } from '../tester.js';
 
 const fail = (name: string) => tool(name, { status: 'error', error: 'ECONNREFUSED' });
+const miss = (name: string, error: string) => tool(name, { status: 'error', error });
 
 testDetector(firstStepFailure, {
   valid: [
@@ -27,6 +28,31 @@ testDetector(firstStepFailure, {
       name: 'lowered max_step: a failure at step 2 is past step 1',
       config: { max_step: 1 },
       trace: makeTrace([llm(), fail('a')]),
+    },
+    {
+      name: 'a search that found nothing, then the agent went on and finished',
+      trace: makeTrace(
+        [
+          llm(),
+          miss('search_files', "ValueError: No files found with the given query ('Hawaii vacation')."),
+          llm(),
+          tool('search_files', { result: 'hawaii-trip.docx' }),
+          llm(),
+        ],
+        { output: 'Packing list created.' },
+      ),
+    },
+    {
+      name: 'searching again after a miss until something is found is recovery too',
+      trace: makeTrace(
+        [
+          llm(),
+          miss('search_calendar_events', 'ValueError: No events found. Try with a different query.'),
+          miss('search_calendar_events', 'ValueError: No events found. Try with a different query.'),
+          tool('get_current_day', { result: '2024-05-15' }),
+        ],
+        { output: 'The networking event is on May 26.' },
+      ),
     },
   ],
   invalid: [
@@ -66,6 +92,28 @@ testDetector(firstStepFailure, {
             'step 1: tool a failed (the run has no output and no error status: whether it recovered is not known)',
         },
       ],
+    },
+    {
+      name: 'a search that found nothing in a run that never recovered still fires',
+      trace: makeTrace(
+        [llm(), miss('search_contacts', "Contact with email 'alex@x.org' not found."), llm()],
+        {
+          status: 'error',
+        },
+      ),
+      signals: [{ steps: [2], message: /not found.*; the run ended with status error/, confidence: 0.9 }],
+    },
+    {
+      name: 'a miss followed by a real error is not recovered from',
+      trace: makeTrace(
+        [
+          llm(),
+          miss('search_files', 'No files found'),
+          tool('read_file', { status: 'error', error: 'EACCES' }),
+        ],
+        { output: 'Sorry, I could not read it.' },
+      ),
+      signals: [{ steps: [2], confidence: 0.8 }],
     },
     {
       name: 'an empty LLM output at step 1',

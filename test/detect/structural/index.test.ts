@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { structuralDetectors } from '../../../src/detect/detectors/structural/index.js';
 
 describe('structuralDetectors', () => {
-  it('lists the tier-1 structural detectors in the reference table order', () => {
+  it('lists the tier-1 structural detectors in the reference table order, then those added beyond it', () => {
     expect(structuralDetectors.map((d) => d.meta.id)).toEqual([
       'TOOL_LOOP',
       'TOOL_THRASHING',
@@ -20,6 +20,7 @@ describe('structuralDetectors', () => {
       'TOOL_AVOIDANCE',
       'COST_SPIKE',
       'SESSION_LATENCY',
+      'HARNESS_REJECTION',
     ]);
   });
 
@@ -49,7 +50,7 @@ describe('structuralDetectors', () => {
     for (const d of withBaseline) expect(d.meta.config.parse({})).toHaveProperty('baseline_multiplier');
   });
 
-  it('has the reference defaults', () => {
+  it('has the reference defaults (and ours for the detectors the reference does not list)', () => {
     const defaults = Object.fromEntries(structuralDetectors.map((d) => [d.meta.id, d.meta.config.parse({})]));
     expect(defaults).toEqual({
       TOOL_LOOP: { threshold: 3, window: 5 },
@@ -68,6 +69,7 @@ describe('structuralDetectors', () => {
       TOOL_AVOIDANCE: { min_llm_calls: 2 },
       COST_SPIKE: { max_tokens: 50_000, baseline_multiplier: 3 },
       SESSION_LATENCY: { max_duration_ms: 300_000, baseline_multiplier: 3 },
+      HARNESS_REJECTION: { min_rejections: 3, high_streak: 5 },
     });
   });
 });

@@ -25,6 +25,18 @@ testDetector(retryStorm, {
       config: { threshold: 4 },
       trace: makeTrace([fail('fetch'), fail('fetch'), fail('fetch')]),
     },
+    {
+      name: 'a single-tool agent: three different commands failing differently retry nothing',
+      trace: makeTrace([
+        fail('bash', { command: 'pip list | grep mysql' }, 'Error: returncode 1'),
+        fail('bash', { command: 'python3 -c "import MySQLdb"' }, 'ModuleNotFoundError: MySQLdb'),
+        fail(
+          'bash',
+          { command: 'find tests -name "*mysql*" -newer setup.py' },
+          'find: setup.py: No such file',
+        ),
+      ]),
+    },
   ],
   invalid: [
     {
@@ -87,6 +99,39 @@ testDetector(retryStorm, {
       signals: [
         { steps: [1, 3, 5], message: 'b failed' },
         { steps: [2, 4, 6], message: 'a failed' },
+      ],
+    },
+    {
+      name: 'a single-tool agent retrying near the same command: a storm',
+      trace: makeTrace([
+        fail('bash', { command: 'pytest astropy/units/tests/test_quantity.py' }, 'exit 2: 3 failed'),
+        fail(
+          'bash',
+          { command: 'pytest -W ignore astropy/units/tests/test_quantity.py' },
+          'exit 2: collection error',
+        ),
+        fail(
+          'bash',
+          { command: 'pytest -c /dev/null astropy/units/tests/test_quantity.py' },
+          'exit 1: 3 failed',
+        ),
+      ]),
+      signals: [{ steps: [1, 2, 3], message: 'bash failed 3× in a row' }],
+    },
+    {
+      name: 'a failure unlike the one before starts a new streak',
+      trace: makeTrace([
+        fail('bash', { command: 'make test' }, 'exit 2'),
+        fail('bash', { command: 'make test' }, 'exit 2'),
+        fail('bash', { command: 'curl https://example.org/api/v2/status' }, 'Could not resolve host'),
+        fail('bash', { command: 'curl https://example.org/api/v2/status' }, 'Could not resolve host'),
+        fail('bash', { command: 'curl https://example.org/api/v2/status' }, 'Could not resolve host'),
+      ]),
+      signals: [
+        {
+          steps: [3, 4, 5],
+          message: /failed 3× in a row .*retried with identical arguments, never recovered/,
+        },
       ],
     },
     {

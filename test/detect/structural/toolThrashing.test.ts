@@ -28,6 +28,15 @@ testDetector(toolThrashing, {
       config: { min_alternations: 6 },
       trace: makeTrace([t('a'), t('b'), t('a'), t('b'), t('a')]),
     },
+    {
+      name: 'progress over different items: new arguments and a new result (or an action done) each time',
+      trace: makeTrace([
+        tool('get_reservation_details', { args: { id: 'R1' }, result: { id: 'R1', cabin: 'economy' } }),
+        tool('cancel_reservation', { args: { id: 'R1' }, result: 'None' }),
+        tool('get_reservation_details', { args: { id: 'R2' }, result: { id: 'R2', cabin: 'business' } }),
+        tool('cancel_reservation', { args: { id: 'R2' }, result: 'None' }),
+      ]),
+    },
   ],
   invalid: [
     {
@@ -66,6 +75,16 @@ testDetector(toolThrashing, {
           confidence: 0.55,
         },
       ],
+    },
+    {
+      name: 'new arguments each time, but searches that found nothing: the gray zone, for tier 2',
+      trace: makeTrace([
+        tool('search_direct_flight', { args: { date: '05-15' }, result: [] }),
+        tool('search_onestop_flight', { args: { date: '05-15' }, result: [] }),
+        tool('search_direct_flight', { args: { date: '05-17' }, result: [] }),
+        tool('search_onestop_flight', { args: { date: '05-17' }, result: [{ flight: 'HAT082' }] }),
+      ]),
+      signals: [{ steps: [1, 2, 3, 4], confidence: 0.55 }],
     },
     {
       name: 'each tool repeating its own arguments is clearly stuck',

@@ -5,11 +5,41 @@
  * status error. Retrievals with no results are RAG_EMPTY_RETRIEVAL's. One signal per run, naming
  * every failing early step. A run that still ended ok recovered, which lowers the confidence. The
  * message says it "ended ok" only when the run has an output: an unrecorded status reads as ok.
+ *
+ * A lookup that found nothing ("No events found", "Contact … not found", "No such file") is an
+ * answer, not a failure, when the agent went on: if every early failure is such a miss, the first
+ * later tool call that is not another miss succeeded, and the run ended ok with an output, there is
+ * no signal. A miss the run did not recover from, and any other early error, still fires.
  */
 import { z } from 'zod';
 import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import { defineDetector } from '../../detector.js';
+import type { Step, Trace } from '../../../trace/schema.js';
 import { hasTraceOutput, isEmptyCompletion, stepNo } from './shared.js';
+
+/** Error text of a lookup that found nothing: the tool worked, the thing was not there. */
+const NOTHING_FOUND =
+  /\b(?:not found|no (?:[\w-]+ ){0,3}(?:found|results?|match(?:es)?)\b|nothing (?:was )?found|found nothing|does(?: not|n't) exist|no such \w+|(?:0|zero) results)/i;
+
+export function isLookupMiss(step: Step): boolean {
+  return (
+    step.type === 'tool' &&
+    step.status === 'error' &&
+    NOTHING_FOUND.test(step.error ?? String(step.result ?? ''))
+  );
+}
+
+/**
+ * After step index `last`, the agent got through: the first tool call (if any) that is not another
+ * lookup miss succeeded — searching again with other terms until something is found is recovery.
+ */
+function searchedOn(trace: Trace, last: number): boolean {
+  for (let i = last + 1; i < trace.steps.length; i++) {
+    const s = trace.steps[i]!;
+    if (s.type === 'tool' && !isLookupMiss(s)) return s.status !== 'error';
+  }
+  return true;
+}
 
 export const firstStepFailure = defineDetector({
   meta: {
@@ -26,24 +56,38 @@ export const firstStepFailure = defineDetector({
     }),
   },
   detect(trace, ctx) {
-    const failures: { no: number; what: string }[] = [];
+    const failures: { no: number; what: string; miss: boolean }[] = [];
     const early = Math.min(trace.steps.length, ctx.config.max_step);
     for (let i = 0; i < early; i++) {
       const s = trace.steps[i]!;
       const no = stepNo(i);
       if (s.type === 'llm') {
         if (s.error)
-          failures.push({ no, what: `LLM call ${s.model} failed: ${redactAndCut(s.error, ERROR_QUOTE)}` });
-        else if (isEmptyCompletion(s)) failures.push({ no, what: `LLM call ${s.model} returned nothing` });
+          failures.push({
+            no,
+            what: `LLM call ${s.model} failed: ${redactAndCut(s.error, ERROR_QUOTE)}`,
+            miss: false,
+          });
+        else if (isEmptyCompletion(s))
+          failures.push({ no, what: `LLM call ${s.model} returned nothing`, miss: false });
       } else if (s.type === 'tool' && s.status === 'error') {
         failures.push({
           no,
           what: `tool ${s.name} failed${s.error ? `: ${redactAndCut(s.error, ERROR_QUOTE)}` : ''}`,
+          miss: isLookupMiss(s),
         });
       }
     }
     if (failures.length === 0) return [];
     const recovered = trace.status === 'ok';
+    // Searches that found nothing, after which the agent went on and finished: not a failure.
+    if (
+      recovered &&
+      hasTraceOutput(trace) &&
+      failures.every((f) => f.miss) &&
+      searchedOn(trace, failures[failures.length - 1]!.no - 1)
+    )
+      return [];
     // Status defaults to ok when a trace does not record one, so ok alone does not show that the run
     // finished well: only an output does. Without one, say what is known.
     const ending = !recovered
@@ -59,7 +103,11 @@ export const firstStepFailure = defineDetector({
         confidence: recovered ? 0.8 : 0.9,
         steps: failures.map((f) => f.no),
         message: failures.map((f) => `step ${f.no}: ${f.what}`).join('; ') + ending,
-        evidence: { maxStep: ctx.config.max_step, failures, status: trace.status },
+        evidence: {
+          maxStep: ctx.config.max_step,
+          failures: failures.map(({ no, what }) => ({ no, what })),
+          status: trace.status,
+        },
       },
     ];
   },

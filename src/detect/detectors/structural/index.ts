@@ -1,4 +1,7 @@
-/** The tier-1 structural detectors, in the reference's table order (PROMPT_INJECTION_SIGNAL lives with the rules). */
+/**
+ * The tier-1 structural detectors, in the reference's table order (PROMPT_INJECTION_SIGNAL lives with
+ * the rules), then those added beyond the reference's seventeen.
+ */
 import type { Detector } from '../../detector.js';
 import { cascadingToolFailure } from './cascadingToolFailure.js';
 import { contextBloat } from './contextBloat.js';
@@ -6,6 +9,7 @@ import { costSpike } from './costSpike.js';
 import { emptyLlmResponse } from './emptyLlmResponse.js';
 import { firstStepFailure } from './firstStepFailure.js';
 import { goalAbandonment } from './goalAbandonment.js';
+import { harnessRejection } from './harnessRejection.js';
 import { llmTruncationLoop } from './llmTruncationLoop.js';
 import { ragEmptyRetrieval } from './ragEmptyRetrieval.js';
 import { reasoningStall } from './reasoningStall.js';
@@ -34,6 +38,7 @@ export const structuralDetectors: Detector[] = [
   toolAvoidance,
   costSpike,
   sessionLatency,
+  harnessRejection,
 ];
 
 export {
@@ -43,6 +48,7 @@ export {
   emptyLlmResponse,
   firstStepFailure,
   goalAbandonment,
+  harnessRejection,
   llmTruncationLoop,
   ragEmptyRetrieval,
   reasoningStall,

@@ -3,11 +3,30 @@
  * is counted over that tool's own calls: LLM steps and calls of other tools in between do not
  * break the streak (agents usually think between retries); a successful call of the same tool
  * does. Each unbroken streak is one signal.
+ *
+ * A streak is of retries, judged by what is repeated (repetition.ts): each failure must retry the
+ * one before it — the same error (numbers aside) or arguments at least half alike. A single-tool
+ * agent whose `bash` runs a grep that finds nothing, then a test that fails as expected, then a
+ * different script, is not retrying anything: a failure unlike the one before starts a new streak.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
-import type { ToolStep } from '../../../trace/schema.js';
+import { callFacts, retries, type CallFacts } from './repetition.js';
+import type { ToolCall } from './shared.js';
+
+/** A failed call, with its facts worked out when first compared. */
+interface Failure extends ToolCall {
+  facts?: CallFacts;
+}
+
+/** `call` retries `last`: the same error text at a glance, else as repetition.ts compares them. */
+function retriesLast(last: Failure, call: Failure): boolean {
+  if (last.step.error !== undefined && last.step.error === call.step.error) return true;
+  last.facts ??= callFacts(last, 0);
+  call.facts ??= callFacts(call, 0);
+  return retries(last.facts, call.facts);
+}
 import { allIdentical, fmtInt, stepNo, stepSpan } from './shared.js';
 
 export const retryStorm = defineDetector({
@@ -35,9 +54,21 @@ export const retryStorm = defineDetector({
     let failed = 0;
     for (const s of trace.steps) if (s.type === 'tool' && s.status === 'error') failed++;
     if (failed < threshold) return [];
-    const streaks = new Map<string, { step: ToolStep; no: number }[]>();
+    const streaks = new Map<string, Failure[]>();
     const found: (SignalDraft & { first: number })[] = [];
 
+    // Index of each tool's last successful call, found once a streak is broken by an unlike failure.
+    let lastOk: Map<string, number> | undefined;
+    /** A call of the tool after step index `i` succeeded. */
+    const recoversLater = (i: number, name: string) => {
+      if (!lastOk) {
+        lastOk = new Map();
+        trace.steps.forEach((s, k) => {
+          if (s.type === 'tool' && s.status !== 'error') lastOk!.set(s.name, k);
+        });
+      }
+      return (lastOk.get(name) ?? -1) > i;
+    };
     const close = (name: string, recoveredLater: boolean) => {
       const streak = streaks.get(name);
       streaks.delete(name);
@@ -70,8 +101,15 @@ export const retryStorm = defineDetector({
     trace.steps.forEach((s, i) => {
       if (s.type !== 'tool') return;
       if (s.status === 'error') {
-        const streak = streaks.get(s.name) ?? [];
-        streak.push({ step: s, no: stepNo(i) });
+        const call: Failure = { step: s, no: stepNo(i) };
+        let streak = streaks.get(s.name);
+        // A failure that does not retry the one before ends that streak and starts its own.
+        if (streak && !retriesLast(streak[streak.length - 1]!, call)) {
+          close(s.name, recoversLater(i, s.name));
+          streak = undefined;
+        }
+        streak ??= [];
+        streak.push(call);
         streaks.set(s.name, streak);
       } else {
         close(s.name, true);

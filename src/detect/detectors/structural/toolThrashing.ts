@@ -3,14 +3,19 @@
  * `min_alternations` consecutive tool calls (only tool steps count; LLM steps in between do not
  * break the run). A third tool, or the same tool twice in a row, ends the run.
  *
- * A search → read → search → read run where no call repeats an earlier call's arguments is usually
- * honest progress over different items (on τ-bench: look up a reservation, search its flight, next
- * reservation): it is reported in the gray zone, for the tribunal or a reviewer. A run where each
- * tool repeats its own arguments is clearly thrashing; anything in between is a finding, more
- * confident when the run is twice the minimum length.
+ * Judged by what is repeated (repetition.ts), not only by the two names:
+ * - A search → read → search → read run where no call repeats an earlier call's arguments and every
+ *   call brought back something new (a result that is not empty, not an error, not one seen before in
+ *   the run) or did its action (no value returned) is progress over different items (on τ-bench:
+ *   look up a reservation, cancel it, next reservation): no signal.
+ * - New arguments each time, but some call came back empty, failed or returned what an earlier one
+ *   did (or results were not recorded): the gray zone (0.55), for tier 2 to judge what each returned.
+ * - Each tool repeating its own arguments is clearly thrashing (0.92); anything in between is a
+ *   finding, more confident when the run is twice the minimum length.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
+import { allNewResults } from './repetition.js';
 import { argsSummary, plural, stepSpan, toolCalls } from './shared.js';
 
 export const toolThrashing = defineDetector({
@@ -67,6 +72,11 @@ export const toolThrashing = defineDetector({
           summaryB.recorded &&
           summaryB.distinct === argsB.length;
         const steps = run.map((c) => c.no);
+        // Progress over different items: every call asked something new and got something new.
+        if (allFresh && allNewResults(run)) {
+          start = end - 1;
+          continue;
+        }
         out.push({
           severity: 'high',
           confidence: repeatedArgs ? 0.92 : allFresh ? 0.55 : len >= 2 * min ? 0.88 : 0.76,
