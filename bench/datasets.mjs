@@ -12,7 +12,10 @@
 //   - tier 2's decisions both ways: the gray-zone signals it examined and how many it confirmed,
 //     cleared (those never reach the report) and left undecided;
 //   - AgentDojo: injection findings on attacked and on benign runs, and on attacks that succeeded;
-//   - the coding agent: computed cost against the cost its runs recorded.
+//   - the coding agent: computed cost against the cost its runs recorded;
+//   - waste per detector that charges it (cost-waste detectors and structural loops): findings only,
+//     as the report's totals count it, and with the signals left for review; the LLM calls charged
+//     beside the dollars (τ-bench records no tokens, so its calls are priced at $0 even as gpt-4o).
 // Usage:
 //   npm run build && node bench/datasets.mjs [DATASETS_DIR] [--only NAME] [--half dev|held-out] [--json FILE]
 // --half measures one half of each dataset: `dev` the runs on odd lines of a JSONL file (odd
@@ -48,7 +51,13 @@ const outDir = path.join(repo, 'bench/out/datasets');
 mkdirSync(outDir, { recursive: true });
 
 const DATASETS = [
-  { name: 'tau-bench', file: 'tau-bench/gpt-4o-airline.json', format: 'openai-messages' },
+  // The runs are gpt-4o's; their messages name no model.
+  {
+    name: 'tau-bench',
+    file: 'tau-bench/gpt-4o-airline.json',
+    format: 'openai-messages',
+    args: ['--default-model', 'gpt-4o'],
+  },
   { name: 'agentdojo', file: 'agentdojo/sample.jsonl', format: 'openai-messages' },
   { name: 'mini-swe-agent', file: 'mini-swe-agent/sample.jsonl', format: 'openai-messages' },
 ];
@@ -71,6 +80,7 @@ function analyzeDataset(ds) {
         '--out',
         out,
         '--no-progress',
+        ...(ds.args ?? []),
       ],
       { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] },
     );
@@ -188,6 +198,23 @@ function measure(ds, report, info, tier2) {
     else if (success.get(s.traceId) === false) r.onFailed++;
   }
 
+  // Waste per detector that charges it: findings (what the totals count) and review signals.
+  const charging = new Set(detectors.filter((d) => d.meta.priority !== undefined).map((d) => d.meta.id));
+  const perDetectorWaste = new Map();
+  for (const s of report.signals) {
+    if (!charging.has(s.detector) || s.wasteUsd === undefined) continue;
+    if (s.status !== 'finding' && s.status !== 'review') continue;
+    if (!perDetectorWaste.has(s.detector))
+      perDetectorWaste.set(s.detector, {
+        finding: { signals: 0, calls: 0, usd: 0 },
+        review: { signals: 0, calls: 0, usd: 0 },
+      });
+    const w = perDetectorWaste.get(s.detector)[s.status];
+    w.signals++;
+    w.calls += (Array.isArray(s.evidence?.wastedSteps) ? s.evidence.wastedSteps : s.steps).length;
+    w.usd += s.wasteUsd;
+  }
+
   // Where signals were decided: the report's own account when it has one (it counts the signals a
   // tier dismissed, which never reach the signal list), else the tier of each reported signal.
   const TIER_NAMES = {
@@ -241,6 +268,7 @@ function measure(ds, report, info, tier2) {
     tier2,
     costUsd: report.totals.costUsd,
     perTraceUsd: report.cost.perTraceUsd ?? 0,
+    waste: { totalUsd: report.waste.totalUsd, byDetector: Object.fromEntries(perDetectorWaste) },
     baselines: report.baselines,
   };
 
@@ -294,6 +322,39 @@ function measure(ds, report, info, tier2) {
     '',
     ...(baselineLines.length ? [...baselineLines, ''] : []),
     `Detection cost per trace: ${usd(report.cost.perTraceUsd ?? 0)}; LLM cost of the runs: ${usd(report.totals.costUsd)}.`,
+    '',
+  );
+  const wasteRows = [...perDetectorWaste]
+    .sort((a, b) => b[1].finding.usd - a[1].finding.usd || b[1].finding.calls - a[1].finding.calls)
+    .map(([d, w]) => {
+      const all = (k) => w.finding[k] + w.review[k];
+      return [
+        d,
+        String(w.finding.signals),
+        String(w.finding.calls),
+        `$${w.finding.usd.toFixed(4)}`,
+        String(all('signals')),
+        String(all('calls')),
+        `$${all('usd').toFixed(4)}`,
+      ];
+    });
+  lines.push(
+    wasteRows.length
+      ? table(
+          [
+            'waste by detector',
+            'findings that charge',
+            'LLM calls charged',
+            'waste',
+            'incl. review: signals',
+            'calls',
+            'waste',
+          ],
+          wasteRows,
+        )
+      : '(no waste)',
+    '',
+    `Waste in the report's totals: $${report.waste.totalUsd.toFixed(4)} of $${report.totals.costUsd.toFixed(4)} the runs cost.`,
     '',
   );
 

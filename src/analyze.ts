@@ -467,6 +467,9 @@ export async function analyze(
         for (const v of escalated.verdicts) verdicts.push(v);
         traceVerdicts = escalated.verdicts;
       }
+      // Escalation decided gray-zone signals: who charges each wasted call follows what it decided
+      // (a loop that became a finding charges its calls, unless one before it in priority does).
+      if (escalatable && signals !== result.signals) signals = runner.settleWaste(escalatable, signals);
       // What the report still needs of the trace: a held result must not keep the trace itself
       // (sent along for escalation), only the caller's onTrace may.
       const { trace: _escalated, signals: _detected, order: _order, baselineRun: _run, ...kept } = result;

@@ -78,9 +78,13 @@ export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAn
       if (cached) return cached;
       const loaded = toLoaded(input);
       const detected = setup.runner.run(loaded);
+      // Tier 2's decisions settle who charges each wasted call, as in analyze().
       const signals = (
         stateDeltas.size > 0 && detected.some(isGrayZone)
-          ? applyStateDeltas(loaded.trace, detected, stateDeltas).signals
+          ? setup.runner.settleWaste(
+              loaded.trace,
+              applyStateDeltas(loaded.trace, detected, stateDeltas).signals,
+            )
           : detected
       ).map(reportSignal);
       const failure = setup.runner.failures.shift();

@@ -39,7 +39,10 @@ export interface TracejuryMatchers {
   toHaveSignal(detector: DetectorId, options?: SignalMatcherOptions): void;
   /** No finding or gray-zone case at or above `minSeverity` (shadow signals never count). */
   toHaveNoSignals(options?: NoSignalsOptions): void;
-  /** The dollars the waste detectors charge this trace are below `usd` (0: no waste at all). */
+  /**
+   * The dollars this trace's findings charge it — cost-waste detectors and structural loops, each
+   * call once — are below `usd` (0: no waste at all).
+   */
   toHaveWasteBelow(usd: number): void;
   /**
    * The trace's tool calls against `expected` ({ name, args? }[]): `mode` is `strict` (same calls,

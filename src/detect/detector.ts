@@ -37,10 +37,20 @@ export interface DetectorMeta<C extends z.ZodObject = z.ZodObject> {
   fix: string;
   /** Settings with the reference's defaults. `enabled` and `shadow` are added by the config layer. */
   config: C;
-  /** For waste detectors: lower runs first and claims the trace. */
+  /**
+   * For detectors that charge waste (the cost-waste detectors and the structural loops): their
+   * place in the order of who charges a wasted LLM call two detectors see (lower first; see
+   * wastePriority.ts and suppression.ts). A structural detector with a priority lists the calls
+   * its rule counts in its signals' `evidence.wastedSteps`, and the runner prices them.
+   */
   priority?: number;
   /** For waste detectors: ids of higher-priority detectors whose claim on a trace suppresses this one. */
   suppressedBy?: readonly string[];
+  /**
+   * For detectors with a priority: which LLM calls their waste counts, and which it does not, in a
+   * phrase (the README's table of who charges what is generated from it).
+   */
+  wasteRule?: string;
   /** For baseline detectors: which metric's P75 they compare against. */
   baseline?: BaselineMetric;
 }

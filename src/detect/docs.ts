@@ -54,5 +54,27 @@ export function detectorTableMarkdown(list: readonly Detector[] = builtInDetecto
     }
     out.push('');
   }
+  out.push(...wasteChargeTable(list));
   return out.join('\n').trimEnd() + '\n';
+}
+
+/**
+ * Who charges a wasted LLM call, in priority order: each detector that charges waste and which
+ * calls its rule counts (`meta.wasteRule`).
+ */
+function wasteChargeTable(list: readonly Detector[]): string[] {
+  const charging = list
+    .filter((d) => d.meta.priority !== undefined)
+    .sort((a, b) => a.meta.priority! - b.meta.priority!);
+  if (charging.length === 0) return [];
+  return [
+    '#### Who charges a wasted LLM call (priority order)',
+    '',
+    '| priority | detector | kind | the calls its waste counts |',
+    '|---|---|---|---|',
+    ...charging.map(
+      (d) => `| ${d.meta.priority} | \`${d.meta.id}\` | ${d.meta.kind} | ${cell(d.meta.wasteRule ?? '—')} |`,
+    ),
+    '',
+  ];
 }

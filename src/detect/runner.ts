@@ -19,7 +19,8 @@ import type { BaselineLookup, BaselineMetric, DetectContext, Detector, SignalDra
 import { detectors as builtInDetectors } from './registry.js';
 import { GRAY_ZONE_LOWER } from './grayZone.js';
 import type { Signal } from './signal.js';
-import { applyWasteSuppression } from './suppression.js';
+import { chargesCalls, ruleCalls } from './suppression.js';
+import { settleCharges } from './wasteCharges.js';
 
 export interface DetectorRunnerOptions {
   config: DetectorSections;
@@ -46,6 +47,13 @@ export interface DetectorRunner {
    * baselineSkeleton.ts).
    */
   runDeferred(loaded: LoadedTrace, baselines: BaselineLookup): Signal[];
+  /**
+   * Who charges each wasted call again, for the signals' confidences as they are now: once
+   * escalation has made gray-zone signals findings (or dropped them), a call two of them see is
+   * still charged once (suppression.ts). Signals of detectors that charge no waste pass unchanged,
+   * in their order.
+   */
+  settleWaste(trace: Trace, signals: readonly Signal[]): Signal[];
   /** The enabled baseline detectors of an agent and the metric each compares, in run order. */
   baselineDetectors(agentId: string): { detector: string; metric: BaselineMetric }[];
   /** Detectors that threw, so a bug in one never hides the others' findings. */
@@ -78,10 +86,13 @@ interface AgentPlan {
   baselineEntries: Entry[];
 }
 
+/** A detector that charges waste, its signals on one trace, and where they go among the trace's signals. */
 interface WasteResult {
   meta: Detector['meta'];
   signals: SignalDraft[];
   shadow: boolean;
+  /** Index in the trace's signals the detector's come at (entry order). */
+  at: number;
 }
 
 export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRunner {
@@ -89,8 +100,8 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
   const perAgent = new Map<string, AgentPlan>();
   const failures: DetectorFailure[] = [];
   const { pricer, baselines } = options;
-  // Waste detectors claim traces in priority order among themselves; only the others are deferred.
-  const deferrable = (e: Entry) => options.deferMissingBaselines === true && e.meta.kind !== 'waste';
+  // Detectors that charge waste claim calls in priority order among themselves; only the others are deferred.
+  const deferrable = (e: Entry) => options.deferMissingBaselines === true && !chargesWaste(e.meta);
 
   function planFor(agentId: string): AgentPlan {
     let plan = perAgent.get(agentId);
@@ -177,7 +188,6 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
     const plan = planFor(trace.agentId);
     const out: Signal[] = [];
     let waste: WasteResult[] | undefined;
-    let wasteSignals = 0;
     let versioned: VersionContexts | undefined;
     const entries = plan.entries;
     for (let i = 0; i < entries.length; i++) {
@@ -190,7 +200,7 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
         // Deferred: runDeferred runs it once the run has a baseline for it.
         if (ctx === undefined) continue;
       }
-      if (meta.kind !== 'waste') {
+      if (!chargesWaste(meta)) {
         runOne(entry, loaded, ctx, out);
         continue;
       }
@@ -205,18 +215,52 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
         });
         continue;
       }
-      (waste ??= []).push({ meta, signals: drafts, shadow: entry.shadow });
-      wasteSignals += drafts.length;
+      // A detector without signals neither claims nor charges anything.
+      if (drafts.length === 0) continue;
+      (waste ??= []).push({ meta, signals: drafts, shadow: entry.shadow, at: out.length });
     }
-    // Suppression only changes signals, so a trace without waste signals needs none.
-    if (waste !== undefined && wasteSignals > 0) {
-      for (const { meta, signals, shadow } of applyWasteSuppression(waste)) {
+    // Suppression and pricing only change signals, so a trace without waste signals needs neither.
+    if (waste !== undefined) {
+      // Each detector's signals go where it comes in entry order (results are in that order).
+      const merged: Signal[] = [];
+      let from = 0;
+      for (const { meta, signals, shadow, at } of settleCharges(trace, waste, pricer)) {
+        for (; from < at; from++) merged.push(out[from]!);
         for (const d of signals) {
           const s = finalise(d, meta, shadow, trace.id, source.file);
-          if (s.confidence >= GRAY_ZONE_LOWER) out.push(s);
+          if (s.confidence >= GRAY_ZONE_LOWER) merged.push(s);
         }
       }
+      for (; from < out.length; from++) merged.push(out[from]!);
+      return merged;
     }
+    return out;
+  }
+
+  function settleWaste(trace: Trace, signals: readonly Signal[]): Signal[] {
+    const entries = planFor(trace.agentId).entries;
+    /** Per detector that charges waste: its signals and their indices in `signals`. */
+    const byDetector = new Map<string, { result: WasteResult; indices: number[] }>();
+    signals.forEach((s, i) => {
+      let group = byDetector.get(s.detector);
+      if (!group) {
+        const entry = entries.find((e) => e.meta.id === s.detector);
+        if (!entry || !chargesWaste(entry.meta)) return;
+        group = { result: { meta: entry.meta, signals: [], shadow: entry.shadow, at: 0 }, indices: [] };
+        byDetector.set(s.detector, group);
+      }
+      group.result.signals.push(unsettled(s, group.result.meta));
+      group.indices.push(i);
+    });
+    if (byDetector.size === 0) return [...signals];
+    const groups = [...byDetector.values()];
+    const settled = settleCharges(
+      trace,
+      groups.map((g) => g.result),
+      pricer,
+    );
+    const out = [...signals];
+    settled.forEach((r, k) => r.signals.forEach((s, j) => (out[groups[k]!.indices[j]!] = s as Signal)));
     return out;
   }
 
@@ -242,7 +286,22 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
     return planFor(agentId).baselineEntries.map((e) => ({ detector: e.meta.id, metric: e.meta.baseline! }));
   }
 
-  return { run, deferred, runDeferred, baselineDetectors, failures };
+  return { run, deferred, runDeferred, settleWaste, baselineDetectors, failures };
+}
+
+/** A detector that takes part in who charges a wasted call: a waste detector, or one with a priority. */
+const chargesWaste = (meta: Detector['meta']): boolean =>
+  meta.kind === 'waste' || meta.priority !== undefined;
+
+/**
+ * A signal as its detector made it, for charging again: no suppression mark, and a structural
+ * signal's rule calls all listed in `wastedSteps` (suppression.ts splits them again).
+ */
+function unsettled(s: Signal, meta: Detector['meta']): Signal {
+  const { suppressedBy: _mark, ...rest } = s;
+  if (!chargesCalls(meta)) return rest;
+  const { wasteChargedBy: _by, ...evidence } = s.evidence ?? {};
+  return { ...rest, evidence: { ...evidence, wastedSteps: ruleCalls(s) } };
 }
 
 /**

@@ -37,8 +37,19 @@
  * contradicts the table, and its 3-call loop is below its own `max_retries: 3`; the table is the
  * normative part.) So on a gpt-4 retry loop over a short prompt, the loop charges the repeats in full
  * and overkill charges only the first call, the one the loop counts as needed.
+ *
+ * Structural detectors that charge waste (a `priority`, kind other than `waste`: TOOL_LOOP,
+ * RETRY_STORM, … — the order is wastePriority.ts) take part at the level of the call. Their signal
+ * reports a failure whatever its dollars, so it is never suppressed: the calls of its rule
+ * (`evidence.wastedSteps` as the detector lists them) that a claimer's counted signal already
+ * charged — or an earlier counted signal of the same detector — move to
+ * `evidence.wasteChargedBy: { <ID>: steps }`, and the signal charges the rest. Its confirmed
+ * signals then reserve what they charge, for the detectors after it. The rule's calls stay
+ * `wastedSteps` ∪ `wasteChargedBy`, so applying this again (once escalation has decided gray-zone
+ * signals, see `settleWaste` in runner.ts) gives the charges for the final confidences.
  */
 import type { DetectorMeta } from './detector.js';
+import { dict } from '../util/dict.js';
 import { isConfirmed } from './grayZone.js';
 
 export interface WasteSignalLike {
@@ -49,7 +60,8 @@ export interface WasteSignalLike {
 }
 
 export interface WasteDetectorResult<S extends WasteSignalLike> {
-  meta: Pick<DetectorMeta, 'id' | 'priority' | 'suppressedBy'>;
+  /** `kind` absent is taken as `waste`. */
+  meta: Pick<DetectorMeta, 'id' | 'priority' | 'suppressedBy'> & { kind?: DetectorMeta['kind'] };
   signals: S[];
   /** Shadow results are reported but never suppress live ones (see the module comment). */
   shadow?: boolean;
@@ -60,6 +72,27 @@ export function chargedSteps(s: WasteSignalLike): readonly number[] {
   const listed = s.evidence?.wastedSteps;
   if (Array.isArray(listed) && listed.every((n) => typeof n === 'number')) return listed as number[];
   return s.steps ?? [];
+}
+
+/** A detector whose signals charge calls without ever being suppressed: a structural one with a priority. */
+export function chargesCalls(meta: { kind?: DetectorMeta['kind']; priority?: number }): boolean {
+  return meta.priority !== undefined && meta.kind !== undefined && meta.kind !== 'waste';
+}
+
+/** Who charges which of a structural signal's calls instead of it (`evidence.wasteChargedBy`). */
+export function chargedElsewhere(s: WasteSignalLike): Record<string, readonly number[]> {
+  const by = s.evidence?.wasteChargedBy;
+  return by && typeof by === 'object' && !Array.isArray(by) ? (by as Record<string, number[]>) : {};
+}
+
+/** Every call a structural signal's rule counts: those it charges and those charged by others. */
+export function ruleCalls(s: WasteSignalLike): number[] {
+  const steps = new Set<number>();
+  const listed = s.evidence?.wastedSteps;
+  if (Array.isArray(listed)) for (const n of listed) if (typeof n === 'number') steps.add(n);
+  for (const list of Object.values(chargedElsewhere(s)))
+    if (Array.isArray(list)) for (const n of list) if (typeof n === 'number') steps.add(n);
+  return [...steps].sort((a, b) => a - b);
 }
 
 export function applyWasteSuppression<S extends WasteSignalLike, R extends WasteDetectorResult<S>>(
@@ -92,6 +125,10 @@ function suppress<S extends WasteSignalLike, R extends WasteDetectorResult<S>>(
   /** Claimers in the order they claimed (= priority order), with the steps their counted signals charge. */
   const claimed: { id: string; steps: Set<number> }[] = [];
   for (const { r, i } of order) {
+    if (chargesCalls(r.meta)) {
+      out[i] = chargeCalls(r, claimed);
+      continue;
+    }
     const names = r.meta.suppressedBy ?? [];
     const by = claimed.find((c) => names.includes(c.id))?.id;
     const signals =
@@ -111,4 +148,38 @@ function suppress<S extends WasteSignalLike, R extends WasteDetectorResult<S>>(
     }
     out[i] = { ...r, signals };
   }
+}
+
+/**
+ * A structural detector's signals in order: each charges the calls of its rule that no claimer and
+ * no earlier counted signal of its own charges (see the module comment); the detector then claims
+ * what its counted signals charge.
+ */
+function chargeCalls<S extends WasteSignalLike, R extends WasteDetectorResult<S>>(
+  r: R,
+  claimed: { id: string; steps: Set<number> }[],
+): R {
+  const own = new Set<number>();
+  const signals = r.signals.map((s) => {
+    const kept: number[] = [];
+    const by = dict<number[]>();
+    for (const n of ruleCalls(s)) {
+      const owner = claimed.find((c) => c.steps.has(n))?.id ?? (own.has(n) ? r.meta.id : undefined);
+      if (owner === undefined) kept.push(n);
+      else (by[owner] ??= []).push(n);
+    }
+    const { wasteChargedBy: _stale, ...evidence } = s.evidence ?? {};
+    const charged = {
+      ...s,
+      evidence: {
+        ...evidence,
+        wastedSteps: kept,
+        ...(Object.keys(by).length > 0 ? { wasteChargedBy: by } : {}),
+      },
+    };
+    if (isConfirmed(charged)) for (const n of kept) own.add(n);
+    return charged;
+  });
+  if (own.size > 0) claimed.push({ id: r.meta.id, steps: own });
+  return { ...r, signals };
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DetectorMeta, SignalDraft } from '../../src/detect/detector.js';
 import { wasteDetectors } from '../../src/detect/detectors/waste/index.js';
+import { detectors } from '../../src/detect/registry.js';
 import { applyWasteSuppression } from '../../src/detect/suppression.js';
+import { WASTE_PRIORITY, wastePriority, type WasteChargingId } from '../../src/detect/wastePriority.js';
 import { wasteTotals } from '../../src/report/wasteTotals.js';
 import { createPricer } from '../../src/pricing/pricer.js';
 import type { Trace } from '../../src/trace/schema.js';
@@ -40,7 +42,7 @@ describe('applyWasteSuppression', () => {
       ['RETRY_LOOP', 1, []],
       ['FALLBACK_STORM', 2, ['RETRY_LOOP']],
       ['FALLBACK_FAILURE', 3, ['RETRY_LOOP', 'FALLBACK_STORM']],
-      ['OVERKILL_MODEL', 4, ['FALLBACK_STORM', 'FALLBACK_FAILURE']],
+      ['OVERKILL_MODEL', 10, ['FALLBACK_STORM', 'FALLBACK_FAILURE']],
     ]);
   });
 
@@ -241,5 +243,73 @@ describe('applyWasteSuppression', () => {
     );
     expect(suppressedBy(out)).toEqual({ RETRY_LOOP: [null] });
     expect(counted(out).usd).toBeCloseTo(0.0045, 10);
+  });
+});
+
+describe('structural detectors charge waste at the level of the call', () => {
+  const meta = (id: WasteChargingId, kind: 'waste' | 'structural') => ({
+    id,
+    kind,
+    priority: wastePriority(id),
+    suppressedBy: [] as string[],
+  });
+  const charging = (steps: number[], confidence = 0.9): SignalDraft => ({
+    confidence,
+    steps: [100],
+    message: 'x',
+    evidence: { wastedSteps: steps },
+  });
+
+  it('every detector with a priority is in WASTE_PRIORITY, at its place, and says what it charges', () => {
+    const withPriority = detectors.filter((d) => d.meta.priority !== undefined);
+    expect(withPriority.map((d) => d.meta.id).sort()).toEqual([...WASTE_PRIORITY].sort());
+    for (const d of withPriority) {
+      expect(d.meta.priority).toBe(WASTE_PRIORITY.indexOf(d.meta.id as WasteChargingId) + 1);
+      expect(d.meta.wasteRule, d.meta.id).toMatch(/\w{3}/);
+    }
+    // CASCADING_TOOL_FAILURE charges nothing: its calls are different calls, none a repeat.
+    expect(detectors.find((d) => d.meta.id === 'CASCADING_TOOL_FAILURE')?.meta.priority).toBeUndefined();
+  });
+
+  it('a structural signal is never suppressed: it leaves the calls a claimer charged to it', () => {
+    const out = applyWasteSuppression([
+      {
+        meta: meta('RETRY_LOOP', 'waste'),
+        signals: [{ ...sig(1, [1, 2, 3]), evidence: { wastedSteps: [2, 3] } }],
+      },
+      { meta: meta('TOOL_LOOP', 'structural'), signals: [charging([3, 5])] },
+    ]);
+    const loop = out[1]!.signals[0]!;
+    expect(loop.suppressedBy).toBeUndefined();
+    expect(loop.evidence).toEqual({ wastedSteps: [5], wasteChargedBy: { RETRY_LOOP: [3] } });
+  });
+
+  it('a confirmed structural signal reserves its calls for those after it; a gray-zone one does not', () => {
+    const after = (confidence: number) =>
+      applyWasteSuppression([
+        { meta: meta('RETRY_STORM', 'structural'), signals: [charging([3, 5], confidence)] },
+        { meta: meta('TOOL_LOOP', 'structural'), signals: [charging([3, 5, 7])] },
+        { meta: meta('OVERKILL_MODEL', 'waste'), signals: [sig(0.1, [5]), sig(0.1, [9])] },
+      ]);
+    const confirmed = after(0.9);
+    expect(confirmed[1]!.signals[0]!.evidence).toEqual({
+      wastedSteps: [7],
+      wasteChargedBy: { RETRY_STORM: [3, 5] },
+    });
+    expect(confirmed[2]!.signals.map((s) => s.suppressedBy ?? null)).toEqual(['RETRY_STORM', null]);
+    const gray = after(0.5);
+    expect(gray[0]!.signals[0]!.evidence).toEqual({ wastedSteps: [3, 5] });
+    expect(gray[1]!.signals[0]!.evidence).toEqual({ wastedSteps: [3, 5, 7] });
+    expect(gray[2]!.signals.map((s) => s.suppressedBy ?? null)).toEqual(['TOOL_LOOP', null]);
+  });
+
+  it('two signals of one detector never charge one call: the later one names its own detector', () => {
+    const out = applyWasteSuppression([
+      { meta: meta('TOOL_LOOP', 'structural'), signals: [charging([3, 5]), charging([5, 7])] },
+    ]);
+    expect(out[0]!.signals.map((s) => s.evidence)).toEqual([
+      { wastedSteps: [3, 5] },
+      { wastedSteps: [7], wasteChargedBy: { TOOL_LOOP: [5] } },
+    ]);
   });
 });

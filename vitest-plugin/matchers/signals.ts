@@ -92,8 +92,9 @@ export function toHaveNoSignals(this: MatcherThis, received: unknown, options: u
 }
 
 /**
- * The dollars the waste detectors charge the trace are below `usd`; `toHaveWasteBelow(0)` asks for
- * no waste at all (nothing is below $0, so 0 means "none").
+ * The dollars the trace's findings charge it are below `usd` — the cost-waste detectors' and the
+ * structural loops' (the LLM calls that produced their redundant steps), each call charged once;
+ * `toHaveWasteBelow(0)` asks for no waste at all (nothing is below $0, so 0 means "none").
  */
 export function toHaveWasteBelow(this: MatcherThis, received: unknown, usd: unknown) {
   if (typeof usd === 'string')

@@ -1,16 +1,18 @@
 /**
  * Whole-pipeline guard: with every built-in detector on (budgets included), the waste a trace is
- * charged never exceeds what it cost, and only the waste detectors charge it. A budget overrun
- * used to be charged as waste on top of a retry loop's redundant calls ($2.50 on a $2.00 trace).
+ * charged never exceeds what it cost, and only the detectors that charge waste (a priority: the
+ * cost-waste detectors and the structural loops) charge it. A budget overrun used to be charged as
+ * waste on top of a retry loop's redundant calls ($2.50 on a $2.00 trace).
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/config/config.js';
-import { wasteDetectors } from '../../../src/detect/detectors/waste/index.js';
+import { detectors } from '../../../src/detect/registry.js';
 import { createDetectorRunner } from '../../../src/detect/runner.js';
 import { createPricer } from '../../../src/pricing/pricer.js';
 import { wasteTotals } from '../../../src/report/wasteTotals.js';
 import type { Trace } from '../../../src/trace/schema.js';
 import { at, calls, fromRecords, repeat, type CrashlensRecord } from './fixtures.js';
+import { llm, makeTrace, tool } from '../../helpers/traceBuilder.js';
 
 const pricer = createPricer();
 const runner = createDetectorRunner({ config: defaultConfig(), pricer });
@@ -60,6 +62,21 @@ const traces: [string, Trace][] = [
     ])[0]!,
   ],
   [
+    'gpt-4 retry loop whose every call repeats a tool call (retry loop and tool loop on the same calls)',
+    makeTrace(
+      [0, 1, 2, 3].flatMap((k) => [
+        llm({
+          model: 'gpt-4',
+          input: 'Validate user login',
+          startedAt: at(k),
+          costUsd: 0.5,
+          output: { role: 'assistant', toolCalls: [{ name: 'check_user', arguments: { user: 'u1' } }] },
+        }),
+        tool('check_user', { args: { user: 'u1' }, result: 'ok', issuedBy: 2 * k + 1 }),
+      ]),
+    ),
+  ],
+  [
     'overkill with a recorded cost and no usage',
     calls([{ model: 'gpt-4', prompt: 'What is 2+2?', in: 0, out: 0, cost: 0.00039 }]),
   ],
@@ -70,7 +87,7 @@ describe('waste never exceeds what the trace cost', () => {
     const { signals, waste, cost } = totals(trace);
     expect(waste.totalUsd).toBeGreaterThan(0);
     expect(waste.totalUsd).toBeLessThanOrEqual(cost + 1e-12);
-    const wasteIds = new Set(wasteDetectors.map((d) => d.meta.id));
+    const wasteIds = new Set(detectors.filter((d) => d.meta.priority !== undefined).map((d) => d.meta.id));
     expect(Object.keys(waste.byDetector).every((id) => wasteIds.has(id))).toBe(true);
     expect(signals.filter((s) => !wasteIds.has(s.detector) && s.wasteUsd !== undefined)).toEqual([]);
   });

@@ -13,6 +13,13 @@
  * `attempt`, … : COUNT_KEYS) are dropped only while they hold a count or a timestamp. Their other
  * values are state: `step: "search_flights"` → `"book"` is progress, and the reference's promise is
  * that "if two states hash identically, they contain the same data" (detection-tiers.md, tier 1).
+ *
+ * Waste: the LLM calls that produced the repeats — for a state change made again, the calls
+ * between the snapshot before it and the snapshot that shows it; for a return to a state, the
+ * calls since the previous visit (the work that led back). Not the first change or visit (that one
+ * was needed). Only when the trace's snapshots are one agent's: LLM steps name no agent, so with
+ * several agents' snapshots interleaved, which call produced which state is unknown and nothing is
+ * charged. The runner prices them.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -20,6 +27,8 @@ import { defineDetector, type SignalDraft } from '../../detector.js';
 import { listSome, snapshotsByAgent } from '../state/stateSnapshots.js';
 import { plural } from '../structural/shared.js';
 import { dict } from '../../../util/dict.js';
+import type { Trace } from '../../../trace/schema.js';
+import { wastePriority } from '../../wastePriority.js';
 
 /** Repeating states, and steps per state, listed in the evidence; counts are always whole. */
 const MAX_EVIDENCE_REPEATS = 20;
@@ -90,7 +99,43 @@ interface Group {
   kind: 'delta' | 'state';
   hash: string;
   steps: number[];
+  /**
+   * Per occurrence, the step its work started after: the snapshot before it (a delta), the
+   * previous visit (a state; 0 for the first).
+   */
+  from: number[];
   summary: string;
+}
+
+/**
+ * The LLM steps (numbers from 1) between each repeat's `from` and its step: the work that produced
+ * it. The stretches are marked on a difference array over the cluster's span, so a long loop costs
+ * one walk of its steps, not one per repeat.
+ */
+function producingCalls(trace: Trace, cluster: readonly Group[]): number[] {
+  let lo = Infinity;
+  let hi = 0;
+  for (const g of cluster)
+    for (let k = 1; k < g.steps.length; k++) {
+      if (g.from[k]! < lo) lo = g.from[k]!;
+      if (g.steps[k]! > hi) hi = g.steps[k]!;
+    }
+  if (hi === 0) return [];
+  // cover[n - lo] > 0 after the running sum: step n lies inside some repeat's stretch.
+  const cover = new Int32Array(hi - lo + 2);
+  for (const g of cluster)
+    // The first occurrence was needed; a state group's first has no previous visit.
+    for (let k = 1; k < g.steps.length; k++) {
+      cover[g.from[k]! + 1 - lo]!++;
+      cover[g.steps[k]! - lo]!--;
+    }
+  const calls: number[] = [];
+  let inside = 0;
+  for (let n = lo; n < hi; n++) {
+    inside += cover[n - lo]!;
+    if (inside > 0 && trace.steps[n - 1]?.type === 'llm') calls.push(n);
+  }
+  return calls;
 }
 
 export const stateHashLoop = defineDetector({
@@ -103,6 +148,9 @@ export const stateHashLoop = defineDetector({
     failureMode: 'loop',
     description:
       'An agent repeats the same normalised state change (or returns to the same state): SHA-256 hash collision',
+    priority: wastePriority('STATE_HASH_LOOP'),
+    wasteRule:
+      'the LLM calls that produced each repeat after the first (since the snapshot before it, or the previous visit); nothing when several agents keep snapshots',
     fix: 'the agent redoes the same state change: detect a repeated state and stop or change strategy',
     config: z.object({
       min_repeats: z
@@ -175,12 +223,14 @@ export const stateHashLoop = defineDetector({
       const deltaGroups = new Map<string, Group>();
       const stateGroups = new Map<string, Group>();
       let prev: Record<string, Canon> | undefined;
+      let prevStep = 0;
       for (const snap of snaps) {
         const cur = canonical(snap.state, keyMode) as Record<string, Canon>;
         const curJson = JSON.stringify(cur);
         if (cfg.detect_state_repeats) {
           const h = sha256(curJson);
-          const g = stateGroups.get(h) ?? { kind: 'state', hash: h, steps: [], summary: '' };
+          const g = stateGroups.get(h) ?? { kind: 'state', hash: h, steps: [], from: [], summary: '' };
+          g.from.push(g.steps[g.steps.length - 1] ?? 0);
           g.steps.push(snap.step);
           stateGroups.set(h, g);
         }
@@ -203,12 +253,14 @@ export const stateHashLoop = defineDetector({
             ]
               .filter(Boolean)
               .join('; ');
-            const g = deltaGroups.get(h) ?? { kind: 'delta', hash: h, steps: [], summary };
+            const g = deltaGroups.get(h) ?? { kind: 'delta', hash: h, steps: [], from: [], summary };
+            g.from.push(prevStep);
             g.steps.push(snap.step);
             deltaGroups.set(h, g);
           }
         }
         prev = cur;
+        prevStep = snap.step;
       }
       const firing = [...deltaGroups.values(), ...stateGroups.values()]
         .filter((g) => g.steps.length >= cfg.min_repeats)
@@ -258,6 +310,7 @@ export const stateHashLoop = defineDetector({
             ...(cluster.length > MAX_EVIDENCE_REPEATS
               ? { moreRepeats: cluster.length - MAX_EVIDENCE_REPEATS }
               : {}),
+            wastedSteps: byAgent.size === 1 ? producingCalls(trace, cluster) : [],
           },
         });
       }

@@ -2,6 +2,11 @@
  * CASCADING_TOOL_FAILURE: `min_failures` or more consecutive tool calls fail, across at least
  * `min_tools` distinct tools. Only tool steps count (LLM steps in between do not break the chain);
  * any successful tool call does. A chain of one tool failing is RETRY_STORM's, not this one's.
+ *
+ * No waste: the calls of a cascade are different calls of different tools, each a new attempt
+ * rather than a repeat of one already made, so none of the LLM calls that issued them is redundant
+ * by itself (the fault is the first failing tool, which had to be called). Where one tool in the
+ * chain is retried, RETRY_STORM charges those retries.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';

@@ -15,12 +15,17 @@
  * them (the agent never got an action through); a streak of `high_streak` or more, or a run that
  * ends rejected (no tool call after its last rejection and no exit), is high; otherwise medium.
  * Identical replies are certain (0.85); error-like replies that differ are read from wording (0.75).
+ *
+ * Waste: the rejected turns — the LLM calls whose output the harness refused (each is a tool-less
+ * answer, so no batch is split). Not the turns the harness accepted, and not the replies themselves
+ * (they are not LLM calls of the agent). The runner prices them.
  */
 import { z } from 'zod';
 import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import type { Step } from '../../../trace/schema.js';
 import { defineDetector } from '../../detector.js';
 import { hasExit, isToolUse, llmOutputKind, plural, stepNo, stepSpan } from './shared.js';
+import { wastePriority } from '../../wastePriority.js';
 
 /** An error's opening words, or a phrase that names what was wrong with the turn. */
 const ERROR_OPENING =
@@ -83,6 +88,8 @@ export const harnessRejection = defineDetector({
     severity: 'medium',
     failureMode: 'rejection',
     description: 'Turns without a tool call answered by the same or an error-like reply, ≥3 times',
+    priority: wastePriority('HARNESS_REJECTION'),
+    wasteRule: 'the rejected turns: the LLM calls whose output the harness refused',
     fix: "show the agent the harness's expected format in the prompt, and stop the run after repeated rejections",
     config: z.object({
       min_rejections: z.number().int().min(2).default(3).describe('Rejected turns in a run that fire'),
@@ -137,6 +144,7 @@ export const harnessRejection = defineDetector({
           minRejections: min_rejections,
           highStreak: high_streak,
           turns: rejected.map((r) => stepNo(r.turn)),
+          wastedSteps: rejected.map((r) => stepNo(r.turn)),
         },
       },
     ];

@@ -3,11 +3,17 @@
  * provider's spelling: `max_tokens`, `MAX_TOKENS`, `max_output_tokens`, `model_length`) at least
  * `threshold` times in one run. The rule counts over the whole run, so a run yields at most one
  * signal, naming every truncated call.
+ *
+ * Waste: the truncated calls that were asked again — a cut-off answer followed by another LLM
+ * call. Not the run's last call (nothing asked again after it), and not a truncated call whose
+ * answer still issued a tool call (issuingCalls.ts): part of it was used. The runner prices them.
  */
 import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
 import { isLlm } from '../../../trace/measure.js';
 import { fmtInt, isTruncation, plural, stepNo, stepSpan } from './shared.js';
+import { issuedNoToolCall } from './issuingCalls.js';
+import { wastePriority } from '../../wastePriority.js';
 
 export const llmTruncationLoop = defineDetector({
   meta: {
@@ -18,6 +24,9 @@ export const llmTruncationLoop = defineDetector({
     severity: 'high',
     failureMode: 'truncation',
     description: 'finish_reason=length fires ≥2 times',
+    priority: wastePriority('LLM_TRUNCATION_LOOP'),
+    wasteRule:
+      'the truncated calls asked again (another LLM call followed); not the last call, nor one whose cut-off answer still issued a tool call',
     fix: 'raise max_tokens or ask for a shorter answer; never resend a truncated call unchanged',
     config: z.object({
       threshold: z
@@ -42,11 +51,13 @@ export const llmTruncationLoop = defineDetector({
     let prevTruncated = -2;
     let run = 0;
     let consecutive = 1;
+    let lastLlm = 0;
     const steps = trace.steps;
     for (let i = 0; i < steps.length; i++) {
       const s = steps[i]!;
       if (!isLlm(s)) continue;
       llmPos++;
+      lastLlm = stepNo(i);
       if (!isTruncation(s.finishReason)) continue;
       truncated.push(stepNo(i));
       reasons.add(s.finishReason!);
@@ -68,6 +79,10 @@ export const llmTruncationLoop = defineDetector({
           threshold,
           finishReasons: [...reasons],
           maxConsecutive: consecutive,
+          wastedSteps: issuedNoToolCall(
+            trace,
+            truncated.filter((n) => n < lastLlm),
+          ),
         },
       },
     ];

@@ -8,12 +8,18 @@
  * one before it — the same error (numbers aside) or arguments at least half alike. A single-tool
  * agent whose `bash` runs a grep that finds nothing, then a test that fails as expected, then a
  * different script, is not retrying anything: a failure unlike the one before starts a new streak.
+ *
+ * Waste: the LLM calls that issued the retries — every failed call of the streak after the first
+ * (the first attempt was needed to learn it fails); not the first, and not a call that also issued
+ * other calls in the same batch (issuingCalls.ts). The runner prices them.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import { callFacts, retries, type CallFacts } from './repetition.js';
 import type { ToolCall } from './shared.js';
+import { chargeEvidence, issuingCalls } from './issuingCalls.js';
+import { wastePriority } from '../../wastePriority.js';
 
 /** A failed call, with its facts worked out when first compared. */
 interface Failure extends ToolCall {
@@ -38,6 +44,9 @@ export const retryStorm = defineDetector({
     severity: 'high',
     failureMode: 'retry',
     description: 'Same tool fails 3+ times in a row without recovery',
+    priority: wastePriority('RETRY_STORM'),
+    wasteRule:
+      'the LLM calls that issued the retries after the first failure; not the first attempt, nor a call that also issued other calls',
     fix: "check the tool's arguments before retrying; cap retries with backoff and stop on non-retryable errors",
     config: z.object({
       threshold: z
@@ -94,6 +103,7 @@ export const retryStorm = defineDetector({
           identicalArgs: sameArgs,
           lastError,
           recoveredLater,
+          ...chargeEvidence(issuingCalls(trace, steps.slice(1))),
         },
       });
     };

@@ -23,6 +23,14 @@
  * results were not recorded (for tier 2 to judge).
  *
  * One loop, one signal: loops of different tools over overlapping stretches of tool calls merge.
+ *
+ * Waste: the LLM calls that issued the repeats — every call of the loop that asks again what an
+ * earlier one asked (beyond the first of each repeated request), except, in a loop that is a
+ * finding, a repeat that came back with a different result (a retry that finally worked, a poll
+ * that saw a change: it brought something new). A gray-zone loop carries the waste it would have
+ * if a later tier confirmed it. A loop read by name (arguments unrecorded or all different) counts
+ * each tool's calls after its first in the loop. The issuers are found as issuingCalls.ts says: a
+ * call that also issued needed calls in the same batch is not charged. The runner prices them.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
@@ -34,7 +42,9 @@ import {
   type CallFacts,
   type RepeatLoop,
 } from './repetition.js';
+import { chargeEvidence, issuingCalls } from './issuingCalls.js';
 import { argsSummary, fmtInt, plural, stepSpan, toolCalls, type ToolCall } from './shared.js';
+import { wastePriority } from '../../wastePriority.js';
 
 /** Calls of one tool (positions in the tool-call sequence) that make one name-only loop. */
 interface NameLoop {
@@ -123,7 +133,7 @@ function repeatSignal(
   repeats: ReturnType<typeof findRepeats>,
   threshold: number,
   window: number,
-): SignalDraft {
+): SignalDraft & { redundant: number[] } {
   const calls = loop.calls.map((p) => facts[p]!);
   const steps = calls.map((c) => c.no);
   const spanned = loop.calls[loop.calls.length - 1]! - loop.calls[0]! + 1;
@@ -149,7 +159,10 @@ function repeatSignal(
         (outcomesRecorded ? ' and got the same result' : '') +
         (changed > 0 ? `, ${fmtInt(changed)} then got a different one` : '');
   const between = fresh > 0 ? `; ${plural(fresh, 'other call')} in between` : '';
+  // The repeats charged: in a finding, not those that brought back something new.
+  const redundant = loop.repeats.filter((p) => !finding || repeats[p]!.same).map((p) => facts[p]!.no);
   return {
+    redundant,
     severity: 'high',
     confidence: !finding ? 0.5 : allExact ? (fresh === 0 ? 0.94 : 0.85) : fresh === 0 ? 0.88 : 0.8,
     steps,
@@ -201,10 +214,13 @@ function nameSignal(cluster: NameLoop[], calls: readonly ToolCall[], threshold: 
     };
   });
   const steps = positions.map((p) => calls[p]!.no);
+  // Without arguments that tell requests apart, each tool's calls after its first in the loop.
+  const redundant = cluster.flatMap((loop) => loop.positions.slice(1).map((p) => calls[p]!.no));
   const spanned = positions[positions.length - 1]! - positions[0]! + 1;
   const allDistinct = perTool.every((t) => t.distinctArgs === t.calls && t.argsRecorded);
   const over = perTool.some((t) => t.calls > threshold);
   return {
+    redundant,
     severity: 'high',
     confidence: argsRecorded ? 0.55 : over ? 0.88 : 0.82,
     steps,
@@ -229,7 +245,7 @@ function nameSignal(cluster: NameLoop[], calls: readonly ToolCall[], threshold: 
       identicalArgs: false,
       perTool,
     },
-  } satisfies SignalDraft;
+  } satisfies SignalDraft & { redundant: number[] };
 }
 
 export const toolLoop = defineDetector({
@@ -242,6 +258,9 @@ export const toolLoop = defineDetector({
     failureMode: 'loop',
     description:
       'The same call (same or near-same arguments) ≥3× in a 5-tool-call window, with the same result',
+    priority: wastePriority('TOOL_LOOP'),
+    wasteRule:
+      'the LLM calls that issued the repeats (beyond the first of each request); not a repeat that got a new result, nor a call that also issued needed calls',
     fix: 'cache tool results by name + arguments and cap calls per tool, so the agent stops re-asking the same thing',
     config: z.object({
       threshold: z
@@ -267,7 +286,7 @@ export const toolLoop = defineDetector({
     const facts = factsNearRepeats(calls, window);
     const repeats = findRepeats(facts, window);
     const loops = repeatLoops(repeats, facts, threshold, window);
-    const found: (SignalDraft & { first: number })[] = loops.map((loop) => ({
+    const found: (SignalDraft & { first: number; redundant: number[] })[] = loops.map((loop) => ({
       first: loop.calls[0]!,
       ...repeatSignal(loop, facts, repeats, threshold, window),
     }));
@@ -278,6 +297,11 @@ export const toolLoop = defineDetector({
       const s = nameSignal(cluster, calls, threshold, window);
       if (s) found.push({ first: Math.min(...cluster.map((l) => l.positions[0]!)), ...s });
     }
-    return found.sort((a, b) => a.first - b.first).map(({ first: _first, ...s }) => s);
+    return found
+      .sort((a, b) => a.first - b.first)
+      .map(({ first: _first, redundant, ...s }) => ({
+        ...s,
+        evidence: { ...s.evidence, ...chargeEvidence(issuingCalls(trace, redundant)) },
+      }));
   },
 });

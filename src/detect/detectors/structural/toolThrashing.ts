@@ -12,11 +12,17 @@
  *   did (or results were not recorded): the gray zone (0.55), for tier 2 to judge what each returned.
  * - Each tool repeating its own arguments is clearly thrashing (0.92); anything in between is a
  *   finding, more confident when the run is twice the minimum length.
+ *
+ * Waste: the LLM calls that issued the run's calls after its first round (the first A and the
+ * first B were needed; the alternation made the round again). Not a call that also issued calls
+ * outside the run in the same batch (issuingCalls.ts). The runner prices them.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { allNewResults } from './repetition.js';
 import { argsSummary, plural, stepSpan, toolCalls } from './shared.js';
+import { chargeEvidence, issuingCalls } from './issuingCalls.js';
+import { wastePriority } from '../../wastePriority.js';
 
 export const toolThrashing = defineDetector({
   meta: {
@@ -27,6 +33,9 @@ export const toolThrashing = defineDetector({
     severity: 'high',
     failureMode: 'loop',
     description: 'Agent alternates between exactly two tools',
+    priority: wastePriority('TOOL_THRASHING'),
+    wasteRule:
+      'the LLM calls that issued the alternation after its first round (one call of each tool); not a call that also issued other calls',
     fix: 'give the agent a decision rule between the two tools, and stop or escalate after a few switches',
     config: z.object({
       min_alternations: z
@@ -88,7 +97,14 @@ export const toolThrashing = defineDetector({
               : allFresh
                 ? ', with new arguments each time (may be progress over different items)'
                 : ''),
-          evidence: { tools: [a, b], calls: len, minAlternations: min, repeatedArgs, freshArgs: allFresh },
+          evidence: {
+            tools: [a, b],
+            calls: len,
+            minAlternations: min,
+            repeatedArgs,
+            freshArgs: allFresh,
+            ...chargeEvidence(issuingCalls(trace, steps.slice(2))),
+          },
         });
       }
       // The last call of a run can begin the next alternation (A,B,A,B,C,B,C,B).

@@ -161,13 +161,25 @@ export interface WasteSum {
 
 export function sumWaste(calls: readonly LlmCall[], pricer: Pricer): WasteSum {
   const sum: WasteSum = { usd: 0, tokens: 0, costSources: {} };
-  for (const c of calls) {
-    const cost = callCost(c.step, pricer);
-    sum.usd += cost.usd;
-    sum.tokens += callTokens(c.step);
-    sum.costSources[cost.source] = (sum.costSources[cost.source] ?? 0) + 1;
+  for (const c of calls) addCall(sum, c.step, pricer);
+  return sum;
+}
+
+/** The waste of the trace's LLM steps with these numbers (from 1); a number that is not an LLM step adds nothing. */
+export function sumStepsWaste(trace: Trace, steps: readonly number[], pricer: Pricer): WasteSum {
+  const sum: WasteSum = { usd: 0, tokens: 0, costSources: {} };
+  for (const n of steps) {
+    const step = trace.steps[n - 1];
+    if (step?.type === 'llm') addCall(sum, step, pricer);
   }
   return sum;
+}
+
+function addCall(sum: WasteSum, step: LlmStep, pricer: Pricer): void {
+  const cost = callCost(step, pricer);
+  sum.usd += cost.usd;
+  sum.tokens += callTokens(step);
+  sum.costSources[cost.source] = (sum.costSources[cost.source] ?? 0) + 1;
 }
 
 /** A call that did not fail outright: no error and no error finish reason. */

@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { GRAY_ZONE_LOWER, GRAY_ZONE_UPPER } from '../../grayZone.js';
 import { modelTierConfigShape, tierClassifier } from '../../../pricing/modelTier.js';
 import { defineDetector } from '../../detector.js';
+import { wastePriority } from '../../wastePriority.js';
 import type { SignalDraft } from '../../detector.js';
 import {
   callFailed,
@@ -47,7 +48,8 @@ export const fallbackFailure = defineDetector({
     failureMode: 'cost',
     description: 'An expensive model called with the same prompt right after a cheap model answered it.',
     fix: 'fall back to the expensive model only when the cheap answer fails a check, not after it succeeds',
-    priority: 3,
+    priority: wastePriority('FALLBACK_FAILURE'),
+    wasteRule: 'the expensive fallback call; the cheap call that answered is not',
     suppressedBy: ['RETRY_LOOP', 'FALLBACK_STORM'],
     config: z.object({
       time_window_seconds: z

@@ -22,6 +22,7 @@
 import { z } from 'zod';
 import { modelTierConfigShape, tierClassifier } from '../../../pricing/modelTier.js';
 import { defineDetector } from '../../detector.js';
+import { wastePriority } from '../../wastePriority.js';
 import type { SignalDraft } from '../../detector.js';
 import {
   clipPrompt,
@@ -75,7 +76,8 @@ export const fallbackStorm = defineDetector({
     failureMode: 'cost',
     description: 'The same task sent to several different models within a short time (fallback storm).',
     fix: 'use one fallback chain in a fixed order, tried only when a call errors, not a new model per attempt',
-    priority: 2,
+    priority: wastePriority('FALLBACK_STORM'),
+    wasteRule: "the storm's calls on expensive models; cheap calls and unpriced models are not charged",
     suppressedBy: ['RETRY_LOOP'],
     config: z.object({
       fallback_threshold: z.number().int().min(2).default(3).describe('Calls for one task needed to flag'),

@@ -35,6 +35,7 @@ import {
   tierClassifier,
 } from '../../../pricing/modelTier.js';
 import { defineDetector } from '../../detector.js';
+import { wastePriority } from '../../wastePriority.js';
 import type { SignalDraft } from '../../detector.js';
 import type { Pricer, TokenUsage } from '../../../pricing/pricer.js';
 import type { LlmStep } from '../../../trace/schema.js';
@@ -106,7 +107,9 @@ export const overkillModel = defineDetector({
     failureMode: 'cost',
     description: 'An expensive model used for a short, simple prompt that a cheaper model would handle.',
     fix: 'route short, simple prompts to a cheaper model, like the current one named in each message',
-    priority: 4,
+    priority: wastePriority('OVERKILL_MODEL'),
+    wasteRule:
+      'what the call cost above the same tokens on a cheap model, not the whole call; never a call another detector charges',
     // Not RETRY_LOOP: the reference's table makes overkill independent of retry loops; the calls
     // a loop charges are still not charged again (see src/detect/suppression.ts).
     suppressedBy: ['FALLBACK_STORM', 'FALLBACK_FAILURE'],

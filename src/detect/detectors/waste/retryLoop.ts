@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { defineDetector } from '../../detector.js';
+import { wastePriority } from '../../wastePriority.js';
 import type { SignalDraft } from '../../detector.js';
 import { fmtThousands, plural } from '../../../util/thousands.js';
 import {
@@ -45,7 +46,8 @@ export const retryLoop = defineDetector({
     failureMode: 'cost',
     description: 'The same prompt sent to the same model repeatedly in quick succession (retry loop).',
     fix: 'cap retries with exponential backoff, and stop resending a prompt that got the same reply 3 times',
-    priority: 1,
+    priority: wastePriority('RETRY_LOOP'),
+    wasteRule: 'every call of the loop after the first (the one that was needed)',
     suppressedBy: [],
     config: z.object({
       max_retries: z
