@@ -81,11 +81,11 @@ export async function launchBrowser(): Promise<Browser> {
         if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
       });
       // Evaluated by the browser before the page's own script, outside the page's CSP.
-      await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (e) => {
-          const w = window as unknown as { __cspViolations?: string[] };
-          (w.__cspViolations ??= []).push(`${e.violatedDirective} ${e.blockedURI}`);
-        });
+      // (A string, not a function: this program is typed without the DOM library.)
+      await page.addInitScript({
+        content: `document.addEventListener('securitypolicyviolation', (e) => {
+          (window.__cspViolations ??= []).push(e.violatedDirective + ' ' + e.blockedURI);
+        });`,
       });
       await page.goto(`${pathToFileURL(file).href}${hash}`);
       await page.waitForSelector('body[data-ready="true"]');
@@ -100,5 +100,5 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** The CSP violations the page reported (recorded by the init script). */
 export async function cspViolations(page: Page): Promise<string[]> {
-  return page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
+  return page.evaluate(() => (globalThis as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
 }

@@ -89,7 +89,7 @@ describeInBrowser('a hostile trace in the HTML report', () => {
 
   it('sets no flag and breaks no CSP rule while every finding, step and tab is opened', async () => {
     const { page, network, problems } = await browser.open(html);
-    const pwned = () => page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
+    const pwned = () => page.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned);
     const findings = page.locator('[data-testid="finding"] a');
     const count = await findings.count();
     expect(count).toBeGreaterThan(2);
@@ -112,7 +112,10 @@ describeInBrowser('a hostile trace in the HTML report', () => {
     const panel = (await page.locator('[data-testid="step-panel"]').textContent()) ?? '';
     for (const p of PAYLOADS.slice(0, 3)) expect(panel).toContain(p);
     for (const tab of ['#traces', '#sessions', '#run', '#findings']) {
-      await page.evaluate((h) => (location.hash = h), tab);
+      await page.evaluate(
+        (h) => ((globalThis as unknown as { location: { hash: string } }).location.hash = h),
+        tab,
+      );
       await page.waitForTimeout(50);
     }
     // A trace whose id is a javascript: URL opens as a trace, through the page's own address.
