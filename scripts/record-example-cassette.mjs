@@ -69,6 +69,8 @@ const code = await new Promise((resolve, reject) => {
 });
 await judges.close();
 
-console.log(`\n${judges.requests.length} judge requests recorded to ${path.relative(process.cwd(), cassette)}:`);
+console.log(
+  `\n${judges.requests.length} judge requests recorded to ${path.relative(process.cwd(), cassette)}:`,
+);
 for (const r of judges.requests) console.log(`  ${r}`);
 process.exit(code === 0 && judges.requests.length > 0 ? 0 : 1);

@@ -100,7 +100,7 @@ ${GLOSSARY}
 /**
  * --jobs N: worker threads, 1 unless asked. On the 2-vCPU machines this project is built on, two
  * workers each given half the traces take as long as one thread given all of them (the work is
- * bound by memory and GC, not by the core), so more threads are opt-in (README: Performance).
+ * bound by memory and GC, not by the core), so more threads are opt-in (docs/performance.md).
  */
 function jobsOf(value: string): number {
   const n = Number(value);
