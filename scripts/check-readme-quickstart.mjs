@@ -44,9 +44,11 @@ function quickstartBlocks() {
   }));
 }
 
+let project; // the empty project, once made: left in place on failure, to look at
 function fail(message, output = '') {
   console.error(`README quick start: ${message}`);
   if (output) console.error(output.split('\n').slice(-40).join('\n'));
+  if (project) console.error(`(the project is left in ${project})`);
   process.exit(1);
 }
 
@@ -108,8 +110,9 @@ const readReport = (project) => {
 
 // The package as npm would publish it.
 let tarball = process.argv[2] && path.resolve(process.argv[2]);
+let packDir;
 if (!tarball) {
-  const packDir = mkdtempSync(path.join(tmpdir(), 'tj-quickstart-pack-'));
+  packDir = mkdtempSync(path.join(tmpdir(), 'tj-quickstart-pack-'));
   await mustRun('npm pack', `npm pack --silent --pack-destination ${JSON.stringify(packDir)}`, root);
   tarball = path.join(
     packDir,
@@ -117,7 +120,7 @@ if (!tarball) {
   );
 }
 
-const project = mkdtempSync(path.join(tmpdir(), 'tj-quickstart-'));
+project = mkdtempSync(path.join(tmpdir(), 'tj-quickstart-'));
 writeFileSync(
   path.join(project, 'package.json'),
   JSON.stringify({ name: 'quickstart', version: '1.0.0', private: true, type: 'module' }, null, 2) + '\n',
@@ -246,4 +249,5 @@ try {
 
 if (process.env.KEEP_QUICKSTART) console.log(`project kept in ${project}`);
 else rmSync(project, { recursive: true, force: true });
+if (packDir) rmSync(packDir, { recursive: true, force: true });
 console.log(`README quick start: ok (${((Date.now() - started) / 1000).toFixed(1)} s)`);
