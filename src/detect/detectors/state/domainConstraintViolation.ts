@@ -51,8 +51,8 @@ export const domainConstraintViolation = defineDetector({
       'A state field holds a value outside its domain: age 0–150, negative price, percentage > 100, malformed e-mail or URL',
     fix: 'validate state values against a schema (ranges, formats) before the agent writes them',
     config: z.object({
-      age_fields: z.array(z.string()).default(['age']),
-      max_age: z.number().positive().default(150),
+      age_fields: z.array(z.string()).default(['age']).describe('Fields that hold an age (0 to max_age)'),
+      max_age: z.number().positive().default(150).describe('The largest valid age'),
       non_negative_fields: z
         .array(z.string())
         .default(['price', 'amount', 'cost', 'total', 'subtotal', 'fee', 'quantity', 'qty', 'tax'])
@@ -61,8 +61,14 @@ export const domainConstraintViolation = defineDetector({
         .array(z.string())
         .default(['percent', 'percentage', 'pct'])
         .describe('Fields that must be 0–100'),
-      email_fields: z.array(z.string()).default(['email', 'emailaddress']),
-      url_fields: z.array(z.string()).default(['url', 'uri', 'href', 'link', 'website', 'homepage']),
+      email_fields: z
+        .array(z.string())
+        .default(['email', 'emailaddress'])
+        .describe('Fields that must hold a well-formed e-mail address'),
+      url_fields: z
+        .array(z.string())
+        .default(['url', 'uri', 'href', 'link', 'website', 'homepage'])
+        .describe('Fields that must hold a well-formed URL'),
     }),
   },
   detect(trace, ctx) {
