@@ -76,6 +76,7 @@ export function detectorSection(d: Detector): string {
     `### \`${m.id}\``,
     '',
     sentence(m.description),
+    ...(m.rule ? ['', m.rule] : []),
     '',
     `Severity **${m.severity}** · tier ${m.tier} · failure mode \`${m.failureMode}\` · config key \`${m.configKey}\``,
     '',

@@ -37,6 +37,8 @@ describe('generated reference pages', () => {
       expect(page.split(row).length - 1, `${id} summary rows`).toBe(1);
       expect(page.split(`\n### \`${id}\`\n`).length - 1, `${id} sections`).toBe(1);
       expect(page, id).toContain(`config key \`${configKey}\``);
+      expect(d.meta.rule, `${id} has no meta.rule to document`).toMatch(/\S/);
+      expect(page, id).toContain(d.meta.rule);
     }
     expect(new Set(detectors.map((d) => d.meta.id)).size).toBe(detectors.length);
     expect(new Set(detectors.map((d) => d.meta.configKey)).size).toBe(detectors.length);

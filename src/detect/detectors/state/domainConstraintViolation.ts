@@ -50,6 +50,7 @@ export const domainConstraintViolation = defineDetector({
     description:
       'A state field holds a value outside its domain: age 0–150, negative price, percentage > 100, malformed e-mail or URL',
     fix: 'validate state values against a schema (ranges, formats) before the agent writes them',
+    rule: 'A state field holds a value its name rules out: an age outside 0–`max_age`, a negative price or amount, a percentage outside 0–100, a malformed e-mail address or URL. A field matches by its whole name or its last word (`unit_price`, `contact_email`); null and empty values are missing, not invalid.',
     config: z.object({
       age_fields: z.array(z.string()).default(['age']).describe('Fields that hold an age (0 to max_age)'),
       max_age: z.number().positive().default(150).describe('The largest valid age'),
