@@ -170,6 +170,16 @@ const PLUGIN_USES_PUBLIC_API = {
   message: "vitest-plugin/ imports the library as 'tracejury' (its public API), not from src/ or build/.",
 };
 
+/**
+ * The HTML viewer (report-ui/) is its own app: src/ reaches it only as the built, inlined asset
+ * (src/report/html/viewer.generated.ts, written by `npm run build`), never by importing its source.
+ */
+const SRC_NEVER_IMPORTS_VIEWER = {
+  group: ['**/report-ui/*', '**/report-ui/**'],
+  message:
+    'src/ must not import report-ui/: the renderer inlines the built viewer (viewer.generated.ts, from npm run build), see ARCHITECTURE.md.',
+};
+
 /** A folder of vitest-plugin/ never imports the entry points that wire the folders together. */
 const PLUGIN_ENTRY_POINTS = {
   regex: '^\\.\\./(index|matchers|setup)(\\.js)?$',
@@ -192,6 +202,7 @@ function layerRules() {
             // One rule per file in flat config: a later block would replace these patterns, so
             // the plugin's folders carry the plugin-wide ones too.
             ...(folder.startsWith('vitest-plugin/') ? [PLUGIN_USES_PUBLIC_API, PLUGIN_ENTRY_POINTS] : []),
+            ...(folder.startsWith('src/') ? [SRC_NEVER_IMPORTS_VIEWER] : []),
           ],
         },
       ],
@@ -210,6 +221,7 @@ export default tseslint.config(
       '.tracejury/**',
       // What the benches generate and keep (inputs, reports, profiles, copies of builds).
       'bench/out/**',
+      'src/report/html/viewer.generated.ts',
     ],
   },
   js.configs.recommended,
@@ -228,7 +240,70 @@ export default tseslint.config(
     files: ['vitest-plugin/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [PLUGIN_USES_PUBLIC_API] }] },
   },
+  {
+    // The files at the root of src/ (and folders with no layer rule) keep away from the viewer too.
+    files: ['src/*.ts', 'src/baseline/**/*.ts', 'src/pricing/**/*.ts', 'src/run/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SRC_NEVER_IMPORTS_VIEWER] }] },
+  },
   ...layerRules(),
+  {
+    // The viewer runs in the reader's browser, on data from traces. Data is text, never markup: no
+    // HTML-parsing sinks at all (Preact renders text nodes). It runs offline in every browser a
+    // downloaded report is opened in, so no API newer than Safari 15. From the library it bundles
+    // only pure modules (the anchor format, number formats, the page contract's constants); the
+    // rest of src/ it may import as types only.
+    files: ['report-ui/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'srcdoc'].map((property) => ({
+          property,
+          message: 'trace data is text: render it as text nodes (Preact children), never as HTML',
+        })),
+        ...['write', 'writeln'].map((property) => ({
+          object: 'document',
+          property,
+          message: 'never write markup',
+        })),
+        ...['at', 'findLast', 'findLastIndex', 'toSorted', 'toReversed', 'toSpliced', 'hasOwn'].map(
+          (property) => ({
+            property,
+            message: 'newer than Safari 15, which a downloaded report may be opened in',
+          }),
+        ),
+      ],
+      'no-restricted-globals': ['error', { name: 'structuredClone', message: 'newer than Safari 15' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'trace data is text: render it as text nodes, never as HTML',
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name='setAttribute'][arguments.0.value=/^(on|href$|src$|style$)/i]",
+          message: 'no event handler, link or style attribute from code: use JSX props (text only)',
+        },
+        { selector: "NewExpression[callee.name='Function']", message: 'no code from strings' },
+      ],
+      'no-implied-eval': 'error',
+      'no-eval': 'error',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/src/(?!report/html/(anchor|pageData)\\.js$|util/(usd|thousands|steps)\\.js$)',
+              allowTypeImports: true,
+              message:
+                'report-ui/ bundles only pure modules of src/ (anchor, pageData, util/usd, thousands, steps); import anything else as a type',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // embed/ sees traces only as types: it embeds text, it never loads or parses.
     files: ['src/embed/**/*.ts'],

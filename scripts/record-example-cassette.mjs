@@ -3,7 +3,7 @@
 //
 //   npm run build && node scripts/record-example-cassette.mjs
 //
-// A project of your own records against the real providers with the built-in step (README, "Judges"):
+// A project of your own records against the real providers with the built-in step (docs/vitest.md):
 //
 //   TRACEJURY_CASSETTE=record npx vitest run        (with the judges' API keys set)
 //
@@ -16,10 +16,10 @@
 // stand-ins. Recording again replaces entries in place: the file stays sorted, one line per key,
 // and unchanged where the answers are.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startStandInJudges } from './stand-in-judges.mjs';
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cassette = path.join(repo, 'examples', 'vitest', 'cassette.jsonl');
@@ -52,67 +52,7 @@ const OPINIONS = {
       'Accurate and grounded in the lookup and tracking results; two sentences as the agent was told.',
   },
 };
-const USAGE = { input: 820, output: 64 };
-
-function openaiAnswer(model, verdict) {
-  return {
-    id: `chatcmpl-${model}`,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: JSON.stringify(verdict), refusal: null },
-        finish_reason: 'stop',
-      },
-    ],
-    usage: {
-      prompt_tokens: USAGE.input,
-      completion_tokens: USAGE.output,
-      total_tokens: USAGE.input + USAGE.output,
-    },
-  };
-}
-
-function anthropicAnswer(model, verdict, toolName) {
-  return {
-    id: `msg_${model}`,
-    type: 'message',
-    role: 'assistant',
-    model,
-    // tracejury forces a tool call on Anthropic judges: the verdict is the tool's input.
-    content: [{ type: 'tool_use', id: 'toolu_record', name: toolName, input: verdict }],
-    stop_reason: 'tool_use',
-    stop_sequence: null,
-    usage: { input_tokens: USAGE.input, output_tokens: USAGE.output },
-  };
-}
-
-const requests = [];
-const server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (chunk) => (body += chunk));
-  req.on('end', () => {
-    const request = JSON.parse(body || '{}');
-    const verdict = OPINIONS[request.model];
-    requests.push(`${req.method} ${req.url} ${request.model}`);
-    const reply = (status, json) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(json));
-    };
-    if (!verdict) return reply(404, { error: { message: `no stand-in judge for model ${request.model}` } });
-    if (req.url.endsWith('/chat/completions')) return reply(200, openaiAnswer(request.model, verdict));
-    if (req.url.endsWith('/v1/messages'))
-      return reply(
-        200,
-        anthropicAnswer(request.model, verdict, request.tool_choice?.name ?? 'submit_verdict'),
-      );
-    reply(404, { error: { message: `unexpected path ${req.url}` } });
-  });
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${server.address().port}`;
+const judges = await startStandInJudges({ opinions: OPINIONS, strict: true });
 
 const code = await new Promise((resolve, reject) => {
   const child = spawn(process.execPath, [vitestBin, 'run', '--config', 'examples/vitest/vitest.config.ts'], {
@@ -121,17 +61,16 @@ const code = await new Promise((resolve, reject) => {
     env: {
       ...process.env,
       TRACEJURY_CASSETTE: 'record',
-      OPENAI_BASE_URL: `${url}/v1`,
-      ANTHROPIC_BASE_URL: url,
-      OPENAI_API_KEY: 'sk-stand-in-judge',
-      ANTHROPIC_API_KEY: 'sk-ant-stand-in-judge',
+      ...judges.env,
     },
   });
   child.on('error', reject);
   child.on('close', resolve);
 });
-server.close();
+await judges.close();
 
-console.log(`\n${requests.length} judge requests recorded to ${path.relative(process.cwd(), cassette)}:`);
-for (const r of requests) console.log(`  ${r}`);
-process.exit(code === 0 && requests.length > 0 ? 0 : 1);
+console.log(
+  `\n${judges.requests.length} judge requests recorded to ${path.relative(process.cwd(), cassette)}:`,
+);
+for (const r of judges.requests) console.log(`  ${r}`);
+process.exit(code === 0 && judges.requests.length > 0 ? 0 : 1);

@@ -174,3 +174,26 @@ export {
 } from './diff/config.js';
 export { mergeReports } from './report/mergeReports.js';
 export { formatUsd, stepsText } from './report/summarise.js';
+export {
+  renderHtmlReport,
+  writeHtmlReport,
+  type HtmlReportInput,
+  type WriteHtmlReportOptions,
+  type WrittenHtmlReport,
+} from './report/html/render.js';
+export { htmlReportAnchor, parseTraceAnchor, type TraceAnchor } from './report/html/anchor.js';
+export {
+  collectTraces,
+  DEFAULT_HTML_TRACES_MB,
+  type CollectedTraces,
+  type CollectTracesOptions,
+} from './report/html/collectTraces.js';
+export { traceRefsOfReport, type TraceRef } from './report/html/traceRefs.js';
+export type { TracesLeftOut } from './report/html/pageData.js';
+export {
+  renderDiffHtml,
+  writeDiffHtml,
+  diffTraceRefs,
+  type DiffHtmlInput,
+  type WriteDiffHtmlOptions,
+} from './diff/renderHtml.js';

@@ -21,7 +21,9 @@ export function permissionWarning(what: string, failure: HttpFailure, permission
     return (
       `tracejury: could not ${what}: GitHub answered ${failure.status} (${failure.message}). ` +
       `Give the job \`permissions: ${permission}\`; on pull requests from forks the token is read-only, ` +
-      `so use the two-workflow pattern (see the README, "Use in GitHub Actions"). The job summary has the report.`
+      'so use the two-workflow pattern ' +
+      '(https://github.com/tracejury/tracejury/blob/main/docs/action.md#pull-requests-from-forks). ' +
+      'The job summary has the report.'
     );
   return `tracejury: could not ${what}: GitHub answered ${failure.status} (${failure.message}). The job summary has the report.`;
 }

@@ -2,7 +2,8 @@
  * The HTML report and the saved traces of failing tests, as artifacts of the run, for the comment,
  * the job summary and the check run to link.
  *
- * - The HTML beside the head report (the Vitest reporter writes `.tracejury/report.html`) is
+ * - The HTML beside the head report (the Vitest reporter writes `.tracejury/report.html`; for
+ *   `traces` and `merge` the Action writes it, htmlReport.ts) is
  *   uploaded unzipped (skipArchive), as `text/html`: GitHub serves such an artifact as the file
  *   itself, so its link (`<server>/<owner>/<repo>/actions/runs/<run>/artifacts/<id>`) opens the
  *   report in the browser (non-zipped artifacts, February 2026), and a `#trace=…` fragment on that

@@ -25,6 +25,7 @@ import type { ActionDeps, Octokit } from './deps.js';
 import { resolveEvent, type RunEvent } from './event.js';
 import { httpFailureOf, permissionWarning } from './githubError.js';
 import { produceHeadReport, type HeadReport } from './headReport.js';
+import { writeHeadHtmlReport } from './htmlReport.js';
 import {
   artifactUrl,
   findRunArtifacts,
@@ -97,9 +98,10 @@ async function reportArtifacts(
   event: RunEvent,
   inputs: ActionInputs,
   head: HeadReport,
-  workDir: string,
+  paths: { workDir: string; workspace: string; configFile: string | undefined },
   started: number,
 ): Promise<ReportArtifacts> {
+  const { workDir, workspace, configFile } = paths;
   const { core, context } = deps;
   if (event.workflowRunId !== undefined) {
     if (!octokit) return {};
@@ -113,17 +115,28 @@ async function reportArtifacts(
     for (const line of log) core.info(line);
     return found;
   }
-  // The HTML beside a report this step wrote itself (`traces`, `merge`) is an earlier run's.
-  // SEAM(html-report): once the HTML renderer is merged, render head.report here for those two
-  // sources (writeHtmlReport, beside head.path) and upload it as the command's is.
   const source = inputs.source.kind;
-  const htmlPath =
-    source === 'command'
-      ? // The command writes both; a second's slack for file systems with coarse times.
-        await htmlReportBeside(deps.fs, head.path, started - 2_000)
-      : source === 'report'
-        ? await htmlReportBeside(deps.fs, head.path)
-        : undefined;
+  let htmlPath: string | undefined;
+  if (source === 'command')
+    // The command writes both; a second's slack for file systems with coarse times.
+    htmlPath = await htmlReportBeside(deps.fs, head.path, started - 2_000);
+  else if (source === 'report') htmlPath = await htmlReportBeside(deps.fs, head.path);
+  else
+    // The Action wrote this report itself, so it writes its HTML too (any older one beside it is
+    // an earlier run's). A failure costs the link, never the step.
+    try {
+      htmlPath = await writeHeadHtmlReport({
+        report: head.report,
+        reportPath: head.path,
+        workDir,
+        workspace,
+        configFile,
+      });
+    } catch (err) {
+      core.warning(
+        `tracejury: could not write the HTML report (${(err instanceof Error ? err.message : String(err)).split('\n')[0]}); the comment links the job summary instead`,
+      );
+    }
   const traces = await savedTraceFiles(deps.fs, head.report, head.path, workDir);
   if (!htmlPath && traces.files.length === 0) return {};
   const { uploaded, warnings } = await uploadReportArtifacts({
@@ -220,7 +233,15 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     core.setOutput('waste-delta-usd', diff ? String(diff.totals.wasteUsd.delta) : '');
     core.setOutput('new-signals', diff ? String(diff.signals.new.length) : '');
 
-    const artifacts = await reportArtifacts(deps, octokit, event, inputs, head, workDir, started);
+    const artifacts = await reportArtifacts(
+      deps,
+      octokit,
+      event,
+      inputs,
+      head,
+      { workDir, workspace, configFile: inputs.config ? path.resolve(workDir, inputs.config) : undefined },
+      started,
+    );
     const render: RenderInput = {
       head: head.report,
       diff,

@@ -31,6 +31,9 @@ export const BaselinesSectionSchema = z
   })
   .partial()
   .strict()
+  .describe(
+    'Per-agent P75 baselines: when they replace the static thresholds, and where their runs come from',
+  )
   .superRefine((b, ctx) => {
     // The window holds at most `window` runs, so more than that could never be reached and the
     // adaptive rule would never switch on. (Defaults are filled in here: window 10 alone clashes

@@ -29,6 +29,7 @@ export const OUTPUT_FORMATS = {
   text: { extensions: [], label: 'text' },
   json: { extensions: ['.json'], label: 'JSON' },
   markdown: { extensions: ['.md', '.markdown'], label: 'markdown' },
+  html: { extensions: ['.html', '.htm'], label: 'HTML' },
 } as const satisfies Record<string, { extensions: readonly string[]; label: string }>;
 
 export type OutputFormat = keyof typeof OUTPUT_FORMATS;

@@ -1,4 +1,6 @@
 /** A Report v1 as analyze and merge print it: each output format's renderer and the one-line summary. */
+import type { CollectedTraces } from '../report/html/collectTraces.js';
+import { htmlReportPieces } from '../report/html/render.js';
 import { reportJsonChunks } from '../report/jsonChunks.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
 import { renderText } from '../report/renderText.js';
@@ -11,6 +13,9 @@ interface RenderOptions {
   color: boolean;
   /** Items each list of the text and markdown report shows. */
   limit?: number | undefined;
+  /** The traces an HTML report embeds (collected before rendering: they are read from files). */
+  traces?: CollectedTraces | undefined;
+  howToGetAll?: string | undefined;
 }
 
 /** The report in pieces: JSON is written a megabyte at a time (a large run's report is tens of MB). */
@@ -23,6 +28,7 @@ export const REPORT_RENDERERS: Record<OutputFormat, (report: Report, o: RenderOp
     text: (report, { color, limit }) => [
       renderText(report, { color, ...(limit !== undefined ? { limit } : {}) }),
     ],
+    html: (report, { traces, howToGetAll }) => htmlReportPieces({ report, traces, howToGetAll }),
   };
 
 /** The run in one line, counted by signal status as the report's own totals are. */

@@ -66,7 +66,12 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
   const section = agentSectionSchema(list);
   return z
     .object({
-      default: section.nullable().optional(),
+      default: section
+        .nullable()
+        .optional()
+        .describe(
+          'Detector settings for every agent; a section named after an agentId overrides what it sets',
+        ),
       failOn: FailOnSchema.optional(),
       prices: PriceOverridesSchema.optional().describe('Per-model prices for models the price table lacks'),
       tribunal: TribunalConfigSchema.optional().describe('Judges and rubrics for tier 4'),
@@ -87,6 +92,14 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
         ),
     })
     .catchall(section.nullable());
+}
+
+/**
+ * The file's JSON Schema as editors read it (`io: 'input'`: defaults are optional), published as
+ * schemas/tracejury.config.schema.json and the source of docs/configuration.md.
+ */
+export function configJsonSchema(list: readonly Detector[] = builtInDetectors): Record<string, unknown> {
+  return z.toJSONSchema(configSchema(list), { io: 'input', unrepresentable: 'any' });
 }
 
 export interface Config {

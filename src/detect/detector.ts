@@ -35,6 +35,11 @@ export interface DetectorMeta<C extends z.ZodObject = z.ZodObject> {
    * signal stops firing. Text and markdown reports show it once per detector group.
    */
   fix: string;
+  /**
+   * The rule in a few sentences, in markdown, for docs/detectors.md: what fires and what does not,
+   * naming the settings it uses. Only the documentation reads it (the judges read `description`).
+   */
+  rule?: string;
   /** Settings with the reference's defaults. `enabled` and `shadow` are added by the config layer. */
   config: C;
   /**

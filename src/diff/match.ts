@@ -113,3 +113,21 @@ export function matchSignals(
   }
   return out;
 }
+
+/**
+ * Head's side of each persisting pair, paired as matchSignals pairs them (the HTML diff lists them;
+ * the diff itself only counts them).
+ */
+export function persistingFindings(
+  base: readonly ReportSignal[],
+  head: readonly ReportSignal[],
+  headLine: TraceLineOf = noLine,
+): DiffSignal[] {
+  const b = groupFindings(base);
+  const out: DiffSignal[] = [];
+  for (const [k, hs] of groupFindings(head)) {
+    const bs = b.get(k) ?? [];
+    for (const s of hs.slice(0, bs.length)) out.push(compact(s, headLine));
+  }
+  return out;
+}

@@ -16,7 +16,7 @@
  */
 import { cutMarkdown, joinMd, safeMd, mdCode, mdLink, mdText, type Markdown } from '../redact/markdown.js';
 import { redact } from '../redact/redact.js';
-import { htmlReportAnchor } from '../report/htmlReportAnchor.js';
+import { htmlReportAnchor } from '../report/html/anchor.js';
 import { cutNote, MARKDOWN_LIMIT } from '../report/renderMarkdown.js';
 import { formatUsd } from '../report/summarise.js';
 import { severityRank } from '../detect/signal.js';

@@ -10,15 +10,19 @@ export type JudgeProvider = 'openai' | 'anthropic';
 
 export const ModelCapabilitiesSchema = z.object({
   /** OpenAI `response_format: { type: 'json_schema' }` (structured outputs). */
-  jsonSchema: z.boolean(),
+  jsonSchema: z
+    .boolean()
+    .describe("The model takes OpenAI's response_format json_schema (structured outputs)"),
   /** OpenAI `response_format: { type: 'json_object' }`. */
-  jsonObject: z.boolean(),
+  jsonObject: z.boolean().describe("The model takes OpenAI's response_format json_object"),
   /** Anthropic: a forced tool call (`tool_choice: { type: 'tool' }`) carries the answer. */
-  toolUse: z.boolean(),
-  temperature: z.boolean(),
-  seed: z.boolean(),
+  toolUse: z.boolean().describe('Anthropic: the answer comes as a forced tool call'),
+  temperature: z.boolean().describe('The model takes temperature (sent as 0)'),
+  seed: z.boolean().describe('The model takes seed'),
   /** Which token-limit field the model takes; `none` sends no limit (Anthropic always sends `max_tokens`). */
-  maxTokensParam: z.enum(['max_tokens', 'max_completion_tokens', 'none']),
+  maxTokensParam: z
+    .enum(['max_tokens', 'max_completion_tokens', 'none'])
+    .describe('Which token-limit field the model takes; none sends no limit'),
 });
 export type ModelCapabilities = z.infer<typeof ModelCapabilitiesSchema>;
 export const CapabilityOverridesSchema = z.record(z.string(), ModelCapabilitiesSchema.partial());

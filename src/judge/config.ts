@@ -36,10 +36,20 @@ import {
 // error naming the nearest valid key, not a setting silently left at its default.
 export const CassetteConfigSchema = z
   .object({
-    path: z.string().min(1).default(DEFAULT_CASSETTE_PATH),
-    mode: z.enum(CASSETTE_MODES).default('auto'),
+    path: z
+      .string()
+      .min(1)
+      .default(DEFAULT_CASSETTE_PATH)
+      .describe('The JSONL file of recorded judge answers, relative to the working directory; commit it'),
+    mode: z
+      .enum(CASSETTE_MODES)
+      .default('auto')
+      .describe(
+        'replay: the cassette or nothing (CI); record: call every judge and record; auto: replay, call and record on a miss. TRACEJURY_CASSETTE overrides it',
+      ),
   })
-  .strict();
+  .strict()
+  .describe('Recorded judge answers, so CI replays verdicts without an API key');
 
 /** The judge sets a gray-zone signal can be routed to, by stakes (detection-tiers.md, Tier 4). */
 export const JUDGE_ROUTES = ['low', 'default', 'high'] as const;
@@ -55,11 +65,26 @@ export const TribunalConfigSchema = z
       .array(JudgeSpecSchema.strict())
       .default([])
       .describe('The judges; different models for independence.'),
-    threshold: z.number().min(0).max(1).default(DEFAULT_THRESHOLD),
+    threshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(DEFAULT_THRESHOLD)
+      .describe('A verdict passes when the consensus score and its confidence both reach this'),
     rubric: z.string().optional().describe('Built-in rubric name, a name from `rubrics`, or rubric text.'),
     rubrics: z.record(z.string(), z.string().min(1)).default({}).describe('Custom named rubrics.'),
-    judgeTimeoutMs: z.number().int().positive().default(DEFAULT_JUDGE_TIMEOUT_MS),
-    budgetMs: z.number().int().positive().default(DEFAULT_BUDGET_MS),
+    judgeTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(DEFAULT_JUDGE_TIMEOUT_MS)
+      .describe('Time one judge has to answer, retries of 429 and 5xx included'),
+    budgetMs: z
+      .number()
+      .int()
+      .positive()
+      .default(DEFAULT_BUDGET_MS)
+      .describe('Time the whole tribunal has for one case'),
     cassette: CassetteConfigSchema.default({ path: DEFAULT_CASSETTE_PATH, mode: 'auto' }),
     allowedModels: z
       .array(z.string().min(1))
@@ -69,7 +94,7 @@ export const TribunalConfigSchema = z
       .record(z.string(), ModelCapabilitiesSchema.partial().strict())
       .optional()
       .describe('Per-model-pattern capability overrides.'),
-    concurrency: z.number().int().positive().default(8),
+    concurrency: z.number().int().positive().default(8).describe('Judge calls in flight at once'),
     routes: z
       .object({ low: JudgeSetSchema, default: JudgeSetSchema, high: JudgeSetSchema })
       .partial()

@@ -15,14 +15,22 @@ import type { HeaderSource } from './retry.js';
 import { JudgeProviderSchema } from './verdict.js';
 
 export const JudgeSpecSchema = z.object({
-  provider: JudgeProviderSchema,
-  model: z.string().min(1),
+  provider: JudgeProviderSchema.describe(
+    'The API the judge is called through (OpenAI-compatible or Anthropic)',
+  ),
+  model: z.string().min(1).describe('The judge model, e.g. gpt-4o or claude-sonnet-4-6'),
   /** Base URL of an OpenAI- or Anthropic-compatible endpoint. */
-  baseURL: z.string().optional(),
+  baseURL: z
+    .string()
+    .optional()
+    .describe('Base URL of an OpenAI- or Anthropic-compatible endpoint (Ollama, vLLM, a proxy)'),
   /** API key; defaults to OPENAI_API_KEY / ANTHROPIC_API_KEY. Prefer `apiKeyEnv` in config files. */
-  apiKey: z.string().optional(),
+  apiKey: z.string().optional().describe('The API key itself; prefer apiKeyEnv, so no key is committed'),
   /** Name of the environment variable holding the key. */
-  apiKeyEnv: z.string().optional(),
+  apiKeyEnv: z
+    .string()
+    .optional()
+    .describe('Environment variable holding the key (default OPENAI_API_KEY or ANTHROPIC_API_KEY)'),
 });
 export type JudgeSpec = z.infer<typeof JudgeSpecSchema>;
 

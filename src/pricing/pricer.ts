@@ -35,7 +35,9 @@ export const PriceOverridesSchema = z
       .optional()
       .describe('The model to price calls whose model is not named ("unknown", as in τ-bench runs) as'),
   })
-  .catchall(ModelPriceOverrideSchema);
+  .catchall(
+    ModelPriceOverrideSchema.describe("A model's prices, under the model's name (e.g. acme-llm-70b)"),
+  );
 export type PriceOverrides = z.infer<typeof PriceOverridesSchema>;
 
 /** USD per token of each kind of token, at one tier. */

@@ -25,6 +25,8 @@ function severityMessage(input: unknown): string {
   );
 }
 
+export const DEFAULT_FAIL_ON: readonly Severity[] = ['critical', 'high'];
+
 const SeveritiesSchema = z
   .union([SeveritySchema, z.array(SeveritySchema)], {
     // zod's own message for a union is "Invalid input": say what is allowed and what was wrong.
@@ -43,7 +45,7 @@ export const FailOnObjectSchema = z
       .boolean()
       .optional()
       .describe(
-        'A trace whose recorded outcome failed (τ-bench reward 0, outcome.success false) fails the gate',
+        'A trace whose recorded outcome failed (τ-bench reward 0, outcome.success false) fails the gate (default false)',
       ),
   })
   .strict();
@@ -56,11 +58,10 @@ export const FailOnSchema = z
         : severityMessage(issue.input),
   })
   .describe(
-    'What fails the gate: a severity ("this or worse"), a list of severities, or { severity, inputErrors }',
+    'What fails the gate: a severity ("this or worse"), a list of severities, or { severity, inputErrors, outcome } ' +
+      `(default: ${DEFAULT_FAIL_ON.join(', ')})`,
   );
 export type FailOnInput = z.infer<typeof FailOnSchema>;
-
-export const DEFAULT_FAIL_ON: readonly Severity[] = ['critical', 'high'];
 
 export interface GatePolicy {
   /** Severities of confirmed findings that fail the gate. */

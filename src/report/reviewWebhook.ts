@@ -38,7 +38,10 @@ export const ReviewWebhookSchema = z
       .default(DEFAULT_WEBHOOK_RETRIES)
       .describe('Retries after the first attempt (network error, timeout, 429, 5xx), with backoff'),
   })
-  .strict();
+  .strict()
+  .describe(
+    'A URL that receives the review list (redacted) after each run; a failed POST is a note, never a failure',
+  );
 export type ReviewWebhook = z.infer<typeof ReviewWebhookSchema>;
 
 export const ReviewSectionSchema = z

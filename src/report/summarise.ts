@@ -3,6 +3,10 @@ import { isConfirmed } from '../detect/grayZone.js';
 import { SEVERITIES, severityRank, type Severity, type Signal } from '../detect/signal.js';
 import type { Outcomes, Report } from './schema.js';
 import { fmtInt, plural } from '../util/thousands.js';
+import { stepsText } from '../util/steps.js';
+import { formatUsd } from '../util/usd.js';
+
+export { formatUsd, stepsText };
 
 export interface DetectorGroup {
   detector: string;
@@ -104,14 +108,6 @@ export function formatCost(totals: Pick<Report['totals'], 'costUsd' | 'llmCalls'
   return `${formatUsd(totals.costUsd)} (+ ${plural(unpriced, 'unpriced call')})`;
 }
 
-export function formatUsd(usd: number): string {
-  // Reports are validated finite; a value that is not still never reads as "$Infinity" or "$NaN".
-  if (!Number.isFinite(usd)) return 'n/a';
-  if (usd === 0) return '$0.00';
-  if (usd < 0.01) return `$${usd.toFixed(6).replace(/0+$/, '')}`;
-  return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
-}
-
 /** "Outcomes: 116 of 200 runs with a recorded outcome failed" — beside the gate line. */
 export function outcomeLine(o: Outcomes): string {
   return `Outcomes: ${fmtInt(o.failed)} of ${plural(o.recorded, 'run')} with a recorded outcome failed`;
@@ -145,16 +141,6 @@ export function failingFindings(report: Pick<Report, 'signals' | 'gate'>): Repor
         (a.file ?? '').localeCompare(b.file ?? '') ||
         a.traceId.localeCompare(b.traceId),
     );
-}
-
-/** "steps 5–7", "step 2", "steps 1, 4, 9" */
-export function stepsText(steps: readonly number[]): string {
-  if (steps.length === 0) return '';
-  if (steps.length === 1) return `step ${steps[0]}`;
-  const contiguous = steps.every((n, i) => i === 0 || n === steps[i - 1]! + 1);
-  if (contiguous) return `steps ${steps[0]}–${steps[steps.length - 1]}`;
-  const shown = steps.slice(0, 8).join(', ');
-  return `steps ${shown}${steps.length > 8 ? `, … (${steps.length})` : ''}`;
 }
 
 /** "(failOn: critical, high; 3 medium findings below it)": what the gate judged by. */

@@ -47,7 +47,7 @@ export const SessionsSectionSchema = z
       })
       .partial()
       .strict()
-      .describe('Signal weights of both session metrics (session-metrics.md)'),
+      .describe('How much each per-trace signal counts in both session scores'),
     failGate: z
       .boolean()
       .describe('A session below its threshold fails the gate (default true); false to only report it'),

@@ -39,5 +39,8 @@ export function tiersSectionSchema(detectorId: z.ZodType<string>) {
         ),
     })
     .partial()
-    .strict();
+    .strict()
+    .describe(
+      'How gray-zone signals are escalated: tier 2 (state deltas), tier 3 (embeddings), tier 4 (judges)',
+    );
 }

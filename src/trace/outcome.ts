@@ -1,6 +1,6 @@
 /**
  * Reading whether a run succeeded from what a recording says, one small function per source, so
- * that every importer maps its labels the same documented way (README, "Outcomes").
+ * that every importer maps its labels the same documented way (docs/inputs.md, "Outcomes").
  */
 import { isRecord } from './importer.js';
 import type { Outcome } from './schema.js';

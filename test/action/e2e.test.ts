@@ -158,8 +158,13 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     expect(run.log).toContain('no pull request for this push event');
     expect(run.log).toMatch(/uploaded the report as tracejury-report-default/);
     const uploaded = store.artifacts.filter((a) => a.runId === mainRun.id);
-    expect(uploaded.map((a) => a.name)).toEqual(['tracejury-report-default.json']);
-    expect(JSON.parse(uploaded[0]!.bytes.toString('utf8')).inputs.traces).toBeGreaterThan(0);
+    // The baseline, and the HTML report the Action wrote for the traces it analysed.
+    expect(uploaded.map((a) => a.name).sort()).toEqual([
+      'tracejury-report-default.html',
+      'tracejury-report-default.json',
+    ]);
+    const baselineJson = uploaded.find((a) => a.name.endsWith('.json'))!;
+    expect(JSON.parse(baselineJson.bytes.toString('utf8')).inputs.traces).toBeGreaterThan(0);
     expect(run.summary).toMatch(/^> No baseline to compare with: none/m);
     expect(run.summary).toContain('### tracejury');
     expect(run.outputs['report-path']).toMatch(/\.tracejury\/report\.json$/);
@@ -171,12 +176,18 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
 
   it("a PR's first run finds main's report, creates the comment among 35 others, a check run and the outputs", async () => {
     const before = gh.requests.length;
+    const prRun = addRun(store, { branch: 'feature', event: 'pull_request', workflowFile: 'tracejury.yml' });
     const run = await action({
       workspace: workspace(true),
       eventName: 'pull_request',
       payload: pullRequestPayload(),
       inputs: { traces: 'traces' },
-      env: { GITHUB_REF: `refs/pull/${PR}/merge`, GITHUB_SHA: 'a'.repeat(40) },
+      env: {
+        GITHUB_REF: `refs/pull/${PR}/merge`,
+        GITHUB_SHA: 'a'.repeat(40),
+        ...artifactEnv(gh, prRun),
+        GITHUB_RUN_ID: String(prRun.id),
+      },
     });
     // The loop in the PR's new trace is a new high finding: the regression gate fails the step.
     expect(run.code, run.log).toBe(1);
@@ -201,7 +212,20 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     expect(body).toContain(`(https://github.com/acme/agent/blob/${PR_HEAD}/traces/looping-agent.jsonl#L2)`);
     expect(body).toContain('<details><summary>Detectors: ');
     expect(body).toContain(
-      '[Full report in the job summary](https://github.com/acme/agent/actions/runs/9001)',
+      `[Full report in the job summary](https://github.com/acme/agent/actions/runs/${prRun.id})`,
+    );
+    // The traces analysed here get their HTML report from the Action itself, uploaded and linked:
+    // the looping trace is in it, and the new finding opens it on that trace.
+    const html = store.artifacts.find(
+      (a) => a.runId === prRun.id && a.name === 'tracejury-report-default.html',
+    )!;
+    expect(html.contentType).toBe('text/html');
+    expect(html.bytes.toString('utf8')).toMatch(/^<!doctype html>/i);
+    expect(html.bytes.toString('utf8')).toContain('loop-run-1');
+    const htmlUrl = `https://github.com/acme/agent/actions/runs/${prRun.id}/artifacts/${html.id}`;
+    expect(body).toContain(`**[Open the HTML report](${htmlUrl})**`);
+    expect(body).toContain(
+      `[loop-run-1](${htmlUrl}#trace=loop-run-1&file=traces%2Flooping-agent.jsonl&detector=TOOL_LOOP)`,
     );
     expect(comments[3]!.body).toBe(`Why does the bot write ${MARKER} at the top?`);
 

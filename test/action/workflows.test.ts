@@ -1,7 +1,8 @@
 /**
- * The example workflows and the README's Action section against action.yml, the contract: every
- * example passes only inputs the Action has, the README's tables list exactly its inputs and
- * outputs, and every job that comments asks for the permission to.
+ * The example workflows and the Action's documentation against action.yml, the contract: every
+ * example passes only inputs the Action has, docs/action.md's tables list exactly its inputs and
+ * outputs, the README shows the minimal workflow as it is, and every job that comments asks for the
+ * permission to.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,7 +42,7 @@ const workflows = readdirSync(path.join(root, workflowDir))
 
 const isTracejury = (s: Step) => s.uses !== undefined && /^tracejury\/tracejury@/.test(s.uses);
 
-/** The README section's table whose first header cell is `first`: the names in its first column. */
+/** The table of `section` whose first header cell is `first`: the names in its first column. */
 function tableNames(section: string, first: string): string[] {
   const lines = section.split('\n');
   const start = lines.findIndex((l) => new RegExp(`^\\|\\s*${first}\\s*\\|`).test(l));
@@ -107,23 +108,28 @@ describe('example workflows', () => {
   });
 });
 
-describe('README: Use in GitHub Actions', () => {
-  const readme = read('README.md');
-  const section = /\n## Use in GitHub Actions\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
-
-  test('the section exists, after "Use with Vitest" and before "Configuration"', () => {
-    expect(section).not.toBe('');
-    const at = (h: string) => readme.indexOf(`\n## ${h}`);
-    expect(at('Use with Vitest')).toBeLessThan(at('Use in GitHub Actions'));
-    expect(at('Use in GitHub Actions')).toBeLessThan(at('Configuration'));
-  });
+describe('docs/action.md: the reference', () => {
+  const page = read('docs/action.md');
 
   test("the inputs table lists exactly action.yml's inputs", () => {
-    expect(tableNames(section, 'input')).toEqual(inputs);
+    expect(tableNames(page, 'input')).toEqual(inputs);
   });
 
   test("the outputs table lists exactly action.yml's outputs", () => {
-    expect(tableNames(section, 'output')).toEqual(outputs);
+    expect(tableNames(page, 'output')).toEqual(outputs);
+  });
+});
+
+describe('README: GitHub Actions', () => {
+  const readme = read('README.md');
+  const section = /\n## GitHub Actions\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+
+  test('the section exists, after the Vitest quick start, and links the reference', () => {
+    expect(section).not.toBe('');
+    const at = (h: string) => readme.indexOf(`\n## ${h}`);
+    expect(at('Quick start: Vitest')).toBeGreaterThan(0);
+    expect(at('Quick start: Vitest')).toBeLessThan(at('GitHub Actions'));
+    expect(section).toContain('(docs/action.md)');
   });
 
   test('the minimal workflow shown is examples/workflows/tracejury.yml', () => {

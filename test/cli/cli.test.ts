@@ -128,7 +128,7 @@ describe('tracejury analyze', () => {
     expect(code).toBe(2);
     expect(stderr).toBe(
       'tracejury: analyze: unknown option --fromat — did you mean --format? ' +
-        '(options: --config, --input-format, --format, --out, --state-dir, --no-progress, --jobs, --agent, --allow-input-errors, --fail-on, --default-model, --cassette, --limit)\n',
+        '(options: --config, --input-format, --format, --out, --html-traces, --state-dir, --no-progress, --jobs, --agent, --allow-input-errors, --fail-on, --default-model, --cassette, --limit)\n',
     );
     const far = await cli(['baseline', 'update', 'a.jsonl', '--verbose'], tmp({}));
     expect(far.code).toBe(2);

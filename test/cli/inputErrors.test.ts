@@ -1,6 +1,6 @@
 /**
  * Input that could not be read fails the gate: a truncated trace file or a recorder bug must not
- * turn a CI check green. Each malformed-input case of the README, in every output format: exit 1,
+ * turn a CI check green. Each malformed-input case of docs/cli.md, in every output format: exit 1,
  * the reason in gate.reasons, `file:line` on stderr (stdout stays a clean report), the good traces
  * beside the bad input still analysed; and exit 0 when errors are allowed.
  */

@@ -22,17 +22,21 @@ describe('output formats', () => {
     expect(formatOfFile('r.MD')).toBe('markdown');
     expect(formatOfFile('r.markdown')).toBe('markdown');
     expect(formatOfFile('r.txt')).toBe('text');
-    // No format claims .html (yet): it is not guessed.
+    expect(formatOfFile('r.html')).toBe('html');
+    expect(formatOfFile('r.htm')).toBe('html');
+    // An extension no format claims is not guessed.
     expect(
-      Object.values(OUTPUT_FORMATS).some((f) => (f.extensions as readonly string[]).includes('.html')),
+      Object.values(OUTPUT_FORMATS).some((f) => (f.extensions as readonly string[]).includes('.log')),
     ).toBe(false);
-    expect(formatOfFile('r.html')).toBe('text');
+    expect(formatOfFile('r.log')).toBe('text');
   });
 
   it('lists the formats there are in --format help and its error, the default first', () => {
     const merge = formatOption('json');
-    expect(merge.description).toBe("json | text | markdown (default: json, or from --out's extension)");
-    expect(() => merge.parse('yaml')).toThrow('--format yaml: expected text, json or markdown');
+    expect(merge.description).toBe(
+      "json | text | markdown | html (default: json, or from --out's extension)",
+    );
+    expect(() => merge.parse('yaml')).toThrow('--format yaml: expected text, json, markdown or html');
   });
 });
 

@@ -67,6 +67,52 @@ function expectInertTerminal(surface: string, text: string): void {
   expect(text, `${surface}: a forged line`).not.toMatch(/^\s*Gate: passed/m);
 }
 
+/**
+ * HTML: the value may sit in the page's JSON (escaped so it cannot end or open an element), never
+ * in its markup; the only elements are the page's own, and no secret is anywhere.
+ */
+function expectInertHtml(surface: string, html: string): void {
+  for (const secret of HOSTILE_SECRETS)
+    expect(html.includes(secret), `${surface} holds ${secret}`).toBe(false);
+  expect(html, `${surface}: raw markup from a value`).not.toMatch(/<img|<!-- tracejury/);
+  expect(html, `${surface}: a raw control character`).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+  // Script and style bodies cannot hold `</script` or `</style` (scriptJson; the build checks the
+  // viewer): what is left is the markup the browser builds elements from.
+  const markup = html
+    .replace(/(<script[^>]*>)[\s\S]*?(<\/script>)/g, '$1$2')
+    .replace(/(<style>)[\s\S]*?(<\/style>)/g, '$1$2');
+  const tags = [...markup.matchAll(/<(\/?[a-z!][a-z0-9]*)/gi)].map((m) => m[1]!.toLowerCase());
+  const own = new Set([
+    '!doctype',
+    'html',
+    '/html',
+    'head',
+    '/head',
+    'meta',
+    'title',
+    '/title',
+    'style',
+    '/style',
+    'body',
+    '/body',
+    'noscript',
+    '/noscript',
+    'div',
+    '/div',
+    'script',
+    '/script',
+  ]);
+  expect(
+    tags.filter((t) => !own.has(t)),
+    `${surface}: elements the page did not write`,
+  ).toEqual([]);
+  const scripts = html.match(/<script/g) ?? [];
+  const blocks = html.match(/<script type="application\/json" id="tj-(page|trace-\d+)">/g) ?? [];
+  expect(scripts.length, `${surface}: scripts other than the data blocks and the viewer`).toBe(
+    blocks.length + 1,
+  );
+}
+
 describe('a hostile value in every string of a Report v1', () => {
   it('is generated into every string field, record key and free-form value of the schema', () => {
     hostileReport();
@@ -100,7 +146,7 @@ describe('a hostile value in every string of a Report v1', () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'tracejury-hostile-'));
       writeFileSync(path.join(dir, 'base.json'), JSON.stringify(report));
       writeFileSync(path.join(dir, 'head.json'), JSON.stringify(headOf(report)));
-      for (const format of ['markdown', 'text', 'json']) {
+      for (const format of ['markdown', 'text', 'json', 'html']) {
         for (const args of [
           ['diff', 'base.json', 'head.json', '--format', format],
           ['merge', 'base.json', 'head.json', '--format', format],
@@ -109,6 +155,7 @@ describe('a hostile value in every string of a Report v1', () => {
           const surface = args.join(' ');
           expect(stdout.length, surface).toBeGreaterThan(100);
           if (format === 'markdown') expectInertMarkdown(surface, stdout);
+          else if (format === 'html') expectInertHtml(surface, stdout);
           else expectInertTerminal(surface, stdout);
           expectInertTerminal(`${surface} (stderr)`, stderr);
         }

@@ -1,4 +1,4 @@
-/** Outcomes: whether a run succeeded, read from what each recording says (README, "Outcomes"). */
+/** Outcomes: whether a run succeeded, read from what each recording says (docs/inputs.md, "Outcomes"). */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

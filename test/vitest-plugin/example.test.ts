@@ -1,8 +1,8 @@
 /**
- * examples/vitest, the eval suite the README's "Use with Vitest" section is built from, run for
- * real as its README command runs it: from the repository root, with no API key. It must pass,
- * use every matcher, and replay the tribunal's verdicts from the committed cassette without
- * touching the network (judge base URLs point at a loopback trap that must stay unasked).
+ * examples/vitest, the eval suite docs/vitest.md takes its examples from, run for real as its
+ * command runs it: from the repository root, with no API key. It must pass, use every matcher,
+ * and replay the tribunal's verdicts from the committed cassette without touching the network
+ * (judge base URLs point at a loopback trap that must stay unasked).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';

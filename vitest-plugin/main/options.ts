@@ -12,6 +12,12 @@ export const PluginOptionsSchema = z.strictObject({
   stateDir: z.string().optional(),
   /** Where the reporter writes Report v1 (default `.tracejury/report.json`); `false` for nowhere. */
   report: z.union([z.string(), z.literal(false)]).optional(),
+  /**
+   * Where the reporter writes the HTML report, one self-contained page with the failing tests'
+   * saved traces as timelines (default: beside the JSON report, `.tracejury/report.html`); `false`
+   * for none.
+   */
+  html: z.union([z.string(), z.literal(false)]).optional(),
   /** Print the text summary at the end of the run (default true). */
   summary: z.boolean().optional(),
   /**

@@ -24,6 +24,14 @@ const SETUP_FILE = fileURLToPath(
 
 export const DEFAULT_REPORT_PATH = path.join(DEFAULT_STATE_DIR, 'report.json');
 
+/** The HTML report beside the JSON one (`report.json` → `report.html`), or in the state dir without one. */
+export function htmlReportPath(report: string | false, html: string | false | undefined): string | false {
+  if (html !== undefined) return html;
+  const json = report === false ? DEFAULT_REPORT_PATH : report;
+  const ext = path.extname(json);
+  return `${ext ? json.slice(0, -ext.length) : json}.html`;
+}
+
 interface UserConfigLike {
   root?: string;
   test?: { root?: string; includeTaskLocation?: boolean };
@@ -95,6 +103,7 @@ export function tracejury(options: TracejuryPluginOptions = {}): TracejuryVitePl
         new TracejuryReporter({
           root: vitest.config.root ?? root,
           report: parsed.report ?? DEFAULT_REPORT_PATH,
+          html: htmlReportPath(parsed.report ?? DEFAULT_REPORT_PATH, parsed.html),
           summary: parsed.summary ?? true,
           failOn,
           agentSections,

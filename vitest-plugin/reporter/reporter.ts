@@ -5,6 +5,10 @@
  * summary after Vitest's own. A shard (`--shard i/n`) writes `report.shard-i-of-n.json` beside it,
  * so shards that share a directory do not overwrite each other before the merge.
  *
+ * Beside the JSON, the HTML report (`.tracejury/report.html`): one self-contained page with the
+ * failing tests' saved traces as timelines, read back from `.tracejury/traces/` within the page's
+ * size budget.
+ *
  * At the start of a run it clears the traces an earlier run saved (`.tracejury/traces/`), so the
  * folder holds the traces of this run's failures only; a shard leaves it, as another shard in the
  * same directory may be writing there, and so does `--merge-reports`, which runs no test.
@@ -17,6 +21,7 @@ import {
   logText,
   renderText,
   unmatchedAgentSections,
+  writeHtmlReport,
   type Config,
   type Severity,
   type TestRunEntry,
@@ -29,6 +34,8 @@ export type AgentSections = Pick<Config, 'sections' | 'sectionLines' | 'file'>;
 export interface ReporterSettings {
   root: string;
   report: string | false;
+  /** Where the HTML report goes (resolved against root), or false for none. */
+  html?: string | false;
   summary: boolean;
   failOn: readonly Severity[];
   agentSections?: AgentSections;
@@ -99,9 +106,9 @@ export class TracejuryReporter implements Reporter {
     this.vitest = vitest;
   }
 
-  private reportPath(): string | undefined {
-    if (this.settings.report === false) return undefined;
-    const file = path.resolve(this.settings.root, this.settings.report);
+  private reportPath(setting: string | false | undefined = this.settings.report): string | undefined {
+    if (setting === false || setting === undefined) return undefined;
+    const file = path.resolve(this.settings.root, setting);
     const shard = this.vitest?.config.shard;
     if (!shard) return file;
     const ext = path.extname(file);
@@ -123,7 +130,7 @@ export class TracejuryReporter implements Reporter {
     for (const name of names) if (name.endsWith('.jsonl')) rmSync(path.join(dir, name), { force: true });
   }
 
-  onTestRunEnd(testModules: readonly TestModule[]): void {
+  async onTestRunEnd(testModules: readonly TestModule[]): Promise<void> {
     const entries = entriesOf(testModules, this.settings.root);
     const agentIds = entries.flatMap((e) => e.traces.map((t) => t.summary.agentId));
     const report = buildTestRunReport(entries, {
@@ -135,11 +142,15 @@ export class TracejuryReporter implements Reporter {
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     }
+    const html = this.reportPath(this.settings.html);
+    // The saved traces are named relative to the root, and only files under it are read back.
+    if (html) await writeHtmlReport(html, { report, cwd: this.settings.root, within: this.settings.root });
     if (this.settings.summary) {
       // The summary quotes test names, ids and messages: no line of it may start a workflow command.
       const log = (text: string) =>
         this.vitest ? this.vitest.logger.log(logText(text)) : console.log(logText(text));
-      const where = file ? `\nReport: ${path.relative(process.cwd(), file) || file}` : '';
+      const shown = (f: string) => path.relative(process.cwd(), f) || f;
+      const where = (file ? `\nReport: ${shown(file)}` : '') + (html ? `\nHTML report: ${shown(html)}` : '');
       log(`\n${renderText(report, { color: Boolean(process.stdout.isTTY) })}${where}`);
     }
   }

@@ -1,6 +1,9 @@
 /** `tracejury analyze`: detectors, waste and the gate over recorded traces. */
 import path from 'node:path';
 import { analyze, DEFAULT_STATE_DIR } from '../../analyze.js';
+import { traceRefsOfReport } from '../../report/html/traceRefs.js';
+import type { Report } from '../../report/schema.js';
+import { prepareRun } from '../../runSetup.js';
 import { CASSETTE_ENV, CASSETTE_MODES, type CassetteMode } from '../../judge/cassette.js';
 import { SEVERITIES, type Severity } from '../../detect/signal.js';
 import type { LoadProgress } from '../../trace/load.js';
@@ -17,9 +20,11 @@ import {
   limitOption,
   optionsHelp,
   parseCommandArgs,
+  type OptionValues,
   stateDirOption,
 } from '../options.js';
-import { extensionsHelp, formatOption, openOutput, outOption } from '../output.js';
+import { checkHtmlTracesOption, HOW_TO_GET_ALL, htmlTraces, htmlTracesOption } from '../htmlTraces.js';
+import { extensionsHelp, formatOption, openOutput, outOption, type OutputFormat } from '../output.js';
 import { REPORT_RENDERERS, reportSummaryLine } from '../reportOutput.js';
 
 const OPTIONS = {
@@ -27,6 +32,7 @@ const OPTIONS = {
   'input-format': inputFormatOption,
   format: formatOption('text'),
   out: outOption(`write the report to FILE ${extensionsHelp()};\nstdout gets a one-line summary`),
+  'html-traces': htmlTracesOption,
   'state-dir': stateDirOption,
   'no-progress': { description: 'no progress line on a terminal' },
   jobs: {
@@ -72,6 +78,7 @@ ${optionsHelp(OPTIONS, [
   'input-format',
   'format',
   'out',
+  'html-traces',
   'fail-on',
   'allow-input-errors',
   'default-model',
@@ -93,7 +100,7 @@ ${GLOSSARY}
 /**
  * --jobs N: worker threads, 1 unless asked. On the 2-vCPU machines this project is built on, two
  * workers each given half the traces take as long as one thread given all of them (the work is
- * bound by memory and GC, not by the core), so more threads are opt-in (README: Performance).
+ * bound by memory and GC, not by the core), so more threads are opt-in (docs/performance.md).
  */
 function jobsOf(value: string): number {
   const n = Number(value);
@@ -156,10 +163,32 @@ function progressPrinter(io: CliIO, enabled: boolean) {
   };
 }
 
+type AnalyzeValues = OptionValues<typeof OPTIONS>;
+
+/**
+ * An HTML report's traces: read again from the input files, as the run read them (the same format,
+ * agent and prices), those with findings first, within --html-traces.
+ */
+async function tracesForHtml(format: OutputFormat, report: Report, values: AnalyzeValues, io: CliIO) {
+  if (format !== 'html') return undefined;
+  const { pricer, config } = prepareRun({
+    cwd: io.cwd,
+    ...(values.config ? { configFile: path.resolve(io.cwd, values.config) } : {}),
+    ...(values['default-model'] !== undefined ? { defaultModel: values['default-model'] } : {}),
+    baselines: false,
+  });
+  return htmlTraces(traceRefsOfReport(report), io, values['html-traces'], {
+    inputFormat: values['input-format'],
+    agent: values.agent ?? config.agent,
+    pricer,
+  });
+}
+
 async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('analyze', args, OPTIONS);
   if (positionals.length === 0) throw new UsageError('analyze needs at least one path, directory or glob');
   const output = openOutput(values, io, { defaultFormat: 'text', what: 'the report' });
+  checkHtmlTracesOption(output.format, values['html-traces']);
   const progress = progressPrinter(io, !values['no-progress']);
   const report = await analyze(positionals, {
     configFile: values.config ? path.resolve(io.cwd, values.config) : undefined,
@@ -177,8 +206,15 @@ async function run(args: string[], io: CliIO): Promise<number> {
     rerunCommand: rerunCommand(args),
   });
   progress.done();
-  output.write(REPORT_RENDERERS[output.format](report, { color: output.color, limit: values.limit }), (out) =>
-    reportSummaryLine(report, out),
+  const traces = await tracesForHtml(output.format, report, values, io);
+  output.write(
+    REPORT_RENDERERS[output.format](report, {
+      color: output.color,
+      limit: values.limit,
+      traces,
+      howToGetAll: HOW_TO_GET_ALL,
+    }),
+    (out) => reportSummaryLine(report, out),
   );
   // Whatever the format and --out, what could not be read is said where CI logs show it.
   writeInputErrors(io, report.inputs);

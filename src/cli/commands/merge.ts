@@ -5,6 +5,8 @@ import { UsageError } from '../../trace/paths.js';
 import { GLOSSARY } from '../glossary.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { limitOption, optionsHelp, parseCommandArgs } from '../options.js';
+import { traceRefsOfReport } from '../../report/html/traceRefs.js';
+import { checkHtmlTracesOption, HOW_TO_GET_ALL, htmlTraces, htmlTracesOption } from '../htmlTraces.js';
 import { formatOption, openOutput, outOption } from '../output.js';
 import { REPORT_RENDERERS, reportSummaryLine } from '../reportOutput.js';
 
@@ -12,6 +14,7 @@ const OPTIONS = {
   format: formatOption('json'),
   out: outOption('write the merged report to FILE; stdout gets a one-line summary'),
   limit: limitOption('items each list of the text and markdown report shows'),
+  'html-traces': htmlTracesOption,
 };
 
 const HELP = `tracejury merge <partial reports…> [options]
@@ -29,16 +32,28 @@ or is not a Report v1 (the message names the file and the field).
 ${GLOSSARY}
 `;
 
-function run(args: string[], io: CliIO): number {
+async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('merge', args, OPTIONS);
   if (positionals.length === 0)
     throw new UsageError(
       'merge needs the partial reports to join: tracejury merge <report.json…> [--out FILE]',
     );
   const output = openOutput(values, io, { defaultFormat: 'json', what: 'the merged report' });
+  checkHtmlTracesOption(output.format, values['html-traces']);
   const report = mergeReports(positionals.map((file) => readReport(file, io.cwd)));
-  output.write(REPORT_RENDERERS[output.format](report, { color: output.color, limit: values.limit }), (out) =>
-    reportSummaryLine(report, out),
+  // The shards name their trace files relative to the checkout: read them from here.
+  const traces =
+    output.format === 'html'
+      ? await htmlTraces(traceRefsOfReport(report), io, values['html-traces'])
+      : undefined;
+  output.write(
+    REPORT_RENDERERS[output.format](report, {
+      color: output.color,
+      limit: values.limit,
+      traces,
+      howToGetAll: HOW_TO_GET_ALL,
+    }),
+    (out) => reportSummaryLine(report, out),
   );
   return report.gate.passed ? EXIT.ok : EXIT.gateFailed;
 }

@@ -187,6 +187,19 @@ describe('recordings in a real Vitest run: counted once, kept when a test fails'
     expect(saved[0]).not.toContain(SECRET);
   });
 
+  it('writes report.html beside report.json with the saved traces of the failing tests, redacted', () => {
+    const html = readFileSync(path.join(project.dir, '.tracejury/report.html'), 'utf8');
+    expect(html).not.toContain(SECRET);
+    const page = JSON.parse(/id="tj-page">([\s\S]*?)<\/script>/.exec(html)![1]!);
+    const saved = report.tests.flatMap(
+      (t: { savedTraces?: { id: string; file: string }[] }) => t.savedTraces ?? [],
+    );
+    expect(page.traces.embedded.map((e: { id: string; file: string }) => [e.id, e.file]).sort()).toEqual(
+      saved.map((s: { id: string; file: string }) => [s.id, s.file]).sort(),
+    );
+    expect(run.output).toContain('HTML report: .tracejury/report.html');
+  });
+
   it('saves nothing for passing tests, and clears what an earlier run saved', () => {
     for (const t of report.tests) if (t.state === 'passed') expect(t.savedTraces).toBeUndefined();
     const files = readdirSync(path.join(project.dir, '.tracejury/traces')).sort();

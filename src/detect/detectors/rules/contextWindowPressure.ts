@@ -66,6 +66,7 @@ export const contextWindowPressure = defineDetector({
     failureMode: 'context_overflow',
     description: "An LLM call's prompt filled most (or more than all) of the model's context window",
     fix: 'leave headroom in the context window: summarise or drop old turns, or use a longer-context model',
+    rule: "An LLM call's prompt filled `utilization` or more of the model's context window, taken from `context_windows` or the price table (a model whose window is unknown never fires). High above 100 %: the provider truncated or refused the prompt, or the recorded usage is wrong.",
     config: z.object({
       utilization: z
         .number()

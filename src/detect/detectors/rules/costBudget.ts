@@ -25,6 +25,7 @@ export const costBudget = defineDetector({
     failureMode: 'budget',
     description: 'The trace cost more (USD, all LLM calls) than its budget',
     fix: "cap the run's spend: fewer LLM calls, a cheaper model for easy steps, or raise max_cost_usd on purpose",
+    rule: "The run's LLM calls cost more than `max_cost_usd` (recorded cost, else tokens × price; calls that cannot be priced are counted in the evidence). The overage is reported, not charged as waste.",
     config: z.object({
       max_cost_usd: z.number().positive().default(1.0).describe('USD allowed for all LLM calls of one trace'),
     }),

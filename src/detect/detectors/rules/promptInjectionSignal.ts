@@ -358,6 +358,7 @@ export const promptInjectionSignal = defineDetector({
     description:
       'Data the agent read (tool results, documents, pages, other agents’ messages) holds instructions addressed to the model; the user’s own turn, a jailbreak attempt',
     fix: 'treat untrusted text as data: delimit it, never follow its instructions, confirm risky tool calls',
+    rule: "Data the agent read (tool results, documents, pages, other agents' messages) holds a passage that addresses the model, overrides its task and asks it to act; the severity follows what the agent did next (see [prompt injection](#prompt-injection-what-is-read-and-how-severe)). The user's own turn is scanned only for direct jailbreak attempts, reported at `user_turn_severity`; system prompts and the agent's own output are never scanned.",
     config,
   },
   detect(trace, ctx) {

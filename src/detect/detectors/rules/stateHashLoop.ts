@@ -152,6 +152,7 @@ export const stateHashLoop = defineDetector({
     wasteRule:
       'the LLM calls that produced each repeat after the first (since the snapshot before it, or the previous visit); nothing when several agents keep snapshots',
     fix: 'the agent redoes the same state change: detect a repeated state and stop or change strategy',
+    rule: 'The agent makes the same change to its state again, or returns to a state it was in, `min_repeats` times. Consecutive `state` snapshots of one agent are compared after dropping volatile keys (timestamps, ids, counters: `ignore_keys`, `ignore_key_suffixes`), and each change and each state is hashed (SHA-256), so a loop that only bumps `updated_at` still counts.',
     config: z.object({
       min_repeats: z
         .number()

@@ -28,6 +28,7 @@ export const tokenBudget = defineDetector({
     failureMode: 'budget',
     description: 'An LLM call, or the whole trace, used more tokens (input + output) than its budget',
     fix: 'cap max_tokens per call and trim prompts; raise the budget only if this size is expected',
+    rule: "An LLM call used more than `max_tokens_per_call` tokens (input + output), or the whole run more than `max_tokens_per_trace`: absolute budgets, unlike `COST_SPIKE`'s comparison with the agent's usual. The overage is reported, not charged as waste.",
     config: z.object({
       max_tokens_per_call: z
         .number()

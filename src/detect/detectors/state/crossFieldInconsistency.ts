@@ -87,6 +87,7 @@ export const crossFieldInconsistency = defineDetector({
     description:
       'Paired state fields contradict each other: start after end, min above max, check-in after check-out',
     fix: 'validate paired fields (start ≤ end, min ≤ max) in the code or schema that writes the state',
+    rule: 'Paired fields of a state object are out of order: start after end, min above max, check-in after check-out. Pairs are found by name (`start`/`end`, `min`/`max`, `start_date`/`end_date`, `valid_from`/`valid_to`; see `pairs` and `date_pairs`) in every object of the state, and compared as numbers, dates or clock times; equal values are fine. A violation is reported when it appears, not again on every later snapshot.',
     config: z.object({
       pairs: z
         .array(z.tuple([z.string(), z.string()]))

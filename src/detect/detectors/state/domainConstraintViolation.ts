@@ -50,9 +50,10 @@ export const domainConstraintViolation = defineDetector({
     description:
       'A state field holds a value outside its domain: age 0–150, negative price, percentage > 100, malformed e-mail or URL',
     fix: 'validate state values against a schema (ranges, formats) before the agent writes them',
+    rule: 'A state field holds a value its name rules out: an age outside 0–`max_age`, a negative price or amount, a percentage outside 0–100, a malformed e-mail address or URL. A field matches by its whole name or its last word (`unit_price`, `contact_email`); null and empty values are missing, not invalid.',
     config: z.object({
-      age_fields: z.array(z.string()).default(['age']),
-      max_age: z.number().positive().default(150),
+      age_fields: z.array(z.string()).default(['age']).describe('Fields that hold an age (0 to max_age)'),
+      max_age: z.number().positive().default(150).describe('The largest valid age'),
       non_negative_fields: z
         .array(z.string())
         .default(['price', 'amount', 'cost', 'total', 'subtotal', 'fee', 'quantity', 'qty', 'tax'])
@@ -61,8 +62,14 @@ export const domainConstraintViolation = defineDetector({
         .array(z.string())
         .default(['percent', 'percentage', 'pct'])
         .describe('Fields that must be 0–100'),
-      email_fields: z.array(z.string()).default(['email', 'emailaddress']),
-      url_fields: z.array(z.string()).default(['url', 'uri', 'href', 'link', 'website', 'homepage']),
+      email_fields: z
+        .array(z.string())
+        .default(['email', 'emailaddress'])
+        .describe('Fields that must hold a well-formed e-mail address'),
+      url_fields: z
+        .array(z.string())
+        .default(['url', 'uri', 'href', 'link', 'website', 'homepage'])
+        .describe('Fields that must hold a well-formed URL'),
     }),
   },
   detect(trace, ctx) {

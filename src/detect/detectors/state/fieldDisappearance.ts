@@ -19,6 +19,7 @@ export const fieldDisappearance = defineDetector({
     failureMode: 'state_corruption',
     description: 'Several state fields vanish (or turn null) at once between consecutive snapshots',
     fix: 'merge state updates instead of replacing the state object, so fields a step did not touch are kept',
+    rule: "`min_fields` or more fields that had values are missing (or null, with `null_counts_as_missing`) in the agent's next snapshot. A nested object that disappears counts as one field.",
     config: z.object({
       min_fields: z.number().int().positive().default(3).describe('Fields that must vanish in one step'),
       null_counts_as_missing: z.boolean().default(true).describe('A field set to null counts as vanished'),

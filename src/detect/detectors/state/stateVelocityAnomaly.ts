@@ -36,6 +36,7 @@ export const stateVelocityAnomaly = defineDetector({
     failureMode: 'state_corruption',
     description: "An agent's state changes far faster at one step than its own median pace in the trace",
     fix: 'look at the step that rewrote most of the state at once: usually a bad overwrite or a parse error',
+    rule: "Measured against the agent's own pace in the run, once it has `min_snapshots` snapshots: one step changes at least `burst_factor` × the median number of fields a step changes (and at least `min_changed_fields`), or a number jumps by `jump_factor` × the usual size of its own moves.",
     config: z.object({
       min_snapshots: z
         .number()

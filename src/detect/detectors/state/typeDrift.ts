@@ -28,6 +28,7 @@ export const typeDrift = defineDetector({
     failureMode: 'state_corruption',
     description: 'A state field changes type between snapshots (e.g. a number becomes a string)',
     fix: 'parse model output into a typed schema before writing it to state, so each field keeps its type',
+    rule: 'A state field changes type between snapshots of one agent: a number becomes a string, a list an object. Null and missing are not types, and integers and floats are both numbers; all drifts at one step are one signal.',
     config: z.object({
       ignore_fields: z.array(z.string()).default([]).describe('Field paths (a.b.c) whose type may change'),
     }),

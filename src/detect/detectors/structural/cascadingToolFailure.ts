@@ -24,6 +24,7 @@ export const cascadingToolFailure = defineDetector({
     failureMode: 'tool-failure',
     description: '3+ consecutive tool failures across 2+ distinct tools',
     fix: 'fix the first failing tool, and end the run after repeated tool errors instead of trying other tools',
+    rule: "`min_failures` or more tool calls in a row fail, across at least `min_tools` different tools; any successful tool call ends the chain. One tool failing again and again is `RETRY_STORM`'s.",
     config: z.object({
       min_failures: z.number().int().min(2).default(3).describe('Consecutive failed tool calls that fire'),
       min_tools: z.number().int().min(2).default(2).describe('Distinct tools that must be among them'),

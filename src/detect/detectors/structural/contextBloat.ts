@@ -33,6 +33,7 @@ export const contextBloat = defineDetector({
     description: 'Prompt tokens grow beyond 2× P75 baseline or static fallback (3× from first to last call)',
     fix: 'trim the prompt each turn: summarise old messages and tool results instead of appending everything',
     baseline: 'maxPromptTokens',
+    rule: "The prompt keeps growing: the last LLM call's prompt is `growth_factor` × the first's, or, once a baseline exists, the run's largest prompt is above `baseline_multiplier` × the agent's P75. Only runs of at least `min_llm_calls` calls whose last prompt has `min_prompt_tokens` tokens count: a small prompt that triples is no problem.",
     config: z.object({
       growth_factor: z
         .number()

@@ -33,6 +33,7 @@ export const costSpike = defineDetector({
     description: 'Total token consumption exceeds 3× P75 baseline or static fallback (>50,000 tokens)',
     fix: 'find the steps that used the tokens; cap max_tokens and trim context or tool output for this agent',
     baseline: 'totalTokens',
+    rule: "The run's tokens (input + output over all LLM calls) exceed `max_tokens`, or `baseline_multiplier` × the agent's P75 once a baseline exists. It charges no waste: which part of a spike bought nothing is for the cost-waste detectors to say.",
     config: z.object({
       max_tokens: z
         .number()

@@ -28,6 +28,7 @@ export const emptyLlmResponse = defineDetector({
     failureMode: 'empty-response',
     description: 'Zero-length output with finish_reason=stop',
     fix: 'treat an empty completion as an error: check the prompt, stop sequences and content filter, retry once',
+    rule: 'An LLM call finished normally (finish reason `stop` or its equivalents) and produced no text and no tool calls; whitespace counts as empty. A call with an error is a failure, not an empty response, and an output the trace did not record is not empty. When no finish reason was recorded, a recorded blank output still fires, at lower confidence (`missing_finish_reason`).',
     config: z.object({
       missing_finish_reason: z
         .boolean()

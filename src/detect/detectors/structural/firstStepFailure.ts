@@ -51,6 +51,7 @@ export const firstStepFailure = defineDetector({
     failureMode: 'early-failure',
     description: 'Error or empty output at step ≤2',
     fix: "validate the run's inputs, credentials and first tool arguments before the agent starts",
+    rule: 'Among the first `max_step` steps, an LLM call failed or came back empty, or a tool call failed. A lookup that found nothing ("not found", "no results") is an answer, not a failure, when the agent went on and the run ended ok; a run that recovered otherwise still fires, at lower confidence.',
     config: z.object({
       max_step: z.number().int().min(1).default(2).describe('Failures at this step number or earlier fire'),
     }),

@@ -22,6 +22,7 @@ export const goalAbandonment = defineDetector({
     failureMode: 'abandonment',
     description: 'Tool use stops, then ≥4 consecutive LLM calls with no exit',
     fix: 'add an exit rule: after N LLM calls without a tool call, return an answer or fail the run',
+    rule: 'The agent used tools, then made `min_llm_calls` or more LLM calls in a row without another tool call, and the run ended without an exit: no output, and status error or still running. A run that ended ok or produced an output has an exit.',
     config: z.object({
       min_llm_calls: z
         .number()

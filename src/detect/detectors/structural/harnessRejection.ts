@@ -91,6 +91,7 @@ export const harnessRejection = defineDetector({
     priority: wastePriority('HARNESS_REJECTION'),
     wasteRule: 'the rejected turns: the LLM calls whose output the harness refused',
     fix: "show the agent the harness's expected format in the prompt, and stop the run after repeated rejections",
+    rule: 'The agent answers without a tool call and the harness (or the user side of the loop) replies with an error ("Invalid action", "Error: …", a parse error) or with the same message it gave another such turn, `min_rejections` times in a run: the agent spends calls without acting. High on a streak of `high_streak` rejections with no tool call between them, or when the run ends rejected.',
     config: z.object({
       min_rejections: z.number().int().min(2).default(3).describe('Rejected turns in a run that fire'),
       high_streak: z

@@ -28,6 +28,7 @@ export const llmTruncationLoop = defineDetector({
     wasteRule:
       'the truncated calls asked again (another LLM call followed); not the last call, nor one whose cut-off answer still issued a tool call',
     fix: 'raise max_tokens or ask for a shorter answer; never resend a truncated call unchanged',
+    rule: "LLM calls cut off at the token limit (finish reason `length`, `max_tokens`, `MAX_TOKENS` or another provider's spelling) `threshold` times or more in one run. One signal per run, naming every truncated call.",
     config: z.object({
       threshold: z
         .number()

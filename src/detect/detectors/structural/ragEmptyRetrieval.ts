@@ -40,6 +40,7 @@ export const ragEmptyRetrieval = defineDetector({
     failureMode: 'grounding',
     description: 'Retrieval returned 0 results or relevance <0.3, agent answered anyway',
     fix: 'when retrieval finds nothing relevant, say so or ask a follow-up instead of answering ungrounded',
+    rule: 'A retrieval step returned no results, or only results scored below `min_relevance`, and the agent answered anyway: a later LLM call wrote text, or the run has an output. A later retrieval that found relevant results is a recovery; results without scores are not judged.',
     config: z.object({
       min_relevance: z
         .number()

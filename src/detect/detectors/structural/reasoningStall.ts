@@ -46,6 +46,7 @@ export const reasoningStall = defineDetector({
     description: 'LLM:tool-call ratio exceeds 2× P75 baseline or static fallback (≥4×)',
     fix: 'limit think-only turns: require a tool call or a final answer within a few LLM calls',
     baseline: 'llmToolRatio',
+    rule: "Many LLM calls for few tool calls: reasoning LLM calls per tool call reach `ratio`, or `baseline_multiplier` × the agent's P75 once a baseline exists. A call that answers a user or another agent is conversation, not reasoning, and is not counted; runs with fewer than `min_llm_calls` reasoning calls, and chat runs offered no tools, are skipped. High at `high_factor` × the limit or more.",
     config: z.object({
       ratio: z.number().positive().default(4).describe('Static fallback: LLM calls per tool call that fire'),
       min_llm_calls: z

@@ -48,6 +48,7 @@ export const retryStorm = defineDetector({
     wasteRule:
       'the LLM calls that issued the retries after the first failure; not the first attempt, nor a call that also issued other calls',
     fix: "check the tool's arguments before retrying; cap retries with backoff and stop on non-retryable errors",
+    rule: 'One tool fails `threshold` times in a row with no successful call of it in between; LLM calls and other tools between the attempts do not break the streak. Each failure must retry the one before it (the same error, or arguments at least half alike): three different commands failing one after another are not a storm.',
     config: z.object({
       threshold: z
         .number()

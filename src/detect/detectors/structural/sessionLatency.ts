@@ -30,6 +30,7 @@ export const sessionLatency = defineDetector({
     description: 'Total wall-clock run duration exceeds 3× P75 baseline or static fallback (>5 min)',
     fix: 'set a deadline for the whole run; parallelise independent tool calls and fix the slowest steps first',
     baseline: 'durationMs',
+    rule: "The run's wall-clock duration exceeds `max_duration_ms`, or `baseline_multiplier` × the agent's P75 once a baseline exists. The signal names the longest steps; a run whose duration cannot be measured does not fire.",
     config: z.object({
       max_duration_ms: z
         .number()

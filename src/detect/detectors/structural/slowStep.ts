@@ -40,6 +40,7 @@ export const slowStep = defineDetector({
     description: 'Step duration exceeds 2× P75 baseline or static fallback (tool >15s, LLM >30s)',
     fix: 'put a timeout on the slow step; cache or parallelise slow tools, use a faster model for slow LLM calls',
     baseline: 'maxStepDurationMs',
+    rule: "An LLM, tool or retrieval step took longer than its limit: `tool_ms` for tool and retrieval steps, `llm_ms` for LLM calls, or `baseline_multiplier` × the agent's P75 once a baseline exists. High at `high_factor` × the limit or more.",
     config: z.object({
       tool_ms: z
         .number()

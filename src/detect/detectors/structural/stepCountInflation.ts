@@ -28,6 +28,7 @@ export const stepCountInflation = defineDetector({
     description: 'Run used >2× P75 step count for this agent',
     fix: "set a max-steps limit near the agent's usual step count, and find the step where this run went in circles",
     baseline: 'stepCount',
+    rule: "The run took more than `baseline_multiplier` × the agent's P75 step count. A normal step count depends entirely on the agent, so there is no static threshold: without a baseline it does not fire.",
     config: z.object({
       baseline_multiplier: baselineMultiplier(2),
     }),

@@ -20,6 +20,7 @@ export const toolAvoidance = defineDetector({
     failureMode: 'tool-avoidance',
     description: 'Final answer without calling available tools',
     fix: 'say in the system prompt when each tool must be used (or set tool_choice); drop tools it never needs',
+    rule: 'The agent was offered tools, called none (no tool step, no tool call requested) and still gave a final answer, in a run of at least `min_llm_calls` LLM calls. Answering a simple question in one call without tools is normal, and retrievals are not tool calls.',
     config: z.object({
       min_llm_calls: z
         .number()

@@ -262,6 +262,7 @@ export const toolLoop = defineDetector({
     wasteRule:
       'the LLM calls that issued the repeats (beyond the first of each request); not a repeat that got a new result, nor a call that also issued needed calls',
     fix: 'cache tool results by name + arguments and cap calls per tool, so the agent stops re-asking the same thing',
+    rule: 'A repeat is a tool call with the same or nearly the same arguments as one made at most `window` − 1 tool calls before; a loop is one request made `threshold` times that close together, or a round of `threshold` calls made again. When every repeat came back with the same result it is a finding; when some came back different (polling a job, rerunning a test after an edit) it is the gray zone, for tier 2 to judge. Calls with different arguments are iteration, not a loop. Where a trace records no arguments, `threshold` calls of one tool within `window` tool calls fire.',
     config: z.object({
       threshold: z
         .number()

@@ -37,6 +37,7 @@ export const toolThrashing = defineDetector({
     wasteRule:
       'the LLM calls that issued the alternation after its first round (one call of each tool); not a call that also issued other calls',
     fix: 'give the agent a decision rule between the two tools, and stop or escalate after a few switches',
+    rule: 'The agent alternates between two tools (A, B, A, B, …) for `min_alternations` tool calls in a row; a third tool, or one tool twice in a row, ends the alternation. When every call asked for something new and got something new back (look up a reservation, cancel it, look up the next) there is no signal; when the arguments were all new but some call came back empty, failed or with an earlier result, the gray zone; when calls repeat earlier arguments, a finding.',
     config: z.object({
       min_alternations: z
         .number()

@@ -51,6 +51,7 @@ export const fallbackFailure = defineDetector({
     priority: wastePriority('FALLBACK_FAILURE'),
     wasteRule: 'the expensive fallback call; the cheap call that answered is not',
     suppressedBy: ['RETRY_LOOP', 'FALLBACK_STORM'],
+    rule: 'Two consecutive LLM calls with the same prompt within `time_window_seconds`: the first on a cheap model that did not fail, the second on an expensive one. A model is expensive by its price (`expensive_min_usd_per_1m`) or by name (`expensive_models`, `cheap_models`). When the cheap answer was empty the pair is the gray zone (`empty_output_is_failure: true` drops it). High when the waste exceeds `high_severity_waste_usd`.',
     config: z.object({
       time_window_seconds: z
         .number()

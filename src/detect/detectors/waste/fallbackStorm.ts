@@ -79,6 +79,7 @@ export const fallbackStorm = defineDetector({
     priority: wastePriority('FALLBACK_STORM'),
     wasteRule: "the storm's calls on expensive models; cheap calls and unpriced models are not charged",
     suppressedBy: ['RETRY_LOOP'],
+    rule: 'The same task thrown at model after model: `fallback_threshold` or more LLM calls with the same prompt (`same_prompt`) on at least `min_distinct_models` models within `time_window_minutes`. High at `high_severity_calls` calls, or waste above `high_severity_waste_usd`.',
     config: z.object({
       fallback_threshold: z.number().int().min(2).default(3).describe('Calls for one task needed to flag'),
       min_distinct_models: z.number().int().min(2).default(2).describe('Distinct models among those calls'),

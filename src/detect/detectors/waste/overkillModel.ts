@@ -113,6 +113,7 @@ export const overkillModel = defineDetector({
     // Not RETRY_LOOP: the reference's table makes overkill independent of retry loops; the calls
     // a loop charges are still not charged again (see src/detect/suppression.ts).
     suppressedBy: ['FALLBACK_STORM', 'FALLBACK_FAILURE'],
+    rule: 'An LLM call on an expensive model with a short, plain prompt: fewer than `max_prompt_tokens` tokens and, when the text is known, fewer than `max_prompt_chars` characters; prompts with code, several lines or a JSON task spec are left alone. The waste is the price difference to `cheap_alternative_model` (`auto`: a current cheap model of the same provider, such as gpt-4.1-mini or claude-haiku-4-5). High when the waste exceeds `high_severity_waste_usd`.',
     config: z.object({
       max_prompt_tokens: z
         .number()

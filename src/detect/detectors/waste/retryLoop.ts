@@ -49,6 +49,7 @@ export const retryLoop = defineDetector({
     priority: wastePriority('RETRY_LOOP'),
     wasteRule: 'every call of the loop after the first (the one that was needed)',
     suppressedBy: [],
+    rule: '`max_retries` + 1 or more consecutive LLM calls with the same model and the same prompt (the first and at least `max_retries` retries), each within `max_retry_interval_minutes` of the one before and all within `time_window_minutes`. High at `high_severity_calls` calls, or waste above `high_severity_waste_usd`.',
     config: z.object({
       max_retries: z
         .number()

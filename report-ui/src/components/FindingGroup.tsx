@@ -1,0 +1,68 @@
+/** One detector's signals under what it looks for and how to fix it. */
+import type { DetectorInfo } from '../../../src/report/html/pageData.js';
+import type { DetectorGroup } from '../model/findings.js';
+import { fileLine, formatUsd, stepsText } from '../model/format.js';
+import { SeverityBadge, StatusBadge } from './SeverityBadge.js';
+import { ShowMore } from './ShowMore.js';
+import { TraceLink } from './TraceLink.js';
+
+export function FindingGroup({ group, info }: { group: DetectorGroup; info: DetectorInfo | undefined }) {
+  const findings = group.rows.filter((r) => r.status === 'finding').length;
+  return (
+    <article class="group" data-detector={group.detector}>
+      <header class="group-head">
+        <SeverityBadge severity={group.severity} />
+        <h3 class="detector-id">{group.detector}</h3>
+        {info && <span class="failure-mode">{info.failureMode}</span>}
+        <span class="group-count">
+          {findings} finding{findings === 1 ? '' : 's'}
+          {group.rows.length > findings ? ` · ${group.rows.length - findings} other` : ''}
+          {group.wasteUsd > 0 ? ` · waste ${formatUsd(group.wasteUsd)}` : ''}
+        </span>
+      </header>
+      {info && (
+        <div class="group-info">
+          <p class="description">{info.description}</p>
+          <p class="fix">
+            <strong>Fix:</strong> {info.fix}
+          </p>
+        </div>
+      )}
+      <ul class="rows">
+        <ShowMore
+          items={group.rows}
+          what="signals"
+          step={50}
+          render={(r) => (
+            <li key={r.index} class={`row status-row-${r.status}`} data-testid="finding">
+              <TraceLink traceId={r.traceId} file={r.file} detector={r.detector} step={r.steps[0]}>
+                <span class="row-badges">
+                  <SeverityBadge severity={r.severity} />
+                  {r.status !== 'finding' && <StatusBadge status={r.status} />}
+                </span>
+                <span class="row-main">
+                  <span class="row-message">{r.message}</span>
+                  <span class="row-where">
+                    <span class="trace-id" data-testid="finding-trace">
+                      {r.traceId}
+                    </span>
+                    {r.file !== undefined && <span class="file"> · {fileLine(r.file, r.line)}</span>}
+                    {r.test !== undefined && <span class="test"> · {r.test}</span>}
+                    {r.agent !== undefined && <span class="agent"> · agent {r.agent}</span>}
+                  </span>
+                </span>
+                <span class="row-side">
+                  {r.steps.length > 0 && <span class="steps">{stepsText(r.steps)}</span>}
+                  {r.wasteUsd !== undefined && r.wasteUsd > 0 && (
+                    <span class="waste">{formatUsd(r.wasteUsd)}</span>
+                  )}
+                  {!r.embedded && <span class="no-timeline">no timeline</span>}
+                </span>
+              </TraceLink>
+            </li>
+          )}
+        />
+      </ul>
+    </article>
+  );
+}

@@ -1,0 +1,35 @@
+/** The findings on one trace; the one the address names is highlighted, each opens its first step. */
+import { stepsText } from '../model/format.js';
+import type { StepMarker } from '../model/page.js';
+import { SeverityBadge, StatusBadge } from './SeverityBadge.js';
+import { TraceLink } from './TraceLink.js';
+
+interface Props {
+  markers: readonly StepMarker[];
+  highlight: string | undefined;
+  traceId: string;
+  file: string | undefined;
+}
+
+export function MarkerList({ markers, highlight, traceId, file }: Props) {
+  if (markers.length === 0) return <p class="quiet">No detector fired on this trace.</p>;
+  return (
+    <ul class="markers" aria-label="Findings on this trace">
+      {markers.map((m, i) => (
+        <li
+          key={i}
+          class={m.detector === highlight ? 'marker highlighted' : 'marker'}
+          data-testid="trace-finding"
+        >
+          <TraceLink traceId={traceId} file={file} detector={m.detector} step={m.steps[0]}>
+            <SeverityBadge severity={m.severity} />
+            {m.status !== 'finding' && <StatusBadge status={m.status} />}
+            <span class="detector-id">{m.detector}</span>
+            <span class="marker-message">{m.message}</span>
+            {m.steps.length > 0 && <span class="steps">{stepsText(m.steps)}</span>}
+          </TraceLink>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * One trace: what is known of it, its findings, its timeline with the findings on their steps, and
+ * the step the address names (else the first step of the highlighted detector's finding, else the
+ * first failed step) opened.
+ */
+import { useMemo } from 'preact/hooks';
+import { readTrace } from '../data.js';
+import { fileLine, fmtInt, formatMs, formatUsd } from '../model/format.js';
+import { whyNotEmbedded } from '../model/leftOut.js';
+import type { Page, Trace } from '../model/page.js';
+import type { Route } from '../model/route.js';
+import { layoutTimeline } from '../model/timeline.js';
+import type { TraceEntry, TraceIndex } from '../model/traces.js';
+import type { Navigate } from './App.js';
+import { MarkerList } from './MarkerList.js';
+import { StepPanel } from './StepPanel.js';
+import { Timeline } from './Timeline.js';
+
+interface Props {
+  page: Page;
+  index: TraceIndex;
+  route: Extract<Route, { view: 'trace' }>;
+  navigate: Navigate;
+}
+
+function load(entry: TraceEntry | undefined): { trace?: Trace; error?: string } {
+  if (!entry?.embedded) return {};
+  try {
+    return { trace: readTrace(entry.embedded.block) };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export function TraceView({ page, index, route, navigate }: Props) {
+  const entry = index.find(route.traceId, route.file);
+  const { trace, error } = useMemo(() => load(entry), [entry]);
+  const timeline = useMemo(
+    () => (trace && entry ? layoutTimeline(trace, entry.markers, route.detector) : undefined),
+    [trace, entry, route.detector],
+  );
+  const firstTab = page.kind === 'report' ? 'findings' : 'new';
+  const back = (
+    <a class="back" href={`#${firstTab}`}>
+      ← back to {firstTab === 'findings' ? 'findings' : 'new findings'}
+    </a>
+  );
+  if (!entry)
+    return (
+      <section class="trace-view">
+        {back}
+        <h2 class="trace-title">Trace {route.traceId}</h2>
+        <p class="notice">
+          This page names no trace {route.traceId}
+          {route.file !== undefined ? ` in ${route.file}` : ''}.
+        </p>
+      </section>
+    );
+
+  const highlighted = entry.markers.find((m) => m.detector === route.detector);
+  const selected =
+    route.step === 0
+      ? undefined
+      : (route.step ?? highlighted?.steps[0] ?? timeline?.rows.find((r) => r.failed)?.n);
+  const step = selected !== undefined && trace ? trace.steps[selected - 1] : undefined;
+  const s = entry.summary;
+  const select = (n: number) => navigate({ ...route, step: n }, { replace: true });
+
+  return (
+    <section class="trace-view" data-testid="trace-view" data-trace-id={entry.id}>
+      {back}
+      <h2 class="trace-title">
+        Trace <span class="mono">{entry.id}</span>
+      </h2>
+      <div class="trace-meta">
+        {entry.file !== undefined && <span class="mono">{fileLine(entry.file, entry.line)}</span>}
+        {s && (
+          <span>
+            agent {s.agentId}
+            {s.agentVersion !== undefined ? `@${s.agentVersion}` : ''}
+          </span>
+        )}
+        {s && <span class={`trace-status ${s.status}`}>{s.status}</span>}
+        {s?.outcome && (
+          <span class={s.outcome.success ? 'outcome ok' : 'outcome failed'}>
+            {s.outcome.success ? 'succeeded' : 'failed'} ({s.outcome.source})
+          </span>
+        )}
+        {s && (
+          <span>
+            {fmtInt(s.steps)} steps · {fmtInt(s.llmCalls)} LLM · {fmtInt(s.toolCalls)} tool
+          </span>
+        )}
+        {s && <span>cost {formatUsd(s.costUsd)}</span>}
+        {s?.durationMs !== undefined && <span>{formatMs(s.durationMs)}</span>}
+        {s?.test !== undefined && <span>test {s.test}</span>}
+        {!s && trace && (
+          <span>
+            {fmtInt(trace.steps.length)} steps · agent {trace.agentId}
+          </span>
+        )}
+      </div>
+      <MarkerList markers={entry.markers} highlight={route.detector} traceId={entry.id} file={route.file} />
+      {error !== undefined && <p class="notice error">The embedded trace could not be read: {error}</p>}
+      {!entry.embedded && (
+        <p class="notice" data-testid="not-embedded">
+          This trace's timeline is not embedded in this page. {whyNotEmbedded(page.traces, entry.file)}
+        </p>
+      )}
+      {timeline && trace && (
+        <div class="trace-body">
+          <Timeline timeline={timeline} selected={selected} onSelect={select} steps={trace.steps} />
+          {step && selected !== undefined && (
+            <StepPanel
+              step={step}
+              n={selected}
+              markers={entry.markers.filter((m) => m.steps.includes(selected))}
+              onClose={() => select(0)}
+            />
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
