@@ -27,6 +27,8 @@
  * override addressed (strongly) to the model that asks for an action. One cue alone never makes a
  * signal.
  */
+import { round3 } from '../../util/round.js';
+
 export const CUES = ['addressee', 'override', 'concealment', 'action', 'framing', 'fake_turn'] as const;
 export type Cue = (typeof CUES)[number];
 
@@ -147,7 +149,7 @@ export function scorePassage(
   const present = CUES.filter((c) => lv(c) > 0).length;
   const axes = [addressed, overriding, action].filter((l) => l > 0).length;
   const extra = Math.max(0, present - axes);
-  confidence = Math.min(confidence > 0.65 ? 0.98 : 0.65, round(confidence + 0.03 * extra));
+  confidence = Math.min(confidence > 0.65 ? 0.98 : 0.65, round3(confidence + 0.03 * extra));
   const cues: CueSet = {};
   for (const c of CUES) if (lv(c) > 0) cues[c] = lv(c) === 2 ? 'strong' : 'weak';
   return {
@@ -180,5 +182,3 @@ export function bestPassage(
   }
   return best;
 }
-
-const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -46,6 +46,7 @@ import {
 } from '../../injection/scanner.js';
 import type { Trace } from '../../../trace/schema.js';
 import { nearest } from '../../../util/nearest.js';
+import { round3 } from '../../../util/round.js';
 
 /** The categories of a direct jailbreak: what the user's own turn is scanned for. */
 const JAILBREAK_CATEGORIES: ReadonlySet<InjectionCategory> = new Set([
@@ -65,10 +66,8 @@ export function injectionConfidence(matches: readonly InjectionMatch[]): number 
   if (matches.some((m) => m.encoding)) categories.add('delimiter_encoding');
   const extraCategories = Math.max(0, categories.size - 1);
   const c = 0.8 + 0.06 * extraCategories + 0.02 * Math.max(0, patterns.size - categories.size);
-  return Math.min(0.96, round(c));
+  return Math.min(0.96, round3(c));
 }
-
-const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Data is scored by passage; the user's turn is looked at for strong jailbreak patterns only. */
 const DATA_WANTS: ScanWants = { matches: () => false, passage: true, run: () => true, leadFirst: true };

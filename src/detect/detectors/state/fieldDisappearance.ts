@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { flattenState, listSome, round3, snapshotsByAgent } from './stateSnapshots.js';
+import { round3 } from '../../../util/round.js';
+import { flattenState, listSome, snapshotsByAgent } from './stateSnapshots.js';
 
 export const fieldDisappearance = defineDetector({
   meta: {

@@ -151,5 +151,3 @@ export function listSome(items: readonly string[], n = 5): string {
     ? items.join(', ')
     : `${items.slice(0, n).join(', ')} and ${fmtThousands(items.length - n)} more`;
 }
-
-export const round3 = (n: number) => Math.round(n * 1000) / 1000;

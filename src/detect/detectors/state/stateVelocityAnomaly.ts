@@ -13,15 +13,8 @@
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import {
-  flattenState,
-  leaves,
-  listSome,
-  median,
-  preview,
-  round3,
-  snapshotsByAgent,
-} from './stateSnapshots.js';
+import { round3 } from '../../../util/round.js';
+import { flattenState, leaves, listSome, median, preview, snapshotsByAgent } from './stateSnapshots.js';
 
 const confidenceFor = (ratio: number, factor: number) =>
   round3(Math.min(0.9, 0.75 + 0.05 * Math.log2(Math.max(1, ratio / factor))));
