@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import { callFacts, retries, type CallFacts } from './repetition.js';
-import type { ToolCall } from './shared.js';
+import { allIdentical, fmtInt, stepNo, stepSpan, type ToolCall } from './shared.js';
 import { chargeEvidence, issuingCalls } from './issuingCalls.js';
 import { wastePriority } from '../../wastePriority.js';
 
@@ -33,7 +33,6 @@ function retriesLast(last: Failure, call: Failure): boolean {
   call.facts ??= callFacts(call, 0);
   return retries(last.facts, call.facts);
 }
-import { allIdentical, fmtInt, stepNo, stepSpan } from './shared.js';
 
 export const retryStorm = defineDetector({
   meta: {
