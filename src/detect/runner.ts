@@ -163,20 +163,25 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
     return contexts;
   }
 
-  /** Runs one non-waste detector and adds its signals above the gray zone's floor to `out`. */
-  function runOne(entry: Entry, loaded: LoadedTrace, ctx: DetectContext, out: Signal[]): void {
-    const { trace, source } = loaded;
-    let drafts: SignalDraft[];
+  /** The detector's signals on the trace; undefined when it threw (recorded in `failures`). */
+  function detectOn(entry: Entry, trace: Trace, ctx: DetectContext): SignalDraft[] | undefined {
     try {
-      drafts = entry.detector.detect(trace, ctx);
+      return entry.detector.detect(trace, ctx);
     } catch (err) {
       failures.push({
         detector: entry.meta.id,
         traceId: trace.id,
         message: err instanceof Error ? err.message : String(err),
       });
-      return;
+      return undefined;
     }
+  }
+
+  /** Runs one non-waste detector and adds its signals above the gray zone's floor to `out`. */
+  function runOne(entry: Entry, loaded: LoadedTrace, ctx: DetectContext, out: Signal[]): void {
+    const { trace, source } = loaded;
+    const drafts = detectOn(entry, trace, ctx);
+    if (drafts === undefined) return;
     for (let k = 0; k < drafts.length; k++) {
       const s = finalise(drafts[k]!, entry.meta, entry.shadow, trace.id, source.file);
       if (s.confidence >= GRAY_ZONE_LOWER) out.push(s);
@@ -204,19 +209,9 @@ export function createDetectorRunner(options: DetectorRunnerOptions): DetectorRu
         runOne(entry, loaded, ctx, out);
         continue;
       }
-      let drafts: SignalDraft[];
-      try {
-        drafts = entry.detector.detect(trace, ctx);
-      } catch (err) {
-        failures.push({
-          detector: meta.id,
-          traceId: trace.id,
-          message: err instanceof Error ? err.message : String(err),
-        });
-        continue;
-      }
-      // A detector without signals neither claims nor charges anything.
-      if (drafts.length === 0) continue;
+      const drafts = detectOn(entry, trace, ctx);
+      // A detector that threw, or found nothing, neither claims nor charges anything.
+      if (drafts === undefined || drafts.length === 0) continue;
       (waste ??= []).push({ meta, signals: drafts, shadow: entry.shadow, at: out.length });
     }
     // Suppression and pricing only change signals, so a trace without waste signals needs neither.
