@@ -29,6 +29,7 @@ import {
   isRecord,
   type ImportedTrace,
   type Importer,
+  type ImportProblem,
   type InputFormat,
   type TraceReader,
 } from './importer.js';
@@ -291,18 +292,18 @@ export class FileReader {
     this.importer = importer;
     this.reader = importer.createReader(
       {
-        problem: (p) => {
-          const line = this.document ? (this.elementLine(p.field) ?? p.line) : p.line;
-          this.addError({ file: this.file, ...p, ...(line !== undefined ? { line } : {}) });
-        },
+        problem: (p) => this.addError(this.located(p)),
         note: (message) => this.addNote(`${this.file}: ${message}`),
-        warning: (p) => {
-          const line = this.document ? (this.elementLine(p.field) ?? p.line) : p.line;
-          this.addNote(formatInputError({ file: this.file, ...p, ...(line !== undefined ? { line } : {}) }));
-        },
+        warning: (p) => this.addNote(formatInputError(this.located(p))),
       },
       this.maxOpenTraces !== undefined ? { maxOpenTraces: this.maxOpenTraces } : {},
     );
+  }
+
+  /** A reader's problem as an error of this file, at the line of the document element its field names. */
+  private located(p: ImportProblem): InputError {
+    const line = this.elementLine(p.field) ?? p.line;
+    return { file: this.file, ...p, ...(line !== undefined ? { line } : {}) };
   }
 
   private addNote(note: string): void {
@@ -317,7 +318,7 @@ export class FileReader {
     const deep = nestingProblem(value);
     if (deep) {
       const field = fieldOf(deep.path);
-      const at = this.document ? (this.elementLine(field) ?? line) : line;
+      const at = this.elementLine(field) ?? line;
       this.addError({
         file: this.file,
         ...(at !== undefined ? { line: at } : {}),
@@ -413,6 +414,7 @@ export class FileReader {
   }
 
   /** The line where element k of the open document starts, when `field` begins with `[k]`. */
+  /** The line of the open document's element a field starts with (`[3].…`); undefined without a document. */
   private elementLine(field: string | undefined): number | undefined {
     const k = field === undefined ? undefined : /^\[(\d+)\]/.exec(field)?.[1];
     return k === undefined ? undefined : this.lineOfElement(Number(k));
