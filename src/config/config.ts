@@ -39,7 +39,7 @@ import { sessionSettings, SessionsSectionSchema, type SessionSettings } from '..
 import { DEFAULT_NO_DOWNGRADE, DEFAULT_STATE_DELTA_DETECTORS, tiersSectionSchema } from '../tiers/config.js';
 import { ReviewSectionSchema, type ReviewSection } from '../report/reviewWebhook.js';
 import { UsageError } from '../trace/paths.js';
-import { nearest } from '../util/nearest.js';
+import { didYouMean, nearest } from '../util/nearest.js';
 import { ONE_SHOT } from '../util/oneShot.js';
 import { dict } from '../util/dict.js';
 import { quoted, terminalText } from '../redact/safeText.js';
@@ -326,8 +326,7 @@ function configFromValue(
         const valid = objectKeysAt(schema, issuePath);
         return issue.keys.map((key) => {
           const keyPath = [...issuePath, key];
-          const hint = nearest(key, valid);
-          return `${at(keyPath)}: unknown key ${quoted(keyPath.join('.'))}${hint ? ` — did you mean "${hint}"?` : ''}`;
+          return `${at(keyPath)}: unknown key ${quoted(keyPath.join('.'))}${didYouMean(key, valid)}`;
         });
       }
       return `${at(issuePath)}: ${terminalText(issuePath.join('.'), 120) || '(top level)'}: ${issue.message}`;

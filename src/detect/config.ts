@@ -5,7 +5,7 @@
  * file (failOn, prices, tribunal, tiers, baselines and these sections) is composed in src/config/.
  */
 import { z } from 'zod';
-import { nearest } from '../util/nearest.js';
+import { didYouMean } from '../util/nearest.js';
 import { ONE_SHOT } from '../util/oneShot.js';
 import type { Detector } from './detector.js';
 import { own as ownKey } from '../util/dict.js';
@@ -72,8 +72,8 @@ export function detectorIdSchema(list: readonly Detector[]): z.ZodType<string> {
   if (ids.length === 0) return z.string();
   return z.enum(ids as [string, ...string[]], {
     error: (issue) => {
-      const hint = typeof issue.input === 'string' ? nearest(issue.input, ids) : undefined;
-      return `unknown detector id ${quoted(issue.input)}${hint ? ` — did you mean "${hint}"?` : ''}`;
+      const hint = typeof issue.input === 'string' ? didYouMean(issue.input, ids) : '';
+      return `unknown detector id ${quoted(issue.input)}${hint}`;
     },
   });
 }

@@ -2,7 +2,7 @@
  * How matchTrajectory compares calls. Functions are allowed (a per-tool comparator), so these are
  * TypeScript types checked at runtime by hand, not a zod schema.
  */
-import { nearest } from '../util/nearest.js';
+import { didYouMean } from '../util/nearest.js';
 import { isPlainObject } from './argsEqual.js';
 import { TrajectoryModeSchema, type TrajectoryMode } from './expected.js';
 import { quoted } from '../redact/safeText.js';
@@ -64,11 +64,6 @@ const IGNORE_KEYS = ['tools', 'failedCalls'] as const;
 
 function isRule(value: unknown): value is ArgsRule {
   return (RULE_NAMES as readonly unknown[]).includes(value) || typeof value === 'function';
-}
-
-function didYouMean(word: string, candidates: readonly string[]): string {
-  const hint = nearest(word, candidates);
-  return hint ? ` — did you mean "${hint}"?` : '';
 }
 
 /** A key nobody reads is an error: a typo (`arg`, `ignore.tool`) must not loosen a test unseen. */

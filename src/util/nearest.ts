@@ -27,3 +27,9 @@ export function nearest(word: string, candidates: Iterable<string>): string | un
   // Only suggest what is plausibly a typo: at most a third of the word wrong.
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
+
+/** ` — did you mean "…"?` naming the nearest candidate, as error messages end; '' when none is close. */
+export function didYouMean(word: string, candidates: Iterable<string>): string {
+  const hint = nearest(word, candidates);
+  return hint ? ` — did you mean "${hint}"?` : '';
+}

@@ -45,7 +45,7 @@ import {
   type ScanWants,
 } from '../../injection/scanner.js';
 import type { Trace } from '../../../trace/schema.js';
-import { nearest } from '../../../util/nearest.js';
+import { didYouMean } from '../../../util/nearest.js';
 import { round3 } from '../../../util/round.js';
 
 /** The categories of a direct jailbreak: what the user's own turn is scanned for. */
@@ -336,8 +336,8 @@ const config = z.object({
       // A typo would silently disable nothing: ids are checked, and editors can offer them.
       z.enum(PATTERN_IDS, {
         error: (issue) => {
-          const hint = typeof issue.input === 'string' ? nearest(issue.input, PATTERN_IDS) : undefined;
-          return `unknown pattern id ${JSON.stringify(issue.input)}${hint ? ` — did you mean "${hint}"?` : ''} (\`tracejury schema config\` lists the ids)`;
+          const hint = typeof issue.input === 'string' ? didYouMean(issue.input, PATTERN_IDS) : '';
+          return `unknown pattern id ${JSON.stringify(issue.input)}${hint} (\`tracejury schema config\` lists the ids)`;
         },
       }),
     )
