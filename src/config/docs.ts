@@ -111,7 +111,7 @@ function summaryTable(schema: JsonSchemaNode): string {
 }
 
 /** The parts the template places, by placeholder name: `config-summary`, `config-agent-sections`, `config:<key>`. */
-export function configurationPageParts(list: readonly Detector[] = builtInDetectors): Record<string, string> {
+function configurationPageParts(list: readonly Detector[] = builtInDetectors): Record<string, string> {
   const schema = configJsonSchema(list) as JsonSchemaNode;
   const parts: Record<string, string> = {
     'config-summary': summaryTable(schema),

@@ -70,7 +70,7 @@ function wasteText(d: Detector): string {
 }
 
 /** One detector's section. */
-export function detectorSection(d: Detector): string {
+function detectorSection(d: Detector): string {
   const m = d.meta;
   return [
     `### \`${m.id}\``,
@@ -113,7 +113,7 @@ function wasteChargeTable(list: readonly Detector[]): string {
 }
 
 /** The parts the template places, by placeholder name. */
-export function detectorsPageParts(list: readonly Detector[] = builtInDetectors): Record<string, string> {
+function detectorsPageParts(list: readonly Detector[] = builtInDetectors): Record<string, string> {
   return {
     'detectors-summary': summaryTable(list),
     'detectors-structural': group(list, 'structural'),

@@ -80,7 +80,7 @@ export function chargesCalls(meta: { kind?: DetectorMeta['kind']; priority?: num
 }
 
 /** Who charges which of a structural signal's calls instead of it (`evidence.wasteChargedBy`). */
-export function chargedElsewhere(s: WasteSignalLike): Record<string, readonly number[]> {
+function chargedElsewhere(s: WasteSignalLike): Record<string, readonly number[]> {
   const by = s.evidence?.wasteChargedBy;
   return by && typeof by === 'object' && !Array.isArray(by) ? (by as Record<string, number[]>) : {};
 }

@@ -172,7 +172,7 @@ function lookupTable(model: string, provider: string | undefined): ModelRates | 
 }
 
 /** The rates a call pays: those of the highest tier its input tokens (cached included) exceed. */
-export function ratesForPrompt(rates: ModelRates, inputTokens: number): UnitRates {
+function ratesForPrompt(rates: ModelRates, inputTokens: number): UnitRates {
   let r: UnitRates = rates;
   for (const t of rates.tiers ?? []) if (inputTokens > t.aboveInputTokens) r = t;
   return r;
@@ -183,7 +183,7 @@ export function ratesForPrompt(rates: ModelRates, inputTokens: number): UnitRate
  * input leaves), the rest of the input at the input rate, output at the output rate, all at the
  * tier of the call's own prompt size.
  */
-export function priceUsage(rates: ModelRates, usage: TokenUsage): number {
+function priceUsage(rates: ModelRates, usage: TokenUsage): number {
   const r = ratesForPrompt(rates, usage.inputTokens);
   const read = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
   const write = Math.min(usage.cacheWriteInputTokens ?? 0, usage.inputTokens - read);

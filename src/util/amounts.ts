@@ -10,9 +10,9 @@ import { z } from 'zod';
 /** One LLM call's recorded cost: a billion dollars. */
 export const MAX_CALL_USD = 1e9;
 /** Any dollar amount in a report (a trace, a detector, the run's total): a trillion dollars. */
-export const MAX_REPORT_USD = 1e12;
+const MAX_REPORT_USD = 1e12;
 /** Any token count in a report: a quadrillion tokens. */
-export const MAX_REPORT_TOKENS = 1e15;
+const MAX_REPORT_TOKENS = 1e15;
 
 /** A dollar amount in a report: finite, non-negative, at most MAX_REPORT_USD. */
 export const usdAmount = () =>

@@ -71,7 +71,7 @@ export interface PassageScore {
 }
 
 /** Cues farther apart than this (in characters of normalised text) are not one passage. */
-export const PASSAGE_CHARS = 1500;
+const PASSAGE_CHARS = 1500;
 
 /**
  * Confidence for each (addressed, overriding, action) triple, indexed a*6 + o*2 + r: addressed and
@@ -113,10 +113,7 @@ const CORROBORATED: ReadonlySet<Cue> = new Set(['addressee', 'override']);
  * start the task" is common in manuals, but with "do the following first" and "after that, resume
  * the task" beside it, it is the shape of a detour.
  */
-export function scorePassage(
-  hits: readonly CueHit[],
-  fieldWide: readonly CueHit[] = [],
-): PassageScore | undefined {
+function scorePassage(hits: readonly CueHit[], fieldWide: readonly CueHit[] = []): PassageScore | undefined {
   if (hits.length === 0) return undefined;
   const best: Partial<Record<Cue, Level>> = {};
   let start = Infinity;

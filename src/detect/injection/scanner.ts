@@ -22,9 +22,9 @@ import { compileTriggerScanner, isBase64Char, MIN_BLOB_RUN, type TriggerScanner 
 import { buildTriggerDfa } from './triggerDfa.js';
 import { compileTriggerFinder, type TriggerFinder, type TriggerHits } from './triggerFinder.js';
 
-export const EXCERPT_MAX = 80;
+const EXCERPT_MAX = 80;
 /** The longest excerpt of a passage quoted in evidence. */
-export const PASSAGE_EXCERPT_MAX = 200;
+const PASSAGE_EXCERPT_MAX = 200;
 /** Occurrences of one pattern looked at per text (enough to place cues; a flood stops here). */
 export const MAX_OCCURRENCES = 8;
 
@@ -600,7 +600,7 @@ const TARGET = new RegExp(
  * normalised text is): a link counts by its host without `www.`, which is how a later call is
  * likely to carry it. At most eight.
  */
-export function passageTargets(passage: string): string[] {
+function passageTargets(passage: string): string[] {
   const out = new Set<string>();
   TARGET.lastIndex = 0;
   for (let m = TARGET.exec(passage); m !== null && out.size < 8; m = TARGET.exec(passage))

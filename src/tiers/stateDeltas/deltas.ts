@@ -41,13 +41,13 @@ export interface CallDelta {
 }
 
 /** Fields vanishing at once that make a result a regression, not progress (reference: "3+ fields"). */
-export const VANISHED_FIELDS = 3;
+const VANISHED_FIELDS = 3;
 const SHOWN_VALUES = 5;
 /** Tokens of a result looked at, at most (a 1 MB log is judged by its start). */
 const MAX_TOKENS = 5000;
 
 /** Words, ids and numbers of a text: runs of letters, digits and `_.-@:/` (a lone digit is a value too). */
-export function tokensOf(text: string): string[] {
+function tokensOf(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/[\p{L}\p{N}_](?:[\p{L}\p{N}_.\-@:/]*[\p{L}\p{N}_])?/gu)) {
     out.push(m[0].toLowerCase());

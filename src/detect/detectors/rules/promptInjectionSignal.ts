@@ -473,7 +473,7 @@ function baseEvidence(
  * it names targets and nothing the agent did afterwards carries one (attacked, not compromised:
  * worth knowing, not a failed run).
  */
-export function dataSeverity(
+function dataSeverity(
   critical: boolean,
   targets: readonly string[],
   followed: Followed | undefined,

@@ -21,7 +21,7 @@ import { hasTraceOutput, isEmptyCompletion, stepNo } from './shared.js';
 const NOTHING_FOUND =
   /\b(?:not found|no (?:[\w-]+ ){0,3}(?:found|results?|match(?:es)?)\b|nothing (?:was )?found|found nothing|does(?: not|n't) exist|no such \w+|(?:0|zero) results)/i;
 
-export function isLookupMiss(step: Step): boolean {
+function isLookupMiss(step: Step): boolean {
   return (
     step.type === 'tool' &&
     step.status === 'error' &&

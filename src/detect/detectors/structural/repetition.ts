@@ -266,9 +266,9 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 const isNamePart = (ch: string): boolean => ch === '_' || /\p{L}/u.test(ch);
 
 /** Free-text fields at least this similar make two calls near-identical. */
-export const NEAR_IDENTICAL = 0.9;
+const NEAR_IDENTICAL = 0.9;
 /** … and differ in about this many characters at most (a flag, a `3` after `python`, a `./`). */
-export const NEAR_IDENTICAL_CHARS = 12;
+const NEAR_IDENTICAL_CHARS = 12;
 
 /** About how many characters two texts differ in: their dissimilarity times their mean length. */
 const differingChars = (a: string, b: string, similarity: number): number =>
@@ -423,7 +423,7 @@ export function repeatLoops(
 const errorShape = (o: Outcome): string => o.text.replace(/\d+/g, '#');
 
 /** Free-text arguments less alike than this are different programs or queries, not a retry. */
-export const RETRY_SIMILARITY = 0.5;
+const RETRY_SIMILARITY = 0.5;
 
 /**
  * A failed call that retries the failed call before it: the same error (numbers aside), or the same
