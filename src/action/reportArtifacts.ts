@@ -52,6 +52,10 @@ export const artifactUrl = (
   artifactId: number,
 ) => `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}/artifacts/${artifactId}`;
 
+/** Where the HTML of a report goes and is looked for: beside it, `report.json` → `report.html`. */
+export const htmlPathBeside = (reportPath: string) =>
+  path.join(path.dirname(reportPath), `${path.basename(reportPath, '.json')}.html`);
+
 /**
  * The head report's HTML beside it (`report.json` → `report.html`), when it was written with it:
  * not before `notBefore` (the step's start, when the step ran the command that writes both), else
@@ -63,7 +67,7 @@ export async function htmlReportBeside(
   reportPath: string,
   notBefore?: number,
 ): Promise<string | undefined> {
-  const html = path.join(path.dirname(reportPath), `${path.basename(reportPath, '.json')}.html`);
+  const html = htmlPathBeside(reportPath);
   try {
     const h = await fs.lstat(html);
     const since = notBefore ?? (await fs.stat(reportPath)).mtimeMs - SAME_RUN_MS;
