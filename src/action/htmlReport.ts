@@ -5,10 +5,10 @@
  * within the renderer's default size budget. For `command` and `report` the suite (the Vitest
  * reporter) or an earlier step writes it; the Action only uploads what is there.
  */
-import path from 'node:path';
 import { writeHtmlReport } from '../report/html/render.js';
 import type { Report } from '../report/schema.js';
 import { prepareRun } from '../runSetup.js';
+import { htmlPathBeside } from './reportArtifacts.js';
 
 export const ACTION_HOW_TO_GET_ALL =
   'Run `tracejury analyze <the same traces> --format html --html-traces all --out report.html` on a checkout of this commit to embed them; the trace files themselves hold every step.';
@@ -20,7 +20,7 @@ export async function writeHeadHtmlReport(args: {
   workspace: string;
   configFile: string | undefined;
 }): Promise<string> {
-  const html = path.join(path.dirname(args.reportPath), `${path.basename(args.reportPath, '.json')}.html`);
+  const html = htmlPathBeside(args.reportPath);
   const { pricer, config } = prepareRun({
     cwd: args.workDir,
     ...(args.configFile ? { configFile: args.configFile } : {}),

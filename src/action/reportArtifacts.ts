@@ -52,6 +52,10 @@ export const artifactUrl = (
   artifactId: number,
 ) => `${serverUrl}/${repo.owner}/${repo.repo}/actions/runs/${runId}/artifacts/${artifactId}`;
 
+/** Where the HTML of a report goes and is looked for: beside it, `report.json` → `report.html`. */
+export const htmlPathBeside = (reportPath: string) =>
+  path.join(path.dirname(reportPath), `${path.basename(reportPath, '.json')}.html`);
+
 /**
  * The head report's HTML beside it (`report.json` → `report.html`), when it was written with it:
  * not before `notBefore` (the step's start, when the step ran the command that writes both), else
@@ -63,7 +67,7 @@ export async function htmlReportBeside(
   reportPath: string,
   notBefore?: number,
 ): Promise<string | undefined> {
-  const html = path.join(path.dirname(reportPath), `${path.basename(reportPath, '.json')}.html`);
+  const html = htmlPathBeside(reportPath);
   try {
     const h = await fs.lstat(html);
     const since = notBefore ?? (await fs.stat(reportPath)).mtimeMs - SAME_RUN_MS;
@@ -111,13 +115,15 @@ export interface UploadArgs {
   urlOf: (artifactId: number) => string;
 }
 
+/** An error's message, first line only: what a warning quotes of a failure it lets pass. */
+export const errorLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0];
+
 /** Uploads what there is; each upload that fails is a warning, and the other still goes. */
 export async function uploadReportArtifacts(
   args: UploadArgs,
 ): Promise<{ uploaded: ReportArtifacts; warnings: string[] }> {
   const uploaded: ReportArtifacts = {};
   const warnings: string[] = [];
-  const why = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0];
   if (args.htmlPath) {
     const name = htmlArtifactName(args.commentId);
     try {
@@ -129,7 +135,7 @@ export async function uploadReportArtifacts(
       if (id !== undefined) uploaded.html = { name, url: args.urlOf(id), zip: false, files: 1 };
     } catch (err) {
       warnings.push(
-        `tracejury: could not upload the HTML report as ${name} (${why(err)}); the comment links the job summary instead`,
+        `tracejury: could not upload the HTML report as ${name} (${errorLine(err)}); the comment links the job summary instead`,
       );
     }
   }
@@ -140,7 +146,7 @@ export async function uploadReportArtifacts(
       if (id !== undefined)
         uploaded.traces = { name, url: args.urlOf(id), zip: true, files: args.traces.files.length };
     } catch (err) {
-      warnings.push(`tracejury: could not upload the saved traces as ${name} (${why(err)})`);
+      warnings.push(`tracejury: could not upload the saved traces as ${name} (${errorLine(err)})`);
     }
   }
   return { uploaded, warnings };

@@ -28,6 +28,7 @@ import { produceHeadReport, type HeadReport } from './headReport.js';
 import { writeHeadHtmlReport } from './htmlReport.js';
 import {
   artifactUrl,
+  errorLine,
   findRunArtifacts,
   htmlReportBeside,
   savedTraceFiles,
@@ -134,7 +135,7 @@ async function reportArtifacts(
       });
     } catch (err) {
       core.warning(
-        `tracejury: could not write the HTML report (${(err instanceof Error ? err.message : String(err)).split('\n')[0]}); the comment links the job summary instead`,
+        `tracejury: could not write the HTML report (${errorLine(err)}); the comment links the job summary instead`,
       );
     }
   const traces = await savedTraceFiles(deps.fs, head.report, head.path, workDir);

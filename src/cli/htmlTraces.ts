@@ -4,6 +4,7 @@
  * traces with findings did not fit, so a CI log says what the page lacks.
  */
 import {
+  budgetBytesOrDefault,
   collectTraces,
   DEFAULT_HTML_TRACES_MB,
   MB,
@@ -52,7 +53,7 @@ export async function htmlTraces(
 ): Promise<CollectedTraces> {
   const collected = await collectTraces(refs, {
     cwd: io.cwd,
-    budgetBytes: budget === undefined ? DEFAULT_HTML_TRACES_MB * MB : budget,
+    budgetBytes: budgetBytesOrDefault(budget),
     ...load,
   });
   const { leftOut } = collected;
@@ -60,7 +61,7 @@ export async function htmlTraces(
     io.stderr.write(
       `tracejury: warning: the HTML page does not embed ${plural(leftOut.withFindings, 'trace')} with findings` +
         (leftOut.overBudget > 0
-          ? ` (over the ${budget === undefined ? DEFAULT_HTML_TRACES_MB : Math.round(((budget ?? 0) / MB) * 10) / 10} MB budget: --html-traces all embeds every trace)`
+          ? ` (over the ${Math.round(((leftOut.budgetBytes ?? 0) / MB) * 10) / 10} MB budget: --html-traces all embeds every trace)`
           : '') +
         // File names come from the report: on a terminal, as every report string, inert and redacted.
         (leftOut.unreadable.length > 0

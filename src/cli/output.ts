@@ -8,17 +8,9 @@
  * --help gives it), and each command that writes one maps it to a renderer
  * (`Record<OutputFormat, …>`), so the compiler names every command a new format still lacks.
  */
-import {
-  accessSync,
-  closeSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  openSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { writePieces } from '../report/html/render.js';
 import { UsageError } from '../trace/paths.js';
 import { fsErrorReason, isFsError } from '../util/fsError.js';
 import type { CliIO } from './io.js';
@@ -88,16 +80,6 @@ function checkWritable(outFile: string, given: string): void {
   } catch (err) {
     if (!isFsError(err)) throw err;
     throw new UsageError(`--out ${given}: cannot write the report there: ${fsErrorReason(err)}`);
-  }
-}
-
-/** Writes the pieces to a new file, one at a time. */
-function writePieces(file: string, pieces: Iterable<string>): void {
-  const fd = openSync(file, 'w');
-  try {
-    for (const piece of pieces) writeSync(fd, piece);
-  } finally {
-    closeSync(fd);
   }
 }
 

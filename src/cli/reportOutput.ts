@@ -7,7 +7,8 @@ import { renderText } from '../report/renderText.js';
 import type { Report } from '../report/schema.js';
 import { formatUsd } from '../report/summarise.js';
 import { fmtInt, plural } from '../util/thousands.js';
-import type { OutputFormat } from './output.js';
+import { HOW_TO_GET_ALL } from './htmlTraces.js';
+import type { Output, OutputFormat } from './output.js';
 
 interface RenderOptions {
   color: boolean;
@@ -19,20 +20,34 @@ interface RenderOptions {
 }
 
 /** The report in pieces: JSON is written a megabyte at a time (a large run's report is tens of MB). */
-export const REPORT_RENDERERS: Record<OutputFormat, (report: Report, o: RenderOptions) => Iterable<string>> =
-  {
-    json: (report) => reportJsonChunks(report),
-    markdown: (report, { limit }) => [
-      renderMarkdown(report, limit !== undefined ? { listLimit: limit } : {}),
-    ],
-    text: (report, { color, limit }) => [
-      renderText(report, { color, ...(limit !== undefined ? { limit } : {}) }),
-    ],
-    html: (report, { traces, howToGetAll }) => htmlReportPieces({ report, traces, howToGetAll }),
-  };
+const REPORT_RENDERERS: Record<OutputFormat, (report: Report, o: RenderOptions) => Iterable<string>> = {
+  json: (report) => reportJsonChunks(report),
+  markdown: (report, { limit }) => [renderMarkdown(report, limit !== undefined ? { listLimit: limit } : {})],
+  text: (report, { color, limit }) => [
+    renderText(report, { color, ...(limit !== undefined ? { limit } : {}) }),
+  ],
+  html: (report, { traces, howToGetAll }) => htmlReportPieces({ report, traces, howToGetAll }),
+};
+
+/** The report in `output`'s format, with the one-line summary on stdout when it went to a file. */
+export function writeReport(
+  output: Output,
+  report: Report,
+  options: Pick<RenderOptions, 'limit' | 'traces'>,
+): void {
+  output.write(
+    REPORT_RENDERERS[output.format](report, {
+      color: output.color,
+      limit: options.limit,
+      traces: options.traces,
+      howToGetAll: HOW_TO_GET_ALL,
+    }),
+    (out) => reportSummaryLine(report, out),
+  );
+}
 
 /** The run in one line, counted by signal status as the report's own totals are. */
-export function reportSummaryLine(report: Report, out: string): string {
+function reportSummaryLine(report: Report, out: string): string {
   const findings = report.signals.filter((s) => s.status === 'finding').length;
   const review = report.signals.filter((s) => s.status === 'review').length;
   return (

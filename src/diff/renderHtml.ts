@@ -6,8 +6,7 @@
 import { severityRank } from '../detect/signal.js';
 import {
   collectTraces,
-  DEFAULT_HTML_TRACES_MB,
-  MB,
+  budgetBytesOrDefault,
   type CollectedTraces,
   type CollectTracesOptions,
 } from '../report/html/collectTraces.js';
@@ -152,7 +151,7 @@ export async function writeDiffHtml(file: string, options: WriteDiffHtmlOptions)
   const traces = options.head
     ? await collectTraces(diffTraceRefs(options.diff, options.head, persisting), {
         cwd: options.cwd ?? process.cwd(),
-        budgetBytes: options.budgetBytes === undefined ? DEFAULT_HTML_TRACES_MB * MB : options.budgetBytes,
+        budgetBytes: budgetBytesOrDefault(options.budgetBytes),
         within: options.within,
         pricer: options.pricer,
       })

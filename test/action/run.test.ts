@@ -10,27 +10,16 @@ import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionContext, ActionDeps, Exec } from '../../src/action/deps.js';
+import type { ActionDeps, Exec } from '../../src/action/deps.js';
 import { MAX_BASELINE_BYTES } from '../../src/action/baseline.js';
 import { run } from '../../src/action/run.js';
 import { analyze } from '../../src/analyze.js';
+import { pushContext } from '../helpers/actionContext.js';
 import { fakeCore } from '../helpers/fakeCore.js';
 import { startFakeGitHub, type FakeGitHub } from '../helpers/fakeGitHub.js';
 import type { Report } from '../../src/report/schema.js';
 import { normalRuns, outlierRun } from '../helpers/codingRuns.js';
 import { nativeTrace } from '../helpers/vitestProject.js';
-
-const pushContext: ActionContext = {
-  eventName: 'push',
-  payload: { repository: { default_branch: 'main' } },
-  sha: 'abc',
-  ref: 'refs/heads/feature',
-  workflow: 'tracejury',
-  runId: 3,
-  runNumber: 1,
-  serverUrl: 'https://github.com',
-  repo: { owner: 'acme', repo: 'agent' },
-} as unknown as ActionContext;
 
 let gh: FakeGitHub;
 let goodReport: string;

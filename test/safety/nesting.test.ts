@@ -11,11 +11,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ActionContext, ActionDeps } from '../../src/action/deps.js';
+import type { ActionDeps } from '../../src/action/deps.js';
 import { run } from '../../src/action/run.js';
 import { analyze } from '../../src/analyze.js';
 import type { Report } from '../../src/report/schema.js';
 import type { TraceInput } from '../../src/trace/schema.js';
+import { pushContext } from '../helpers/actionContext.js';
 import { fakeCore } from '../helpers/fakeCore.js';
 import { nativeTrace } from '../helpers/vitestProject.js';
 
@@ -127,17 +128,7 @@ describe('a record nested 3,000 deep beside good ones', () => {
     });
     const deps: ActionDeps = {
       core,
-      context: {
-        eventName: 'push',
-        payload: { repository: { default_branch: 'main' } },
-        sha: 'abc',
-        ref: 'refs/heads/feature',
-        workflow: 'tracejury',
-        runId: 3,
-        runNumber: 1,
-        serverUrl: 'https://github.com',
-        repo: { owner: 'acme', repo: 'agent' },
-      } as unknown as ActionContext,
+      context: pushContext,
       octokit: () => {
         throw new Error('no GitHub call expected');
       },

@@ -1,6 +1,7 @@
 /** What changed per trace and whether it is real or noise, and waste and findings per detector. */
 import { fmtInt, formatUsd } from '../model/format.js';
 import type { DiffPage } from '../model/page.js';
+import { NoteList } from './NoteList.js';
 
 const LABEL_CLASS: Record<string, string> = {
   up: 'noise-up',
@@ -75,16 +76,7 @@ export function ChangesTab({ page }: { page: DiffPage }) {
           {v.head.passed}/{v.head.total}){v.noise ? `, ${v.noise.label}` : ''}
         </p>
       )}
-      {diff.notes.length > 0 && (
-        <>
-          <h3>Notes</h3>
-          <ul class="plain-list">
-            {diff.notes.map((n, i) => (
-              <li key={i}>{n}</li>
-            ))}
-          </ul>
-        </>
-      )}
+      <NoteList notes={diff.notes} />
     </section>
   );
 }

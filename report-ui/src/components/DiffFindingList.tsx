@@ -2,9 +2,10 @@
  * New, resolved or persisting findings, worst first. New and persisting ones are head's and open
  * head's timeline; resolved ones are base's, whose traces the page does not hold.
  */
-import { fileLine, formatUsd, stepsText } from '../model/format.js';
+import { formatUsd, stepsText } from '../model/format.js';
 import type { DiffPage, DiffSignal } from '../model/page.js';
 import type { TraceIndex } from '../model/traces.js';
+import { FindingWhere } from './FindingWhere.js';
 import { SeverityBadge } from './SeverityBadge.js';
 import { ShowMore } from './ShowMore.js';
 import { TraceLink } from './TraceLink.js';
@@ -51,13 +52,7 @@ export function DiffFindingList({ signals, kind, page, index, total }: Props) {
                   <span class="row-message">
                     <strong class="detector-id">{s.detector}</strong> {s.message}
                   </span>
-                  <span class="row-where">
-                    <span class="trace-id" data-testid="finding-trace">
-                      {s.traceId}
-                    </span>
-                    {s.file !== undefined && <span class="file"> · {fileLine(s.file, s.line)}</span>}
-                    {s.test !== undefined && <span class="test"> · {s.test}</span>}
-                  </span>
+                  <FindingWhere traceId={s.traceId} file={s.file} line={s.line} test={s.test} />
                   {info && kind === 'new' && <span class="row-fix">Fix: {info.fix}</span>}
                 </span>
                 <span class="row-side">

@@ -1,7 +1,8 @@
 /** One detector's signals under what it looks for and how to fix it. */
 import type { DetectorInfo } from '../../../src/report/html/pageData.js';
 import type { DetectorGroup } from '../model/findings.js';
-import { fileLine, formatUsd, stepsText } from '../model/format.js';
+import { formatUsd, stepsText } from '../model/format.js';
+import { FindingWhere } from './FindingWhere.js';
 import { SeverityBadge, StatusBadge } from './SeverityBadge.js';
 import { ShowMore } from './ShowMore.js';
 import { TraceLink } from './TraceLink.js';
@@ -42,14 +43,13 @@ export function FindingGroup({ group, info }: { group: DetectorGroup; info: Dete
                 </span>
                 <span class="row-main">
                   <span class="row-message">{r.message}</span>
-                  <span class="row-where">
-                    <span class="trace-id" data-testid="finding-trace">
-                      {r.traceId}
-                    </span>
-                    {r.file !== undefined && <span class="file"> · {fileLine(r.file, r.line)}</span>}
-                    {r.test !== undefined && <span class="test"> · {r.test}</span>}
-                    {r.agent !== undefined && <span class="agent"> · agent {r.agent}</span>}
-                  </span>
+                  <FindingWhere
+                    traceId={r.traceId}
+                    file={r.file}
+                    line={r.line}
+                    test={r.test}
+                    agent={r.agent}
+                  />
                 </span>
                 <span class="row-side">
                   {r.steps.length > 0 && <span class="steps">{stepsText(r.steps)}</span>}

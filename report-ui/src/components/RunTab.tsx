@@ -2,6 +2,7 @@
 import { fmtInt, formatUsd } from '../model/format.js';
 import { leftOutLines } from '../model/leftOut.js';
 import type { ReportPage } from '../model/page.js';
+import { NoteList } from './NoteList.js';
 
 export function RunTab({ page }: { page: ReportPage }) {
   const r = page.report;
@@ -47,16 +48,7 @@ export function RunTab({ page }: { page: ReportPage }) {
         {r.judgesNotRun &&
           ` · judges never ran on ${fmtInt(r.judgesNotRun.cases)} cases: ${r.judgesNotRun.reason}`}
       </p>
-      {r.notes.length > 0 && (
-        <>
-          <h3>Notes</h3>
-          <ul class="plain-list">
-            {r.notes.map((n, i) => (
-              <li key={i}>{n}</li>
-            ))}
-          </ul>
-        </>
-      )}
+      <NoteList notes={r.notes} />
       {r.inputs.errorCount > 0 && (
         <>
           <h3>Input errors ({fmtInt(r.inputs.errorCount)})</h3>

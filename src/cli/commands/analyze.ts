@@ -23,9 +23,9 @@ import {
   type OptionValues,
   stateDirOption,
 } from '../options.js';
-import { checkHtmlTracesOption, HOW_TO_GET_ALL, htmlTraces, htmlTracesOption } from '../htmlTraces.js';
+import { checkHtmlTracesOption, htmlTraces, htmlTracesOption } from '../htmlTraces.js';
 import { extensionsHelp, formatOption, openOutput, outOption, type OutputFormat } from '../output.js';
-import { REPORT_RENDERERS, reportSummaryLine } from '../reportOutput.js';
+import { writeReport } from '../reportOutput.js';
 
 const OPTIONS = {
   config: configOption,
@@ -207,15 +207,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   });
   progress.done();
   const traces = await tracesForHtml(output.format, report, values, io);
-  output.write(
-    REPORT_RENDERERS[output.format](report, {
-      color: output.color,
-      limit: values.limit,
-      traces,
-      howToGetAll: HOW_TO_GET_ALL,
-    }),
-    (out) => reportSummaryLine(report, out),
-  );
+  writeReport(output, report, { limit: values.limit, traces });
   // Whatever the format and --out, what could not be read is said where CI logs show it.
   writeInputErrors(io, report.inputs);
   if (report.judgesNotRun)

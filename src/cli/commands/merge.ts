@@ -6,9 +6,9 @@ import { GLOSSARY } from '../glossary.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
 import { limitOption, optionsHelp, parseCommandArgs } from '../options.js';
 import { traceRefsOfReport } from '../../report/html/traceRefs.js';
-import { checkHtmlTracesOption, HOW_TO_GET_ALL, htmlTraces, htmlTracesOption } from '../htmlTraces.js';
+import { checkHtmlTracesOption, htmlTraces, htmlTracesOption } from '../htmlTraces.js';
 import { formatOption, openOutput, outOption } from '../output.js';
-import { REPORT_RENDERERS, reportSummaryLine } from '../reportOutput.js';
+import { writeReport } from '../reportOutput.js';
 
 const OPTIONS = {
   format: formatOption('json'),
@@ -46,15 +46,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     output.format === 'html'
       ? await htmlTraces(traceRefsOfReport(report), io, values['html-traces'])
       : undefined;
-  output.write(
-    REPORT_RENDERERS[output.format](report, {
-      color: output.color,
-      limit: values.limit,
-      traces,
-      howToGetAll: HOW_TO_GET_ALL,
-    }),
-    (out) => reportSummaryLine(report, out),
-  );
+  writeReport(output, report, { limit: values.limit, traces });
   return report.gate.passed ? EXIT.ok : EXIT.gateFailed;
 }
 

@@ -27,6 +27,10 @@ import type { TracesLeftOut } from './pageData.js';
 export const DEFAULT_HTML_TRACES_MB = 25;
 export const MB = 1024 * 1024;
 
+/** The budget an option gives, in bytes: unset is the default budget, null is every trace. */
+export const budgetBytesOrDefault = (budgetBytes: number | null | undefined): number | null =>
+  budgetBytes === undefined ? DEFAULT_HTML_TRACES_MB * MB : budgetBytes;
+
 export interface CollectTracesOptions {
   /** The directory the report's file names are relative to. */
   cwd: string;

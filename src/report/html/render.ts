@@ -11,8 +11,7 @@ import type { Report } from '../schema.js';
 import {
   collectTraceObjects,
   collectTraces,
-  DEFAULT_HTML_TRACES_MB,
-  MB,
+  budgetBytesOrDefault,
   type CollectedTraces,
   type CollectTracesOptions,
 } from './collectTraces.js';
@@ -46,7 +45,7 @@ const NONE: CollectedTraces = {
 /** The page, a piece at a time: each embedded trace is its own piece. */
 export function htmlReportPieces(input: HtmlReportInput): Iterable<string> {
   const { report } = input;
-  const budget = input.budgetBytes === undefined ? DEFAULT_HTML_TRACES_MB * MB : input.budgetBytes;
+  const budget = budgetBytesOrDefault(input.budgetBytes);
   const collected = isCollected(input.traces)
     ? input.traces
     : input.traces
@@ -101,7 +100,7 @@ export async function writeHtmlReport(
   file: string,
   options: WriteHtmlReportOptions,
 ): Promise<WrittenHtmlReport> {
-  const budgetBytes = options.budgetBytes === undefined ? DEFAULT_HTML_TRACES_MB * MB : options.budgetBytes;
+  const budgetBytes = budgetBytesOrDefault(options.budgetBytes);
   const traces =
     options.traces ??
     (await collectTraces(traceRefsOfReport(options.report), {
