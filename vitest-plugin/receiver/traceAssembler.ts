@@ -220,13 +220,9 @@ export class TraceAssembler {
 
   /** Traces with spans not yet read into a complete trace. */
   pending(): PendingTrace[] {
-    return [...this.groups.entries()]
-      .filter(([, g]) => g.changed)
-      .map(([traceId, g]) => ({
-        traceId,
-        spans: [...g.chunks.values()].reduce((n, c) => n + c.spans.length, 0),
-        hasRoot: g.hasRoot,
-      }));
+    return [...this.groups.values()]
+      .filter((g) => g.changed)
+      .map((g) => ({ traceId: g.traceId, spans: g.spanCount, hasRoot: g.hasRoot }));
   }
 
   /** Completes every trace now, whether or not its root or quiet period came. */
