@@ -91,7 +91,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
  * A trace or span id as the importer keys it: hex (lower-cased) as OTLP/JSON writes it, or base64
  * as a proto3 JSON encoder writes it, decoded to hex. All zeros is no id.
  */
-export function idKey(raw: unknown): string | undefined {
+function idKey(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const s = raw.trim();
   if (s === '') return undefined;

@@ -66,7 +66,7 @@ function lineOf(testCase: TestCase): number | undefined {
   return undefined;
 }
 
-export function entriesOf(modules: readonly TestModule[], root: string): TestRunEntry[] {
+function entriesOf(modules: readonly TestModule[], root: string): TestRunEntry[] {
   const entries: TestRunEntry[] = [];
   for (const module of modules) {
     const file = path.relative(root, module.moduleId).split(path.sep).join('/');

@@ -52,7 +52,7 @@ function fullName(task: NamedTask): string {
 }
 
 /** A file name from a test name: letters, digits and dashes, then a hash that keeps two tests apart. */
-export function traceFileName(testName: string): string {
+function traceFileName(testName: string): string {
   const slug = testName
     .normalize('NFKD')
     .toLowerCase()
