@@ -7,6 +7,30 @@ import { fileURLToPath } from 'node:url';
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 
+/**
+ * Stops the bench on a flag it does not know (a typo must not start a full run that ignores it) or
+ * one without its value, naming the flags there are; `--help` prints the usage. Every flag takes a
+ * value.
+ */
+export function checkFlags(usage, known) {
+  argv.forEach((a, i) => {
+    if (!a.startsWith('--') || argv[i - 1]?.startsWith('--')) return;
+    if (a === '--help') {
+      console.log(`usage: ${usage}`);
+      process.exit(0);
+    }
+    const problem = !known.includes(a)
+      ? `unknown flag ${a} (flags: ${known.join(', ')})`
+      : argv[i + 1] === undefined || argv[i + 1].startsWith('--')
+        ? `${a} needs a value`
+        : undefined;
+    if (problem) {
+      console.error(`${problem}\nusage: ${usage}`);
+      process.exit(2);
+    }
+  });
+}
+
 /** The value after `--name`, or undefined when the flag is absent. */
 export const flag = (name) => {
   const i = argv.indexOf(name);

@@ -32,7 +32,13 @@ import {
   loadTraces,
   STATE_DELTA_RULES,
 } from '../build/index.js';
-import { flag, repo, root } from './datasetArgs.mjs';
+import { checkFlags, flag, repo, root } from './datasetArgs.mjs';
+
+checkFlags('node bench/datasets.mjs [DATASETS_DIR] [--only NAME] [--half dev|held-out] [--json FILE]', [
+  '--only',
+  '--half',
+  '--json',
+]);
 
 const only = flag('--only');
 const jsonOut = flag('--json');

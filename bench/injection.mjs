@@ -17,7 +17,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { analyze, loadTraces } from '../build/index.js';
-import { flag, root } from './datasetArgs.mjs';
+import { checkFlags, flag, root } from './datasetArgs.mjs';
+
+checkFlags('node bench/injection.mjs [DATASETS_DIR] [--json FILE]', ['--json']);
 
 const jsonOut = flag('--json');
 const DETECTOR = 'PROMPT_INJECTION_SIGNAL';
