@@ -209,6 +209,18 @@ const loadAverage = (() => {
   }
 })();
 const extra = jobs !== undefined ? ['--jobs', String(jobs)] : [];
+/** The command each round times: `cli analyze input --format json --out out` (the same for every build). */
+const analyzeArgs = (cli, input, out) => [
+  cli,
+  'analyze',
+  input,
+  '--format',
+  'json',
+  '--out',
+  out,
+  '--no-progress',
+  ...extra,
+];
 process.stdout.write(
   `floor: ${floor}\nanalyze: node ${path.relative(process.cwd(), bin)} analyze FILE --format json --out <tmp> --no-progress${extra.length ? ' ' + extra.join(' ') : ''}\n` +
     `${rounds} rounds per format, floor and analyze alternating; peak RSS and CPU time by process.resourceUsage() at exit\n` +
@@ -231,17 +243,7 @@ for (const format of formats) {
   let sameReport;
   for (let round = 0; round < rounds; round++) {
     floors.push(measure([floor, file]));
-    const run = measure([
-      bin,
-      'analyze',
-      file,
-      '--format',
-      'json',
-      '--out',
-      reportFile,
-      '--no-progress',
-      ...extra,
-    ]);
+    const run = measure(analyzeArgs(bin, file, reportFile));
     runs.push(run);
     report ??= JSON.parse(readFileSync(reportFile, 'utf8'));
     reportBytes = statSync(reportFile).size;
@@ -249,34 +251,14 @@ for (const format of formats) {
     rmSync(reportFile, { force: true });
     let other = '';
     if (compareBin) {
-      const o = measure([
-        compareBin,
-        'analyze',
-        file,
-        '--format',
-        'json',
-        '--out',
-        reportFile,
-        '--no-progress',
-        ...extra,
-      ]);
+      const o = measure(analyzeArgs(compareBin, file, reportFile));
       if (written !== undefined) sameReport = firstDifference(written, comparable(reportFile)) ?? true;
       rmSync(reportFile, { force: true });
       others.push(o);
       other = `; compared build ${(o.ms / 1000).toFixed(2)} s (${(o.ms / floors[round].ms).toFixed(2)}×), ${o.rssMb.toFixed(0)} MB`;
     }
     startups.push(
-      measure([
-        bin,
-        'analyze',
-        firstLines[format],
-        '--format',
-        'json',
-        '--out',
-        path.join(outDir, `report-${format}-first-line.json`),
-        '--no-progress',
-        ...extra,
-      ]),
+      measure(analyzeArgs(bin, firstLines[format], path.join(outDir, `report-${format}-first-line.json`))),
     );
     rmSync(path.join(outDir, `report-${format}-first-line.json`), { force: true });
     process.stdout.write(

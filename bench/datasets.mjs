@@ -25,7 +25,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   applyStateDeltas,
   createTraceAnalyser,
@@ -33,15 +32,14 @@ import {
   loadTraces,
   STATE_DELTA_RULES,
 } from '../build/index.js';
+import { checkFlags, flag, repo, root } from './datasetArgs.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const flag = (name) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? undefined : argv[i + 1];
-};
-const positional = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-const root = path.resolve(positional[0] ?? path.join(repo, '../shared/datasets'));
+checkFlags('node bench/datasets.mjs [DATASETS_DIR] [--only NAME] [--half dev|held-out] [--json FILE]', [
+  '--only',
+  '--half',
+  '--json',
+]);
+
 const only = flag('--only');
 const jsonOut = flag('--json');
 const half = flag('--half');

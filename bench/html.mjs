@@ -12,13 +12,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { executablePath, launchChromium } from '../scripts/chromium.mjs';
 import { generate } from './traces.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
 const bin = path.join(root, 'build', 'cli', 'bin.js');
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const sizeMb = Number(process.argv[2] ?? 300);
 const rounds = Number(process.argv[3] ?? 2);
 if (!existsSync(bin)) throw new Error('build/cli/bin.js is missing: run `npm run build` first');
@@ -60,23 +59,9 @@ function analyze(format) {
 }
 
 async function open(html) {
-  const profile = mkdtempSync(path.join(tmpdir(), 'tracejury-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
-    const page = await context.newPage();
-    await page.route('**/*', (route) =>
-      /^(file|data):/.test(route.request().url()) ? route.continue() : route.abort(),
-    );
+    const page = await browser.newPage();
     const start = performance.now();
     await page.goto(pathToFileURL(html).href);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
@@ -88,8 +73,7 @@ async function open(html) {
     const heap = await page.evaluate(() => (performance.memory ? performance.memory.usedJSHeapSize : 0));
     return { ready, trace, heapMb: heap / 1024 / 1024 };
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
   }
 }
 

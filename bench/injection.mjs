@@ -16,17 +16,11 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { analyze, loadTraces } from '../build/index.js';
+import { checkFlags, flag, root } from './datasetArgs.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const flag = (name) => {
-  const i = argv.indexOf(name);
-  return i === -1 ? undefined : argv[i + 1];
-};
-const positional = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-const root = path.resolve(positional[0] ?? path.join(repo, '../shared/datasets'));
+checkFlags('node bench/injection.mjs [DATASETS_DIR] [--json FILE]', ['--json']);
+
 const jsonOut = flag('--json');
 const DETECTOR = 'PROMPT_INJECTION_SIGNAL';
 

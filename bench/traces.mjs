@@ -361,7 +361,7 @@ export function makeRun(i, r, t0, plan) {
  * The same run again, `shift` ms later, under a new id: an agent that redid its session's previous
  * run (the same tool calls, the same answer) — a loop across traces.
  */
-export function repeatRun(run, i, t0) {
+function repeatRun(run, i, t0) {
   const shift = t0 - run.start;
   return {
     ...run,

@@ -8,12 +8,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { executablePath, launchChromium } from './chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'build/cli/bin.js');
 const out = path.join(root, 'docs/html-report.png');
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const WIDTH = 1280;
 const SCALE = 2; // device pixels per CSS pixel: sharp text when the README scales the picture down
 
@@ -36,25 +35,12 @@ if (r.status !== 0) fail(`analyze exited ${r.status}: ${r.stderr}`);
 
 // The same address the PR comment links a finding to (htmlReportAnchor), with its first step open.
 const anchor = '#trace=support-002&file=examples%2Ftraces%2Fnative-support-agent.jsonl&detector=RETRY_STORM';
-const profile = mkdtempSync(path.join(tmpdir(), 'tracejury-chromium-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath,
-  headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-sync',
-  ],
+const browser = await launchChromium({
   viewport: { width: WIDTH, height: 800 },
   deviceScaleFactor: SCALE,
 });
 try {
-  const page = await context.newPage();
-  await page.route('**/*', (route) =>
-    /^(file|data):/.test(route.request().url()) ? route.continue() : route.abort(),
-  );
+  const page = await browser.newPage();
   await page.goto(`${pathToFileURL(html).href}${anchor}`);
   await page.waitForSelector('body[data-ready="true"] [data-testid="step-panel"]');
   // The picture ends below the timeline: the footer adds nothing.
@@ -65,7 +51,6 @@ try {
     `render-report-png: wrote ${path.relative(root, out)} (${WIDTH}×${bottom} CSS px at ${SCALE}×)`,
   );
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -22,7 +22,7 @@ const SETUP_FILE = fileURLToPath(
   new URL(import.meta.url.endsWith('.ts') ? '../setup.ts' : '../setup.js', import.meta.url),
 );
 
-export const DEFAULT_REPORT_PATH = path.join(DEFAULT_STATE_DIR, 'report.json');
+const DEFAULT_REPORT_PATH = path.join(DEFAULT_STATE_DIR, 'report.json');
 
 /** The HTML report beside the JSON one (`report.json` → `report.html`), or in the state dir without one. */
 export function htmlReportPath(report: string | false, html: string | false | undefined): string | false {

@@ -91,7 +91,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
  * A trace or span id as the importer keys it: hex (lower-cased) as OTLP/JSON writes it, or base64
  * as a proto3 JSON encoder writes it, decoded to hex. All zeros is no id.
  */
-export function idKey(raw: unknown): string | undefined {
+function idKey(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const s = raw.trim();
   if (s === '') return undefined;
@@ -220,13 +220,9 @@ export class TraceAssembler {
 
   /** Traces with spans not yet read into a complete trace. */
   pending(): PendingTrace[] {
-    return [...this.groups.entries()]
-      .filter(([, g]) => g.changed)
-      .map(([traceId, g]) => ({
-        traceId,
-        spans: [...g.chunks.values()].reduce((n, c) => n + c.spans.length, 0),
-        hasRoot: g.hasRoot,
-      }));
+    return [...this.groups.values()]
+      .filter((g) => g.changed)
+      .map((g) => ({ traceId: g.traceId, spans: g.spanCount, hasRoot: g.hasRoot }));
   }
 
   /** Completes every trace now, whether or not its root or quiet period came. */

@@ -27,6 +27,7 @@ import {
   type TestRunEntry,
 } from 'tracejury';
 import { META_KEY, type TestMeta } from '../shared/meta.js';
+import { TRACES_DIR } from '../shared/workerSettings.js';
 
 /** tracejury.yml's sections, for the note on an agent section no trace of the run belongs to. */
 export type AgentSections = Pick<Config, 'sections' | 'sectionLines' | 'file'>;
@@ -42,9 +43,6 @@ export interface ReporterSettings {
   /** Where the workers save traces (`<stateDir>/traces/`), cleared at the start of a run. */
   stateDir?: string;
 }
-
-/** The folder under stateDir the workers write traces to (worker/savedTraces.ts). */
-const TRACES_DIR = 'traces';
 
 /** The first line of an error message: what a report and a PR comment show. */
 function firstLine(message: string | undefined): string {
@@ -68,7 +66,7 @@ function lineOf(testCase: TestCase): number | undefined {
   return undefined;
 }
 
-export function entriesOf(modules: readonly TestModule[], root: string): TestRunEntry[] {
+function entriesOf(modules: readonly TestModule[], root: string): TestRunEntry[] {
   const entries: TestRunEntry[] = [];
   for (const module of modules) {
     const file = path.relative(root, module.moduleId).split(path.sep).join('/');

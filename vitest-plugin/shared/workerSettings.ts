@@ -21,3 +21,6 @@ export interface WorkerSettings {
 }
 
 export const PROVIDE_KEY = 'tracejury';
+
+/** The folder under stateDir where the workers save traces and the reporter clears them at a run's start. */
+export const TRACES_DIR = 'traces';

@@ -12,9 +12,8 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { redactDeep, type Trace, type TraceAnalysis } from 'tracejury';
 import { metaOf, recordAnalysis, type TaskLike } from '../shared/meta.js';
+import { TRACES_DIR } from '../shared/workerSettings.js';
 import { workerSettings } from './context.js';
-
-export const TRACES_DIR = 'traces';
 
 /** The traces of the running attempt of each test, by id and file (a recording kept once). */
 const kept = new WeakMap<object, Map<string, Trace>>();
@@ -53,7 +52,7 @@ function fullName(task: NamedTask): string {
 }
 
 /** A file name from a test name: letters, digits and dashes, then a hash that keeps two tests apart. */
-export function traceFileName(testName: string): string {
+function traceFileName(testName: string): string {
   const slug = testName
     .normalize('NFKD')
     .toLowerCase()
