@@ -49,17 +49,28 @@ function firstUnit(source: string): string {
   return source[0] ?? '';
 }
 
-export function byFirstUnit(alternatives: readonly string[]): string {
+export function byFirstUnit(alternatives: readonly string[], anyCase = false): string {
   const groups = new Map<string, string[]>();
   for (const a of alternatives) {
-    const first = firstUnit(a);
-    const rest = groups.get(first) ?? [];
-    rest.push(a.slice(first.length));
-    groups.set(first, rest);
+    let first = firstUnit(a);
+    const rest = a.slice(first.length);
+    if (anyCase) first = first.toLowerCase() === first.toUpperCase() ? first : first.toLowerCase();
+    groups.set(first, [...(groups.get(first) ?? []), rest]);
   }
   return [...groups]
     .map(([first, rests]) => (rests.length === 1 ? `${first}${rests[0]}` : `${first}(?:${rests.join('|')})`))
     .join('|');
+}
+
+/**
+ * An anchor as the any-case prefilter reads it: `[Mm][Aa]` (how a case-insensitive rule's letters
+ * are written) becomes `m` + `a`, and a leading `\b` goes, so anchors share first units by their
+ * first letter (a wider prefilter, which V8 runs faster; the groups' tests keep the `\b`).
+ */
+function folded(source: string): string {
+  return source.replace(/^\\b/, '').replace(/\[([A-Za-z])([A-Za-z])\]/g, (m, a: string, b: string) =>
+    a !== b && a.toLowerCase() === b.toLowerCase() ? a.toLowerCase() : m,
+  );
 }
 
 interface Compiled {
@@ -68,7 +79,10 @@ interface Compiled {
   allow: readonly RegExp[];
 }
 
-/** Anchors that start with the same unit: one test for all, then one each when it hits. */
+/**
+ * Anchors that start with the same unit: one test for all, then one each when it hits. The
+ * prefilter before them matches in any case (a superset of the anchors as written).
+ */
 interface AnchorGroup {
   test: RegExp;
   anchors: readonly { test: RegExp; patterns: readonly number[] }[];
@@ -97,7 +111,9 @@ function compile(patterns: readonly CredentialPattern[], extraAnchors: readonly 
   const byUnit = new Map<string, number[]>();
   anchors.forEach((a, k) => byUnit.set(firstUnit(a), [...(byUnit.get(firstUnit(a)) ?? []), k]));
   return {
-    prefilter: new RegExp(byFirstUnit([...anchors, ...extraAnchors]), flags),
+    // In any case, whatever the set's case: fewer, wider groups, which V8 tries faster; the
+    // groups' own tests below are as written.
+    prefilter: new RegExp(byFirstUnit([...new Set([...anchors, ...extraAnchors].map(folded))], true), 'i'),
     groups: [...byUnit.values()].map((ks) => ({
       test: new RegExp(byFirstUnit(ks.map((k) => anchors[k]!)), flags),
       anchors: ks.map((k) => ({ test: new RegExp(anchors[k]!, flags), patterns: patternsOf[k]! })),

@@ -77,9 +77,10 @@ const COOKIE_HEADER = /\b((?:set-)?cookie\s*:\s*)[^\r\n"'\\]+/gi;
  * An authorization header's whole value, whatever its scheme (`Bot …`, `SSWS …`, `Digest
  * username="…", response="…"`, `ApiKey …`, `OAuth …`): the scheme word alone says nothing, the
  * rest of the line is the credential, a scheme's `name="value"` parameters included; a quote
- * otherwise ends it (the header quoted in JSON). A quoted value is NAMED_SECRET's.
+ * otherwise ends it (the header quoted in JSON). Written so that no character can be taken two
+ * ways (a quote is taken only right after `=`): linear on any text. A quoted value is NAMED_SECRET's.
  */
-const AUTHORIZATION_HEADER = /\b((?:proxy-)?authorization\s*:\s*)(?!\\?["'])(?:[\w-]+="[^"\r\n]*"|[^\r\n"'\\])+/gi;
+const AUTHORIZATION_HEADER = /\b((?:proxy-)?authorization\s*:\s*)(?!\\?["'])(?:[^\r\n"'\\=]|=(?:"[^"\r\n]*")?)+/gi;
 
 /** `mysql -pSECRET`, `mysqldump -u root -p'SECRET'`: the password glued to `-p`. */
 const MYSQL_PASSWORD = /\b(mysql(?:dump|admin|sh|import)?\b[^\n]{0,200}?\s-p)(?:'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gi;
