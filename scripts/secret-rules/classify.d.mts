@@ -13,7 +13,12 @@ export interface TakenPattern {
 }
 export type RuleDecision =
   | { id: string; leftOut: string; patterns?: undefined }
-  | { id: string; leftOut?: undefined; patterns: TakenPattern[]; leftOutBranches: { branch: string; reason: string }[] };
+  | {
+      id: string;
+      leftOut?: undefined;
+      patterns: TakenPattern[];
+      leftOutBranches: { branch: string; reason: string }[];
+    };
 export function classifyRule(rule: {
   id: string;
   regex?: string;

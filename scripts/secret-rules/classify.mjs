@@ -53,7 +53,10 @@ function withoutLeadingContext(seq) {
   while (out[0]?.type === 'repeat' && out[0].min === 0 && out[0].lazy) out.shift();
   const first = out[0];
   if (first?.type === 'group' && first.body.alternatives.length === 1)
-    out[0] = { ...first, body: { type: 'alt', alternatives: [withoutLeadingContext(first.body.alternatives[0])] } };
+    out[0] = {
+      ...first,
+      body: { type: 'alt', alternatives: [withoutLeadingContext(first.body.alternatives[0])] },
+    };
   return out;
 }
 
@@ -92,7 +95,9 @@ function literalText(node) {
 /** The sequence with single-branch groups opened (`\b(pnu_[…]{36})` reads as `\b pnu_ […]{36}`). */
 function flatten(seq) {
   return seq.flatMap((node) =>
-    node.type === 'group' && node.body.alternatives.length === 1 ? flatten(node.body.alternatives[0]) : [node],
+    node.type === 'group' && node.body.alternatives.length === 1
+      ? flatten(node.body.alternatives[0])
+      : [node],
   );
 }
 
@@ -158,7 +163,11 @@ function branches(seq) {
     const inner = alts.length === 1 ? branches(alts[0]) : alts;
     if (inner.length === 1 && alts.length === 1) continue;
     return inner.flatMap((alt) =>
-      branches([...seq.slice(0, i), { ...node, body: { type: 'alt', alternatives: [alt] } }, ...seq.slice(i + 1)]),
+      branches([
+        ...seq.slice(0, i),
+        { ...node, body: { type: 'alt', alternatives: [alt] } },
+        ...seq.slice(i + 1),
+      ]),
     );
   }
   return [seq];
@@ -196,7 +205,8 @@ export function classifyRule(rule) {
       const secret = keyword ? groups[groups.length - 1] : groups.length === 1 ? groups[0] : undefined;
       if (keyword && !secret) throw new Error(`${rule.id}: a keyword rule with no value group`);
       const value = secret ? secret.body : { type: 'alt', alternatives: [branch] };
-      const reason = keyword && !hasOwnShape(value) ? 'genericValue' : !hasLiteral(value) ? 'bareValue' : null;
+      const reason =
+        keyword && !hasOwnShape(value) ? 'genericValue' : !hasLiteral(value) ? 'bareValue' : null;
       if (reason) {
         leftOut.push({ branch: toJsSource(value), reason: LEFT_OUT[reason] });
         continue;
@@ -205,7 +215,8 @@ export function classifyRule(rule) {
       // source code; in a trace a key is as often followed by `.`, `,`, `)` or `}`, so any
       // character but a letter or digit ends it.
       const source =
-        toJsSource({ type: 'alt', alternatives: [markSecret(branch, secret)] }) + (terminated ? '(?![0-9A-Za-z])' : '');
+        toJsSource({ type: 'alt', alternatives: [markSecret(branch, secret)] }) +
+        (terminated ? '(?![0-9A-Za-z])' : '');
       // `branch` and `secret` are the parsed pattern, for tests that build an example of it.
       patterns.push({ source, keyword, anchors: gateOf(branch, keywords, keyword), branch, secret });
     }

@@ -129,7 +129,7 @@ export function parseRe2(source) {
       return { type: 'assert', value: ch };
     }
     if (ch === '\\') return parseEscape(flags, false);
-    if (ch === '*' || ch === '+' || ch === '?' || ch === '{' && /^\{\d/.test(source.slice(pos)))
+    if (ch === '*' || ch === '+' || ch === '?' || (ch === '{' && /^\{\d/.test(source.slice(pos))))
       fail('a quantifier with nothing to repeat');
     pos++;
     return { type: 'lit', code: ch.codePointAt(0), fold: Boolean(flags.i) };
@@ -230,7 +230,8 @@ function mergeRanges(ranges) {
 function charSource(code, inClass) {
   if (code < 0x20 || code === 0x7f) return `\\x${code.toString(16).padStart(2, '0')}`;
   if (code === 0x60) return '\\x60';
-  if (code > 0x7e) return code > 0xffff ? String.fromCodePoint(code) : `\\u${code.toString(16).padStart(4, '0')}`;
+  if (code > 0x7e)
+    return code > 0xffff ? String.fromCodePoint(code) : `\\u${code.toString(16).padStart(4, '0')}`;
   const ch = String.fromCharCode(code);
   const special = inClass ? '\\]^-[' : '\\^$.|?*+()[]{}/';
   return special.includes(ch) ? `\\${ch}` : ch;

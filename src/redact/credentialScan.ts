@@ -38,7 +38,8 @@ function firstUnit(source: string): string {
     let depth = 0;
     for (let i = 0; i < source.length; i++) {
       if (source[i] === '\\') i++;
-      else if (source[i] === '[') while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+      else if (source[i] === '[')
+        while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
       else if (source[i] === '(') depth++;
       else if (source[i] === ')' && --depth === 0) {
         // A quantified group is not a unit one can factor out.
@@ -68,9 +69,11 @@ export function byFirstUnit(alternatives: readonly string[], anyCase = false): s
  * first letter (a wider prefilter, which V8 runs faster; the groups' tests keep the `\b`).
  */
 function folded(source: string): string {
-  return source.replace(/^\\b/, '').replace(/\[([A-Za-z])([A-Za-z])\]/g, (m, a: string, b: string) =>
-    a !== b && a.toLowerCase() === b.toLowerCase() ? a.toLowerCase() : m,
-  );
+  return source
+    .replace(/^\\b/, '')
+    .replace(/\[([A-Za-z])([A-Za-z])\]/g, (m, a: string, b: string) =>
+      a !== b && a.toLowerCase() === b.toLowerCase() ? a.toLowerCase() : m,
+    );
 }
 
 interface Compiled {
@@ -96,13 +99,18 @@ interface PatternSet {
   compiled: readonly Compiled[];
 }
 
-function compile(patterns: readonly CredentialPattern[], extraAnchors: readonly string[], flags: string): PatternSet {
+function compile(
+  patterns: readonly CredentialPattern[],
+  extraAnchors: readonly string[],
+  flags: string,
+): PatternSet {
   const anchors: string[] = [];
   const patternsOf: number[][] = [];
   patterns.forEach((p, i) => {
     for (const a of p.anchors) {
       // The finder numbers anchors by their group: an anchor's own group would shift the rest.
-      if (new RegExp(`${a}|`).exec('')!.length !== 1) throw new Error(`${p.id}: an anchor with a capturing group`);
+      if (new RegExp(`${a}|`).exec('')!.length !== 1)
+        throw new Error(`${p.id}: an anchor with a capturing group`);
       let k = anchors.indexOf(a);
       if (k < 0) k = anchors.push(a) - 1;
       (patternsOf[k] ??= []).push(i);
@@ -161,7 +169,9 @@ function replaceMatches(text: string, c: Compiled, replacement: string): string 
       regex.lastIndex++;
       continue;
     }
-    const [start, end] = m.indices?.[1] ?? m.indices![0]!;
+    // The `d` flag's indices: where group 1 (the secret) is, else the whole match.
+    const { indices } = m as RegExpExecArray & { indices: ([number, number] | undefined)[] };
+    const [start, end] = indices[1] ?? indices[0]!;
     if (start < last || !counts(text.slice(start, end), c)) continue;
     out += text.slice(last, start) + replacement;
     last = end;
@@ -186,10 +196,12 @@ export function createCredentialScanner(
       for (const group of set.groups) {
         if (!group.test.test(text)) continue;
         for (const anchor of group.anchors)
-          if (group.anchors.length === 1 || anchor.test.test(text)) for (const i of anchor.patterns) hit.add(i);
+          if (group.anchors.length === 1 || anchor.test.test(text))
+            for (const i of anchor.patterns) hit.add(i);
       }
       let out = text;
-      for (const i of [...hit].sort((a, b) => a - b)) out = replaceMatches(out, set.compiled[i]!, replacement);
+      for (const i of [...hit].sort((a, b) => a - b))
+        out = replaceMatches(out, set.compiled[i]!, replacement);
       return out;
     },
   };

@@ -80,14 +80,15 @@ const COOKIE_HEADER = /\b((?:set-)?cookie\s*:\s*)[^\r\n"'\\]+/gi;
  * otherwise ends it (the header quoted in JSON). Written so that no character can be taken two
  * ways (a quote is taken only right after `=`): linear on any text. A quoted value is NAMED_SECRET's.
  */
-const AUTHORIZATION_HEADER = /\b((?:proxy-)?authorization\s*:\s*)(?!\\?["'])(?:[^\r\n"'\\=]|=(?:"[^"\r\n]*")?)+/gi;
+const AUTHORIZATION_HEADER =
+  /\b((?:proxy-)?authorization\s*:\s*)(?!\\?["'])(?:[^\r\n"'\\=]|=(?:"[^"\r\n]*")?)+/gi;
 
 /** `mysql -pSECRET`, `mysqldump -u root -p'SECRET'`: the password glued to `-p`. */
-const MYSQL_PASSWORD = /\b(mysql(?:dump|admin|sh|import)?\b[^\n]{0,200}?\s-p)(?:'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gi;
+const MYSQL_PASSWORD =
+  /\b(mysql(?:dump|admin|sh|import)?\b[^\n]{0,200}?\s-p)(?:'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gi;
 
 /** `curl -u user:SECRET`, `curl --user=user:SECRET`: the password after the user. */
-const CURL_USER =
-  /\b(curl\b[^\n]{0,200}?\s(?:-u|--user)(?:\s+|=)['"]?[^\s:'"]*:)(?:[^\s'"]+)/gi;
+const CURL_USER = /\b(curl\b[^\n]{0,200}?\s(?:-u|--user)(?:\s+|=)['"]?[^\s:'"]*:)(?:[^\s'"]+)/gi;
 
 /**
  * The environment names' suffixes, as written: with the credential patterns' anchors, what the
@@ -129,10 +130,15 @@ const ENV_SECRET_ANY_CASE = new RegExp(ENV_SECRET.source, 'gi');
  */
 export function redactLowercased(text: string): string {
   if (text.length < MIN_SECRET_TEXT) return text;
-  anyCaseScanner ??= createCredentialScanner(CREDENTIAL_PATTERNS, { extraAnchors: [ENV_ANCHOR], anyCase: true });
+  anyCaseScanner ??= createCredentialScanner(CREDENTIAL_PATTERNS, {
+    extraAnchors: [ENV_ANCHOR],
+    anyCase: true,
+  });
   const forms = anyCaseScanner.mayHold(text);
   const names = NAME_ANCHORS.test(text);
-  let out = forms ? anyCaseScanner.replace(text, REDACTED).replace(ENV_SECRET_ANY_CASE, `$1$2$3${REDACTED}`) : text;
+  let out = forms
+    ? anyCaseScanner.replace(text, REDACTED).replace(ENV_SECRET_ANY_CASE, `$1$2$3${REDACTED}`)
+    : text;
   if (names) out = redactNames(out);
   return out;
 }
@@ -178,7 +184,8 @@ function hideAll(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map(hideAll);
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) define(copy, redact(key), hideAll((value as Record<string, unknown>)[key]));
+  for (const key of Object.keys(value))
+    define(copy, redact(key), hideAll((value as Record<string, unknown>)[key]));
   return copy;
 }
 

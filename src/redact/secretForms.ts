@@ -19,12 +19,28 @@ export const SECRET_FORMS: readonly CredentialPattern[] = [
     anchors: ['sk-'],
     pattern: String.raw`\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`,
   },
-  { id: 'ElevenLabs API key', anchors: [String.raw`\bsk_[0-9a-f]{8}`], pattern: String.raw`\bsk_[0-9a-f]{48}\b` },
-  { id: 'GitHub token', anchors: [String.raw`gh[pousr]_`], pattern: String.raw`\bgh[pousr]_[A-Za-z0-9]{30,}` },
-  { id: 'GitHub fine-grained token', anchors: ['github_pat_'], pattern: String.raw`\bgithub_pat_[A-Za-z0-9_]{40,}` },
+  {
+    id: 'ElevenLabs API key',
+    anchors: [String.raw`\bsk_[0-9a-f]{8}`],
+    pattern: String.raw`\bsk_[0-9a-f]{48}\b`,
+  },
+  {
+    id: 'GitHub token',
+    anchors: [String.raw`gh[pousr]_`],
+    pattern: String.raw`\bgh[pousr]_[A-Za-z0-9]{30,}`,
+  },
+  {
+    id: 'GitHub fine-grained token',
+    anchors: ['github_pat_'],
+    pattern: String.raw`\bgithub_pat_[A-Za-z0-9_]{40,}`,
+  },
   { id: 'Hugging Face token', anchors: ['hf_'], pattern: String.raw`\bhf_[A-Za-z0-9]{30,}` },
   { id: 'Stripe webhook secret', anchors: ['whsec_'], pattern: String.raw`\bwhsec_[A-Za-z0-9+/=]{16,}` },
-  { id: 'Slack token', anchors: [String.raw`xox[a-z]-`], pattern: String.raw`\bxox[abposre]-[A-Za-z0-9-]{10,}` },
+  {
+    id: 'Slack token',
+    anchors: [String.raw`xox[a-z]-`],
+    pattern: String.raw`\bxox[abposre]-[A-Za-z0-9-]{10,}`,
+  },
   {
     id: 'Discord webhook',
     anchors: ['/api/webhooks/'],
@@ -47,15 +63,27 @@ export const SECRET_FORMS: readonly CredentialPattern[] = [
     anchors: [String.raw`\.webhook\.office\.com/`, String.raw`outlook\.office`],
     pattern: String.raw`(?:\.webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)/[A-Za-z0-9@/_-]{40,}`,
   },
-  { id: 'Google OAuth access token', anchors: [String.raw`ya29\.`], pattern: String.raw`\bya29\.[0-9A-Za-z_-]{20,}` },
+  {
+    id: 'Google OAuth access token',
+    anchors: [String.raw`ya29\.`],
+    pattern: String.raw`\bya29\.[0-9A-Za-z_-]{20,}`,
+  },
   { id: 'Google OAuth refresh token', anchors: ['1//0'], pattern: String.raw`\b1//0[0-9A-Za-z_-]{30,}` },
-  { id: 'Google OAuth client secret', anchors: ['GOCSPX-'], pattern: String.raw`\bGOCSPX-[0-9A-Za-z_-]{20,}` },
+  {
+    id: 'Google OAuth client secret',
+    anchors: ['GOCSPX-'],
+    pattern: String.raw`\bGOCSPX-[0-9A-Za-z_-]{20,}`,
+  },
   {
     id: 'JSON Web Token',
     anchors: ['eyJ'],
     pattern: String.raw`\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`,
   },
-  { id: 'Mapbox secret token', anchors: [String.raw`sk\.eyJ`], pattern: String.raw`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{16,}` },
+  {
+    id: 'Mapbox secret token',
+    anchors: [String.raw`sk\.eyJ`],
+    pattern: String.raw`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{16,}`,
+  },
   // A key cut off before its END line (a truncated log) is still a key: hide the rest of the text.
   // PEM (`RSA PRIVATE KEY`, `OPENSSH PRIVATE KEY`) and PGP (`PGP PRIVATE KEY BLOCK`) alike.
   {
@@ -64,7 +92,11 @@ export const SECRET_FORMS: readonly CredentialPattern[] = [
     pattern: String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`,
   },
   { id: 'Azure SAS signature', anchors: ['sig='], pattern: String.raw`(?<=[?&;]sig=)[A-Za-z0-9%+/=]{20,}` },
-  { id: 'Mailgun API key', anchors: [String.raw`key-[0-9a-z]{8}`], pattern: String.raw`\bkey-[0-9a-z]{32}\b` },
+  {
+    id: 'Mailgun API key',
+    anchors: [String.raw`key-[0-9a-z]{8}`],
+    pattern: String.raw`\bkey-[0-9a-z]{32}\b`,
+  },
   {
     id: 'Mailgun webhook signing key',
     anchors: [String.raw`-[0-9a-f]{8}-[0-9a-f]{8}`],
@@ -76,7 +108,11 @@ export const SECRET_FORMS: readonly CredentialPattern[] = [
     anchors: [String.raw`dp\.[a-z]{2}`],
     pattern: String.raw`\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`,
   },
-  { id: 'HashiCorp Vault token', anchors: [String.raw`hv[sbr]\.`], pattern: String.raw`\bhv[sbr]\.[A-Za-z0-9_-]{24,}` },
+  {
+    id: 'HashiCorp Vault token',
+    anchors: [String.raw`hv[sbr]\.`],
+    pattern: String.raw`\bhv[sbr]\.[A-Za-z0-9_-]{24,}`,
+  },
   {
     id: 'Linear API key',
     anchors: [String.raw`lin_(?:api|oauth)_`],
@@ -86,7 +122,11 @@ export const SECRET_FORMS: readonly CredentialPattern[] = [
   { id: 'Pinecone API key', anchors: ['pcsk_'], pattern: String.raw`\bpcsk_[A-Za-z0-9_]{30,}` },
   { id: 'Tavily API key', anchors: ['tvly-'], pattern: String.raw`\btvly-(?:dev-|prod-)?[A-Za-z0-9]{20,}` },
   { id: 'Firecrawl API key', anchors: [String.raw`\bfc-`], pattern: String.raw`\bfc-[0-9a-f]{32}\b` },
-  { id: 'Resend API key', anchors: [String.raw`\bre_`], pattern: String.raw`\bre_[A-Za-z0-9]{6,12}_[A-Za-z0-9]{16,}` },
+  {
+    id: 'Resend API key',
+    anchors: [String.raw`\bre_`],
+    pattern: String.raw`\bre_[A-Za-z0-9]{6,12}_[A-Za-z0-9]{16,}`,
+  },
   { id: 'Notion token', anchors: ['ntn_'], pattern: String.raw`\bntn_[A-Za-z0-9]{30,}` },
   { id: 'Notion integration secret', anchors: ['secret_'], pattern: String.raw`\bsecret_[A-Za-z0-9]{43}\b` },
   { id: 'Docker Hub token', anchors: ['dckr_'], pattern: String.raw`\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}` },

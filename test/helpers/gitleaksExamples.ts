@@ -49,12 +49,14 @@ function classChars(node: Extract<Node, { type: 'class' }>): string {
     for (let c = from; c <= to && c < 0x7f; c++) {
       const ch = String.fromCharCode(c);
       chars += ch;
-      if (node.fold && /[a-z]/i.test(ch)) chars += ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase();
+      if (node.fold && /[a-z]/i.test(ch))
+        chars += ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase();
     }
   for (const p of node.perl) chars += PERL[p.toLowerCase()] ?? '';
   // Letters and digits first: an example of base64 or hex, not of punctuation.
   const plain = [...new Set(chars)].filter((c) => /[A-Za-z0-9]/.test(c)).join('');
-  if (node.negated) return [...PRINTABLE].filter((c) => !chars.includes(c) && /[A-Za-z0-9]/.test(c)).join('') || '!';
+  if (node.negated)
+    return [...PRINTABLE].filter((c) => !chars.includes(c) && /[A-Za-z0-9]/.test(c)).join('') || '!';
   return plain || [...new Set(chars)].filter((c) => c !== '\n' && c !== '\r').join('') || chars;
 }
 
@@ -64,7 +66,11 @@ function generate(nodes: readonly Node[], random: () => number, secretOut: { sec
     switch (node.type) {
       case 'lit': {
         const ch = String.fromCodePoint(node.code);
-        return node.fold && random() < 0.5 ? (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase()) : ch;
+        return node.fold && random() < 0.5
+          ? ch === ch.toLowerCase()
+            ? ch.toUpperCase()
+            : ch.toLowerCase()
+          : ch;
       }
       case 'class': {
         const chars = classChars(node);

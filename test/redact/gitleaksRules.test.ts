@@ -74,7 +74,12 @@ describe("gitleaks' rule set", () => {
   it.each(EXAMPLES.map((e) => [`${e.id}#${e.branch}`, e] as const))(
     'hides %s wherever it sits, and only once',
     (_name, { text, secret }) => {
-      for (const planted of [`failed: ${text} was rejected`, `{"error": "bad ${text}"}`, `${text}.`, `(${text})`]) {
+      for (const planted of [
+        `failed: ${text} was rejected`,
+        `{"error": "bad ${text}"}`,
+        `${text}.`,
+        `(${text})`,
+      ]) {
         const out = redact(planted);
         expect(out, planted).toContain(REDACTED);
         expect(out, planted).not.toContain(secret);
@@ -95,13 +100,22 @@ describe("gitleaks' rule set", () => {
 describe('ordinary trace content is not taken for a credential', () => {
   it.each([
     ['a W3C trace id and span id', 'traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'],
-    ['a git SHA near the word sourcegraph', 'sourcegraph indexed commit e83c5163316f89bfbde7d9ab23ca2e25604af290'],
+    [
+      'a git SHA near the word sourcegraph',
+      'sourcegraph indexed commit e83c5163316f89bfbde7d9ab23ca2e25604af290',
+    ],
     ['a SHA-256', 'sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 of the bundle'],
-    ['a UUID after a service name', 'heroku release 3f2b6c1e-9a4d-4c1b-8e7f-1a2b3c4d5e6f; kucoin order 1a2b3c4d-5e6f-4a1b-8c9d-0e1f2a3b4c5d'],
+    [
+      'a UUID after a service name',
+      'heroku release 3f2b6c1e-9a4d-4c1b-8e7f-1a2b3c4d5e6f; kucoin order 1a2b3c4d-5e6f-4a1b-8c9d-0e1f2a3b4c5d',
+    ],
     ['a request id', 'x-request-id: req_01HZX8Q3ER5TY7UI9OP1AS3DF5'],
     ['model names', 'gpt-4o-2024-08-06, claude-3-5-sonnet-20240620, gemini-1.5-pro-002, o3-mini'],
     ['file paths', '/home/ci/work/src/agents/checkout_handler.ts:42 and C:\\Users\\ci\\app\\main.py'],
-    ['hex ids after a service name', 'datadog trace 5f0e8c0b2a6d4e1f9b3c7a5d2e8f1c4b; discord message 112233445566778899'],
+    [
+      'hex ids after a service name',
+      'datadog trace 5f0e8c0b2a6d4e1f9b3c7a5d2e8f1c4b; discord message 112233445566778899',
+    ],
     ['an ISO time and a duration', '2026-11-01T10:00:00.000Z took 1234 ms'],
     ['a URL with a user', 'ssh://git@github.com/acme/agent.git and mailto:ops@example.com'],
     ['npm and docker names', 'npm_config_cache=/tmp/npm docker.io/library/node:22-slim'],

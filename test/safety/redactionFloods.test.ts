@@ -43,7 +43,10 @@ describe('1 MiB floods of every credential pattern complete', () => {
   });
 
   it('a structured flood: a 1 MiB array of key lines after a BEGIN line, and 100,000 header pairs', () => {
-    const pem = ['-----BEGIN RSA PRIVATE KEY-----', ...Array.from({ length: 20_000 }, () => 'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm')];
+    const pem = [
+      '-----BEGIN RSA PRIVATE KEY-----',
+      ...Array.from({ length: 20_000 }, () => 'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm'),
+    ];
     expect(redactDeep(pem).every((l) => l === '[REDACTED]')).toBe(true);
     const headers = Array.from({ length: 100_000 }, (_, i) => ['Authorization', `Bearer t${i}`]);
     expect(redactDeep(headers)[99_999]).toEqual(['Authorization', '[REDACTED]']);
