@@ -1,6 +1,8 @@
 /**
  * Credentials found by their own shape: every rule of gitleaks' default set that tracejury takes
  * (gitleaksRules.generated.ts) and tracejury's own forms (secretForms.ts), run behind a prefilter.
+ * gitleaks' set rather than secretlint's recommended preset: the broader maintained set, and data
+ * that runs synchronously here, where secretlint's rules are asynchronous and scan whole files.
  *
  * Redaction runs on every signal of a run and every string of an embedded trace, and nearly all of
  * that text holds no credential. So one regex of every pattern's anchors (literal fragments, or
