@@ -77,11 +77,13 @@ const COOKIE_HEADER = /\b((?:set-)?cookie\s*:\s*)[^\r\n"'\\]+/gi;
  * An authorization header's whole value, whatever its scheme (`Bot …`, `SSWS …`, `Digest
  * username="…", response="…"`, `ApiKey …`, `OAuth …`): the scheme word alone says nothing, the
  * rest of the line is the credential, a scheme's `name="value"` parameters included; a quote
- * otherwise ends it (the header quoted in JSON). Written so that no character can be taken two
- * ways (a quote is taken only right after `=`): linear on any text. A quoted value is NAMED_SECRET's.
+ * otherwise ends it (the header quoted in JSON). `Bearer`, `Basic` and `Token` carry one word,
+ * which NAMED_SECRET hides (what follows it on the line stays); a value already `[REDACTED]` is
+ * left as it is, so redacting twice is redacting once. Written so that no character can
+ * be taken two ways (a quote is taken only right after `=`): linear on any text. A quoted value is NAMED_SECRET's.
  */
 const AUTHORIZATION_HEADER =
-  /\b((?:proxy-)?authorization\s*:\s*)(?!\\?["'])(?:[^\r\n"'\\=]|=(?:"[^"\r\n]*")?)+/gi;
+  /\b((?:proxy-)?authorization\s*:\s*)(?![\s"']|\\["']|(?:bearer|basic|token)\s|\[REDACTED\])(?:[^\r\n"'\\=]|=(?:"[^"\r\n]*")?)+/gi;
 
 /** `mysql -pSECRET`, `mysqldump -u root -p'SECRET'`: the password glued to `-p`. */
 const MYSQL_PASSWORD =
@@ -196,15 +198,26 @@ function define(target: Record<string, unknown>, key: string, value: unknown): v
 
 const isSecretName = (name: unknown): boolean => typeof name === 'string' && SECRET_KEY.test(name);
 
+/**
+ * A header's name in a `[name, value]` pair: the long names only (`Authorization`, `x-api-key`,
+ * `Cookie`), since a two-element list whose first word is `auth` or `pass` is as likely a list
+ * of tool names as a header.
+ */
+const HEADER_NAME = new RegExp(`^[A-Za-z0-9_-]*?${NAMES}$`, 'i');
+
 const PRIVATE_KEY_START = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
 const PRIVATE_KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
 
 function redactArray(value: readonly unknown[]): unknown {
   // `["Authorization", "Bearer …"]`: a header as a pair.
-  if (value.length === 2 && isSecretName(value[0]) && value[1] !== '' && typeof value[1] !== 'object') {
-    const name = redact(value[0] as string);
-    return [name, hideAll(value[1])];
-  }
+  const [name, headerValue] = value;
+  const headerPair =
+    value.length === 2 &&
+    typeof name === 'string' &&
+    HEADER_NAME.test(name) &&
+    headerValue !== '' &&
+    typeof headerValue !== 'object';
+  if (headerPair) return [redact(name), hideAll(headerValue)];
   let copy: unknown[] | undefined;
   let inKey = false;
   for (let i = 0; i < value.length; i++) {
