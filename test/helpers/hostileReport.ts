@@ -9,7 +9,7 @@ import { ReportSchema, type Report } from '../../src/report/schema.js';
 /** Secrets a hostile value carries; none may reach any output. */
 export const HOSTILE_SECRETS = [
   'ghp_R8mZq2LkVw4Xy7Tn1Pb6Hc3Jd9Fs0Ga5Ue2Io',
-  'AKIAZ7QK3M5N8P2R4T6W',
+  'AKIAZ7QK3M5N2P2R4T6W',
   'xoxb-2048-1234567890-aZ7qK3m5N8p2R4t6',
 ];
 

@@ -7,7 +7,7 @@ describe('redact', () => {
     ['OpenAI key', 'using sk-proj-abcdefghijklmnopqrstuvwxyz0123 now', 'using [REDACTED] now'],
     ['Anthropic key', 'key sk-ant-api03-abcdefghijklmnopqrstuv', 'key [REDACTED]'],
     ['GitHub token', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', '[REDACTED]'],
-    ['AWS key id', 'AKIAIOSFODNN7EXAMPLE', '[REDACTED]'],
+    ['AWS key id', 'AKIAZ7QK3M5N2P2R4T6W', '[REDACTED]'],
     ['bearer header', 'Authorization: Bearer abc.def.ghi-123456', 'Authorization: [REDACTED]'],
     ['json api_key', '{"api_key": "s3cr3t-value-123"}', '{"api_key": "[REDACTED]"}'],
     ['password=', 'login password=hunter22hunter', 'login password=[REDACTED]'],
@@ -79,6 +79,11 @@ describe('redact', () => {
     'search_docs called 4× in 5 tool calls (steps 3–9)',
   ])('leaves ordinary text alone: %s', (text) => {
     expect(redact(text)).toBe(text);
+  });
+
+  it("keeps what gitleaks' own rule allows: AWS's documentation key, the example every tutorial shows", () => {
+    expect(redact('aws_access_key_id AKIAIOSFODNN7EXAMPLE')).toBe('aws_access_key_id AKIAIOSFODNN7EXAMPLE');
+    expect(redact('key id AKIAZ7QK3M5N2P2R4T6W')).toBe('key id [REDACTED]');
   });
 
   it('is idempotent: redacting twice is redacting once', () => {
