@@ -29,6 +29,7 @@ import type { ChatMessage, TraceInput } from '../schema.js';
 import { outcomeFromSpanAttributes } from '../outcome.js';
 import { quoted } from '../../redact/safeText.js';
 import { linkIssuedBy } from '../issuedBy.js';
+import { mergeNestedLlmCalls } from './nestedLlmCalls.js';
 
 /**
  * `obj[key] = value`, where a key named `__proto__` (any attribute key is trace data) becomes an
@@ -624,14 +625,18 @@ export function buildTrace(
     const top = ordered.filter((s) => s.parentSpanId === undefined);
     if (top.length === 1 && !mapping.toStep(top[0]!, { problem: () => {} })) root = top[0];
   }
-  const steps: StepInput[] = [];
+  const stepOf = new Map<Span, StepInput>();
   const unread: Span[] = [];
   for (const s of ordered) {
     if (s === root) continue;
     const step = mapping.toStep(s, ctx);
-    if (step) steps.push(step);
+    if (step) stepOf.set(s, step);
     else if (mapping.isUnread?.(s) && !mapping.isAgent(s)) unread.push(s);
   }
+  // A call recorded by a wrapper and by the SDK inside it is one step.
+  const folded = mergeNestedLlmCalls(ordered, stepOf);
+  const steps: StepInput[] = [];
+  for (const [s, step] of stepOf) if (!folded.has(s)) steps.push(step);
   // LLM spans list the tool calls their response asked for; tool spans ran them (by call id).
   linkIssuedBy(steps);
 
