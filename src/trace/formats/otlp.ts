@@ -80,6 +80,8 @@ export interface Span {
 /** Reports problems about one span's attributes with the span's line and path. */
 export interface MapContext {
   problem(span: Span, field: string, message: string): void;
+  /** Something read, but not as the span says it (a note with the span's line and field). */
+  warning?(span: Span, field: string, message: string): void;
 }
 
 /** What a format adds to the shared span handling: how its attributes map to a trace. */
@@ -711,11 +713,13 @@ export function createSpanReader(
   );
   let seq = 0;
   const nextSeq = () => seq++;
+  const located = (span: Span, field: string) => ({
+    ...(span.line !== undefined ? { line: span.line } : {}),
+    field: span.path ? `${span.path}.${field}` : field,
+  });
   const ctx: MapContext = {
-    problem(span, field, message) {
-      const f = span.path ? `${span.path}.${field}` : field;
-      sink.problem({ ...(span.line !== undefined ? { line: span.line } : {}), field: f, message });
-    },
+    problem: (span, field, message) => sink.problem({ ...located(span, field), message }),
+    warning: (span, field, message) => sink.warning?.({ ...located(span, field), message }),
   };
   const build = ([traceId, group]: [string, { spans: Span[]; line?: number }]): ImportedTrace => {
     const trace = buildTrace(traceId, group.spans, mapping, ctx);
