@@ -43,11 +43,15 @@ import {
   langfuseTraceFields,
   langfuseType,
 } from './langfuseSpans.js';
+import { completeMastraSteps, MASTRA_STRUCTURE_OPS, mastraRunFields } from './mastraSpans.js';
 import { dict } from '../../util/dict.js';
 
 const AGENT_OPS = new Set(['invoke_agent', 'create_agent', 'invoke_workflow']);
-/** Operations that group steps (AI SDK 7 wraps each model turn and its tool calls in `agent_step`). */
-const STRUCTURE_OPS = new Set(['agent_step']);
+/**
+ * Operations that group steps (AI SDK 7 and Mastra wrap each model turn and its tool calls in
+ * `agent_step`; Mastra's other model spans group or stream calls).
+ */
+const STRUCTURE_OPS = new Set(['agent_step', ...MASTRA_STRUCTURE_OPS]);
 const LLM_OPS = new Set(['chat', 'text_completion', 'generate_content', 'completion']);
 /** Operations that carry a model but are not an LLM generation step. */
 const NOT_LLM_OPS = new Set([
@@ -389,6 +393,7 @@ export const otelMapping: SpanMapping = {
     }
     return undefined;
   },
+  completeSteps: completeMastraSteps,
   isUnread(span) {
     if (aiOperation(span) !== undefined) return isUnreadAiSpan(span);
     if (langfuseType(span) !== undefined) return isUnreadLangfuseSpan(span);
@@ -425,6 +430,7 @@ export const otelMapping: SpanMapping = {
       ...(sessionId ? { sessionId } : {}),
     };
     if (root) {
+      Object.assign(fields, mastraRunFields(root));
       const input =
         messagesAttr(root, 'gen_ai.input.messages', ctx) ??
         traceloopArguments(maybeJson(a['traceloop.entity.input']));

@@ -98,6 +98,11 @@ export interface SpanMapping {
    * part says so. Structure (agents, chains, HTTP spans) is not unread.
    */
   isUnread?(span: Span): boolean;
+  /**
+   * Fills in steps from the spans around them, before they are ordered into the trace: what a
+   * producer records beside a call rather than on it (Mastra's tool-call chunks). Edits `stepOf`.
+   */
+  completeSteps?(ordered: Span[], stepOf: Map<Span, StepInput>, ctx: MapContext): void;
 }
 
 /** At most this many span names are kept in `metadata.unreadSpans`; the rest are counted together. */
@@ -635,6 +640,7 @@ export function buildTrace(
     if (step) stepOf.set(s, step);
     else if (mapping.isUnread?.(s) && !mapping.isAgent(s)) unread.push(s);
   }
+  mapping.completeSteps?.(ordered, stepOf, ctx);
   // A call recorded by a wrapper and by the SDK inside it is one step.
   const folded = mergeNestedLlmCalls(ordered, stepOf);
   const steps: StepInput[] = [];
