@@ -11,7 +11,7 @@
  * Enable: npm run build && npm ci --prefix test/fixtures/generate && npm ci --prefix test/fixtures/generate/capture
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,17 @@ if (skip)
 
 interface JsonResults {
   testResults: { assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+}
+
+/**
+ * `tracejury` in the project's node_modules is this checkout (its build/), as an installed package
+ * is: linked here rather than in the project's package.json, whose lock would then pin this
+ * repository's own dependency list.
+ */
+function linkTracejury(): void {
+  const link = path.join(project, 'node_modules', 'tracejury');
+  if (existsSync(link) || lstatSync(link, { throwIfNoEntry: false })) return;
+  symlinkSync(root(''), link, 'dir');
 }
 
 function runProject(out: string): Promise<{ code: number | null; output: string }> {
@@ -91,6 +102,7 @@ describe.skipIf(skip)('captureTrace with real instrumentations, in every order o
   it('captures every LLM and tool step of each', { timeout: 300_000 }, async () => {
     for (const [need, how] of missing) expect.fail(`${need} is missing: ${how}`);
     const out = mkdtempSync(path.join(tmpdir(), 'tracejury-capture-instr-'));
+    linkTracejury();
     const { code, output } = await runProject(out);
     const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as JsonResults;
     const byName = new Map(
