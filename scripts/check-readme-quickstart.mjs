@@ -120,11 +120,9 @@ if (!tarball) {
   );
 }
 
+// An empty folder, as a user starts: no package.json. The install line writes npm's own, which
+// does not say "type": "module", so the config is loaded as CommonJS, as it is for them.
 project = mkdtempSync(path.join(tmpdir(), 'tj-quickstart-'));
-writeFileSync(
-  path.join(project, 'package.json'),
-  JSON.stringify({ name: 'quickstart', version: '1.0.0', private: true, type: 'module' }, null, 2) + '\n',
-);
 await mustRun('git init', 'git init -q', project);
 
 const write = (block) => {
@@ -180,6 +178,10 @@ try {
         fail(`README.md:${block.line}: the install block must be one command that names tracejury`);
       const command = commands[0].replace(/\btracejury\b/, JSON.stringify(tarball));
       await mustRun('the install line', `${command} --prefer-offline`, project);
+      const written = path.join(project, 'package.json');
+      if (!existsSync(written)) fail('the install line wrote no package.json in the empty folder');
+      const type = JSON.parse(readFileSync(written, 'utf8')).type;
+      console.log(`  package.json written by npm, "type": ${JSON.stringify(type ?? null)}`);
     } else if (block === runBlock) {
       await runAndCheck();
     } else if (block === record) {
@@ -236,8 +238,14 @@ try {
       fail(`with the README's .gitignore, .tracejury/${file} is ${state(file)}, not ${want}`, status);
   console.log('+ git status: the cassette and baselines are kept, the reports and traces ignored');
 
-  // The README's note: a package that is not "type": "module" names the config vitest.config.mts.
-  await sh('npm pkg set type=commonjs', project);
+  // The same project as an ES module package, and with the config named .mts: the config loads in
+  // every module system a user's package may have.
+  await sh('npm pkg set type=module', project);
+  await mustRun('the run command, with "type": "module"', runBlock.body.trim(), project, {
+    ...cleanEnv,
+    ...judges.env,
+  });
+  await sh('npm pkg delete type', project);
   renameSync(path.join(project, configFile.target), path.join(project, 'vitest.config.mts'));
   await mustRun('the run command, as CommonJS with vitest.config.mts', runBlock.body.trim(), project, {
     ...cleanEnv,

@@ -1,4 +1,4 @@
-// Records examples/vitest/cassette.jsonl, the judges' answers the example's toPassTribunal replays
+// Records examples/vitest/.tracejury/cassette.jsonl, the judges' answers the example's toPassTribunal replays
 // in CI with no API key. A maintainers' tool of this repository, not part of the package:
 //
 //   npm run build && node scripts/record-example-cassette.mjs
@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { startStandInJudges } from './stand-in-judges.mjs';
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cassette = path.join(repo, 'examples', 'vitest', 'cassette.jsonl');
+const cassette = path.join(repo, 'examples', 'vitest', '.tracejury', 'cassette.jsonl');
 const vitestBin = path.join(
   path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
   'vitest.mjs',

@@ -1,5 +1,6 @@
 /**
- * The setup file the plugin adds to every test file: the matchers, the worker's settings from the
+ * The setup file the plugin adds to every test file: captureTrace's tracer provider registered
+ * before the test file makes its instrumentations, the matchers, the worker's settings from the
  * plugin (provide/inject), each attempt recorded for pass^k, the traces of a failed attempt saved,
  * a test that left an async matcher unawaited failed, and the worker's judge cassette written out
  * at the end.
@@ -13,9 +14,13 @@ import { saveAttemptTraces } from './worker/savedTraces.js';
 import { matchers } from './matchers.js';
 import { PROVIDE_KEY } from './shared/workerSettings.js';
 import { closeAllReceivers } from './receiver/receiverRegistry.js';
-import { resetCapture } from './capture/capture.js';
+import { prepareCaptureTracing, resetCapture } from './capture/capture.js';
 
 configureWorker(inject(PROVIDE_KEY));
+// Before the user's setup files and the test file run: an instrumentation takes its tracer when it
+// is made, and one taken before any provider is registered may never record (globalTracing.ts
+// says why). A provider registered earlier still (node --import) is kept, with our processor added.
+prepareCaptureTracing();
 expect.extend(matchers);
 
 beforeEach(({ task }) => {

@@ -7,6 +7,7 @@
 import type { Signal } from '../detect/signal.js';
 import { isFinding } from '../report/finding.js';
 import type { Trace } from '../trace/schema.js';
+import { fmtInt, plural } from '../util/thousands.js';
 
 export type LeftOutReason = 'failed outcome' | 'high findings' | 'status error' | 'status running';
 
@@ -22,13 +23,17 @@ export function whyNotLearned(
   return undefined;
 }
 
-/** "left out 88: 60 failed outcome, 25 high findings, 3 status error" (largest first). */
+/** How many runs were left out for a reason, worded for the count: "1 failed outcome", "25 with high findings". */
+const leftOutCount = (reason: LeftOutReason, n: number): string =>
+  reason === 'failed outcome' ? plural(n, reason) : `${fmtInt(n)} with ${reason}`;
+
+/** "left out 88: 60 failed outcomes, 25 with high findings, 3 with status error" (largest first). */
 export function describeLeftOut(counts: ReadonlyMap<LeftOutReason, number>): string {
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   if (total === 0) return 'left out none';
   const parts = [...counts.entries()]
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([reason, n]) => `${n} ${reason}`);
-  return `left out ${total}: ${parts.join(', ')}`;
+    .map(([reason, n]) => leftOutCount(reason, n));
+  return `left out ${fmtInt(total)}: ${parts.join(', ')}`;
 }

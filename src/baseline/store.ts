@@ -69,6 +69,19 @@ export function agentKey(agentId: string, agentVersion: string | undefined): str
 }
 
 /**
+ * A store key as people read it: the agent id unescaped, then `@version`; a version that already
+ * names the agent (Langfuse's `release: docs-assistant@2.3.1` of agent `docs-assistant`) is shown
+ * alone rather than as `docs-assistant@docs-assistant@2.3.1`.
+ */
+export function agentLabel(key: string): string {
+  const at = key.indexOf('@');
+  const id = decodeURIComponent(at < 0 ? key : key.slice(0, at));
+  if (at < 0) return id;
+  const version = key.slice(at + 1);
+  return version.startsWith(`${id}@`) ? version : `${id}@${version}`;
+}
+
+/**
  * A version 1 key back to its agent. It was ambiguous when the id held an `@`; it is read as
  * `id@version`, split at the last `@` (versions rarely contain one), as the version 1 lookup for a
  * versioned agent produced it.
@@ -395,8 +408,11 @@ function takeOverStaleLock(lock: string, staleMs: number): boolean {
 /** The store keys of `agent`: its key without a version, and the same id at every version. */
 export function keysOfAgent(store: BaselineFile, agent: string): string[] {
   const bare = agentKey(agent, undefined);
-  // An argument that is a store key already (`bot@1.2`, as `baseline show` prints it) matches itself.
-  return Object.keys(store.agents).filter((k) => k === agent || k === bare || k.startsWith(`${bare}@`));
+  // An argument that is a store key already (`bot@1.2`), or a key as `baseline show` prints it
+  // (agentLabel), matches that key.
+  return Object.keys(store.agents).filter(
+    (k) => k === agent || k === bare || k.startsWith(`${bare}@`) || agentLabel(k) === agent,
+  );
 }
 
 export interface AgentBaselineSummary {

@@ -1,7 +1,7 @@
 /** The diff for a terminal: the gate and the headline first, then what changed and whether it is noise. */
 import { formatUsd } from '../report/summarise.js';
 import { terminalText } from '../redact/safeText.js';
-import { fmtInt } from '../util/thousands.js';
+import { fmtInt, plural } from '../util/thousands.js';
 import {
   countChange,
   intervalText,
@@ -42,7 +42,7 @@ export function renderDiffText(diff: ReportDiff, options: DiffTextOptions = {}):
     : c.red(`Regression gate: FAILED — ${diff.gate.reasons.map(show).join('; ')}`);
   lines.push(
     c.b('tracejury diff') +
-      ` — base ${fmtInt(diff.base.traces)} traces, head ${fmtInt(diff.head.traces)} traces`,
+      ` — base ${plural(diff.base.traces, 'trace')}, head ${plural(diff.head.traces, 'trace')}`,
     '',
     gate,
     `Waste: ${usdChange(totals.wasteUsd)}; per 100 traces ${formatUsd(totals.wastePer100Traces.base)} → ${formatUsd(totals.wastePer100Traces.head)}`,

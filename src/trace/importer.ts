@@ -12,6 +12,7 @@ export const INPUT_FORMATS = [
   'langfuse',
   'records',
   'openai-messages',
+  'openai-agents',
 ] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { percentile } from '../../src/baseline/percentile.js';
 import {
   agentKey,
+  agentLabel,
   baselineLookup,
   emptyBaselines,
+  keysOfAgent,
   migrateBaselines,
   updateBaselines,
 } from '../../src/baseline/store.js';
@@ -146,5 +148,24 @@ describe('per-agent baselines', () => {
     expect(lookup('bot', '2', 'stepCount')).toEqual({ p75: 3, runs: 1, source: 'store' });
     expect(lookup('team@bot', '3', 'stepCount')).toEqual({ p75: 3, runs: 1, source: 'store' });
     expect(lookup('100%', '1', 'stepCount')).toEqual({ p75: 3, runs: 1, source: 'store' });
+  });
+});
+
+describe('agent keys as the CLI prints them', () => {
+  it('shows a version that already names its agent once, ids unescaped, and takes the label back', () => {
+    // Langfuse's release `docs-assistant@2.3.1` is the version of agent `docs-assistant`.
+    const key = agentKey('docs-assistant', 'docs-assistant@2.3.1');
+    expect(key).toBe('docs-assistant@docs-assistant@2.3.1');
+    expect(agentLabel(key)).toBe('docs-assistant@2.3.1');
+    expect(agentLabel(agentKey('bot', '1.2'))).toBe('bot@1.2');
+    expect(agentLabel(agentKey('team@bot', undefined))).toBe('team@bot');
+    expect(agentLabel(agentKey('50%', '2'))).toBe('50%@2');
+    const store = updateBaselines(emptyBaselines(), [
+      run('r1', 1, { agentId: 'docs-assistant', agentVersion: 'docs-assistant@2.3.1' }),
+      run('r2', 1, { agentId: 'bot', agentVersion: '1.2' }),
+    ]);
+    expect(keysOfAgent(store, 'docs-assistant@2.3.1')).toEqual([key]);
+    expect(keysOfAgent(store, 'docs-assistant')).toEqual([key]);
+    expect(keysOfAgent(store, 'bot@1.2')).toEqual(['bot@1.2']);
   });
 });

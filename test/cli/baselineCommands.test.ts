@@ -95,9 +95,12 @@ describe('baseline update learns only good runs', () => {
     const { code, stdout } = await cli(['baseline', 'update', 'runs.jsonl'], d);
     expect(code).toBe(0);
     expect(stdout).toContain(
-      'learned 3 runs of 2 agents; left out 3: 1 failed outcome, 1 high findings, 1 status error',
+      'learned 3 runs of 2 agents; left out 3: 1 failed outcome, 1 with high findings, 1 with status error',
     );
     expect(store(d).agents.bot!.runs.map((r) => r.traceId)).toEqual(['good1', 'good2']);
+    // Each agent's count in the right number.
+    expect(stdout).toMatch(/bot \(2 runs\)/);
+    expect(stdout).toMatch(/helper \(1 run\)/);
   });
 });
 

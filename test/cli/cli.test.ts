@@ -304,7 +304,7 @@ describe('tracejury baseline update', () => {
     expect(code).toBe(0);
     expect(stderr).toContain('runs.jsonl:1');
     expect(stderr).not.toContain('abcdefghijklmnop');
-    expect(stdout).toMatch(/bot \(1 runs\)/);
+    expect(stdout).toMatch(/bot \(1 run\)/);
   });
 });
 

@@ -241,7 +241,7 @@ describe('renderDiffText', () => {
     );
     const text = renderDiffText(evil);
     expect(text).toMatch(
-      /^tracejury diff — base 1 traces, head 1 traces\n\nRegression gate: FAILED — 1 new finding at high or worse/,
+      /^tracejury diff — base 1 trace, head 1 trace\n\nRegression gate: FAILED — 1 new finding at high or worse/,
     );
     expect(text).not.toContain('\x1b');
     expect(text).toContain('a\\x1b[2J\\nGate: passed');

@@ -12,6 +12,7 @@ import { expect } from 'vitest';
 import { analyze } from '../../src/analyze.js';
 import { loadTraces } from '../../src/trace/load.js';
 import type { LoadedTrace, LlmStep, ToolStep, Trace } from '../../src/trace/schema.js';
+import { EXPECTED_SHAPE, shape as shapeOfTrace } from '../fixtures/generate/scenario.mjs';
 
 export const fixture = (p: string) => fileURLToPath(new URL(`../fixtures/${p}`, import.meta.url));
 
@@ -24,23 +25,9 @@ export async function loadRun(path: string): Promise<LoadedTrace> {
 
 /** The steps as `llm` / `tool:name:status`, in trace order. */
 export const shape = (loaded: LoadedTrace | Trace): string[] =>
-  ('trace' in loaded ? loaded.trace : loaded).steps.map((s) =>
-    s.type === 'tool' ? `tool:${s.name}:${s.status}` : s.type,
-  );
+  shapeOfTrace('trace' in loaded ? loaded.trace : loaded);
 
-export const EXPECTED_SHAPE = [
-  'llm',
-  'tool:lookup_order:error',
-  'llm',
-  'tool:lookup_order:ok',
-  'llm',
-  'tool:get_weather:ok',
-  'llm',
-  'tool:get_weather:ok',
-  'llm',
-  'tool:get_weather:ok',
-  'llm',
-];
+export { EXPECTED_SHAPE };
 
 /** A trace loaded from a fixture, or one captured live (vitest-plugin captureTrace). */
 export function expectRun(loaded: LoadedTrace | Trace): void {

@@ -36,7 +36,12 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-const MAX_LIFETIME_MS = 60_000;
+/**
+ * A safety close for a server a test forgot, not a deadline: the server and this timer are unref'd,
+ * so neither keeps the process alive. It was a minute, and a test that runs Vitest three times
+ * against one server took longer at load 17: its judges met a closed server ('Connection error').
+ */
+const MAX_LIFETIME_MS = 15 * 60_000;
 
 export async function startFakeServer(handler: Handler): Promise<FakeServer> {
   const requests: ReceivedRequest[] = [];

@@ -224,10 +224,11 @@ describe('tribunal transport', () => {
         'gpt-4.1': openaiReply({ score: 0.9, confidence: 0.9, passed: true }),
       }),
     );
+    // Room for the 1 s wait and two answers on a busy machine; the case is the retry, not the clock.
     const v = await runTribunal(
       opts(
         THREE.map((m) => oa(s, m)),
-        { judgeTimeoutMs: 4000 },
+        { judgeTimeoutMs: 15_000 },
       ),
     );
     expect(v.indeterminate).toBe(false);
@@ -238,11 +239,14 @@ describe('tribunal transport', () => {
   });
 
   it('does not wait for a Retry-After beyond the judge’s remaining time', async () => {
-    const s = await server(byModel({ 'gpt-4o': errorReply(429, { 'retry-after': '30' }) }));
-    const v = await runTribunal(opts([oa(s, 'gpt-4o')], { judgeTimeoutMs: 500 }));
+    // An hour's Retry-After against a 10 s judge: over its time however slow the machine is, and
+    // the first answer has all of the 10 s to arrive (a 500 ms judge failed on a busy machine, its
+    // 429 not yet read).
+    const s = await server(byModel({ 'gpt-4o': errorReply(429, { 'retry-after': '3600' }) }));
+    const v = await runTribunal(opts([oa(s, 'gpt-4o')], { judgeTimeoutMs: 10_000 }));
     expect(v.indeterminate).toBe(true);
     expect(v.judges[0]!.httpStatus).toBe(429);
-    expect(v.judges[0]!.error).toMatch(/Retry-After of 30000 ms exceeds the judge's remaining/);
+    expect(v.judges[0]!.error).toMatch(/Retry-After of 3600000 ms exceeds the judge's remaining/);
     expect(s.requests).toHaveLength(1);
   });
 

@@ -90,6 +90,24 @@ describe('layoutTimeline', () => {
     expect(rows[3]!.detail).toBe('1 result');
   });
 
+  it('names an LLM step by its span and model, the model once', () => {
+    const rows = layoutTimeline(
+      makeTrace([
+        llm({ model: 'gpt-4.1-mini', name: 'chat gpt-4.1-mini' }),
+        llm({ model: 'gpt-4.1-mini-2025-04-14', name: 'chat gpt-4.1-mini' }),
+        llm({ model: 'claude-haiku-4-5', name: 'ai.generateText.doGenerate' }),
+        llm({ model: 'gpt-4o', name: 'gpt-4o' }),
+      ]),
+      [],
+    ).rows;
+    expect(rows.map((r) => r.label)).toEqual([
+      'chat gpt-4.1-mini',
+      'chat gpt-4.1-mini · gpt-4.1-mini-2025-04-14',
+      'ai.generateText.doGenerate · claude-haiku-4-5',
+      'gpt-4o',
+    ]);
+  });
+
   it('draws each finding on the steps it names, and highlights the detector the address names', () => {
     const trace = makeTrace([llm(), tool('a'), tool('a'), tool('a')]);
     const markers = [

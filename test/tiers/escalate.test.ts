@@ -43,7 +43,7 @@ tribunal:
     - { provider: openai, model: gpt-4o, baseURL: "${server.openaiBaseURL}", apiKey: test-key }
     - { provider: openai, model: gpt-4o-mini, baseURL: "${server.openaiBaseURL}", apiKey: test-key }
     - { provider: openai, model: gpt-4.1, baseURL: "${server.openaiBaseURL}", apiKey: test-key }
-  judgeTimeoutMs: 2000
+  judgeTimeoutMs: 15000
   cassette: { mode: record }
 `;
   const stateDir = mkdtempSync(path.join(tmpdir(), 'tj-tiers-'));

@@ -62,7 +62,7 @@ tribunal:
     - { provider: openai, model: gpt-4o, baseURL: "${judge.openaiBaseURL}", apiKey: test-key }
     - { provider: openai, model: gpt-4o-mini, baseURL: "${judge.openaiBaseURL}", apiKey: test-key }
     - { provider: openai, model: gpt-4.1, baseURL: "${judge.openaiBaseURL}", apiKey: test-key }
-  judgeTimeoutMs: 2000
+  judgeTimeoutMs: 15000
   cassette: { mode: record }
 ${extraYml}`),
   };

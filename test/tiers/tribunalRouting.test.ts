@@ -47,7 +47,7 @@ tribunal:
       judges:
         - { provider: anthropic, model: claude-sonnet-4-6, ${an} }
         - { provider: openai, model: gpt-4.1, ${oa} }
-  judgeTimeoutMs: 2000
+  judgeTimeoutMs: 15000
   cassette: { mode: record }
 ${extra}`;
   const stateDir = mkdtempSync(path.join(tmpdir(), 'tj-routing-'));

@@ -24,9 +24,8 @@ function chain(levels: number): unknown {
 describe('nestingProblem on shared values', () => {
   it('finds a value within the limit through 2^40 paths without walking them all', () => {
     const value = doubling(40, chain(10));
-    const started = performance.now();
+    // Walking the 2^40 paths would not end: the test's timeout is the bound, not a clock here.
     expect(nestingProblem(value, { shared: true })).toBeUndefined();
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('finds one too deep through 2^40 paths, and where', () => {

@@ -78,12 +78,11 @@ describe('strict mode and parallel tool calls', () => {
   it('matches a batch of forty calls in reverse order, and a thousand calls in sequence, quickly', () => {
     const cities = Array.from({ length: 40 }, (_, i) => `city-${i}`);
     const wide = makeTrace([llm(), ...cities.map((c) => weather(c, 1))]);
-    const started = performance.now();
+    // An exponential search over the 40! orderings would not end: the test's timeout is the bound,
+    // not a clock here (a shared machine's speed says nothing about the search).
     expect(matchTrajectory(wide, [...cities].reverse().map(want)).pass).toBe(true);
     const long = Array.from({ length: 1000 }, (_, i) => `city-${i}`);
     const sequence = makeTrace(long.map((c) => weather(c)));
     expect(matchTrajectory(sequence, long.map(want)).pass).toBe(true);
-    // Generous bound for a shared machine: the point is no exponential search over orderings.
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 });

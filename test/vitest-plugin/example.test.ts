@@ -5,7 +5,7 @@
  * (judge base URLs point at a loopback trap that must stay unasked).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -54,7 +54,8 @@ describe('examples/vitest', () => {
     trapped.push(`${req.method} ${req.url}`);
     res.writeHead(500).end();
   });
-  const hadStateDir = existsSync(STATE_DIR);
+  // The committed cassette lives in the state dir; what else the run writes there is removed after.
+  const before = new Set(existsSync(STATE_DIR) ? readdirSync(STATE_DIR) : []);
   let run: RunResult;
   let report: ReportLike;
   let byName: (suffix: string) => TestEntry;
@@ -85,8 +86,9 @@ describe('examples/vitest', () => {
   }, TIMEOUT_MS + 10_000);
 
   afterAll(async () => {
-    // The run writes only its report; leave the checkout as it was.
-    if (!hadStateDir) rmSync(STATE_DIR, { recursive: true, force: true });
+    // The run writes its report (and saved traces) beside the cassette; leave the checkout as it was.
+    for (const entry of existsSync(STATE_DIR) ? readdirSync(STATE_DIR) : [])
+      if (!before.has(entry)) rmSync(path.join(STATE_DIR, entry), { recursive: true, force: true });
     await new Promise<void>((resolve) => trap.close(() => resolve()));
   });
 
@@ -158,7 +160,7 @@ describe('examples/vitest', () => {
     expect(trajectories.every((t) => t.mode === 'strict' && t.pass)).toBe(true);
   });
 
-  it('toPassTribunal: three judges replayed from cassette.jsonl, the verdict passed', () => {
+  it('toPassTribunal: three judges replayed from .tracejury/cassette.jsonl, the verdict passed', () => {
     expect(report.verdicts).toHaveLength(1);
     const [verdict] = report.verdicts;
     expect(verdict).toMatchObject({ passed: true, indeterminate: false });

@@ -7,16 +7,17 @@
  * every span started under that context with it, so concurrent captures never share spans and
  * spans started outside any capture are never kept.
  */
-import { context } from '@opentelemetry/api';
 import { readTraceValues, type Trace } from 'tracejury';
 import { rememberSource, traceAnalyser } from '../worker/context.js';
 import { currentTask } from '../worker/currentTask.js';
 import { keepTrace } from '../worker/savedTraces.js';
-import { ensureCaptureTracing } from './globalTracing.js';
+import { activeContext, ensureCaptureTracing, withContext } from './globalTracing.js';
 import { CAPTURE_KEY, closeCapture, openCapture, type Capture } from './spanProcessor.js';
 import { spansToOtlp } from './spansToOtlp.js';
+import { noSpansMessage } from './noSpans.js';
 
 export { resetCapture, tracejuryProcessor } from './spanProcessor.js';
+export { prepareCaptureTracing } from './globalTracing.js';
 
 export interface CaptureOptions {
   /** The trace's agentId, in place of the one the spans name (default: theirs, else `captureTrace`). */
@@ -39,18 +40,12 @@ export type CaptureFailure = Error & { trace?: Trace };
 
 const DEFAULT_SETTLE_MS = 100;
 
-const ENABLE_TELEMETRY =
-  'Is telemetry enabled? AI SDK 5: experimental_telemetry: { isEnabled: true }; AI SDK 7: ' +
-  "telemetry: { integrations: [new OpenTelemetry()] } (from '@ai-sdk/otel') or registerTelemetry(…); " +
-  'OpenInference: register the instrumentation with the global tracer provider. Spans are seen only when ' +
-  'started inside fn (not by an agent run begun before captureTrace) and sampled by your provider.';
-
 function readCapture(capture: Capture, options: CaptureOptions): Trace {
   const name = options.name ?? 'captureTrace';
   if (capture.ended.length === 0) {
     throw new Error(
       capture.started === 0
-        ? `captureTrace: no spans were captured during the call. ${ENABLE_TELEMETRY}`
+        ? noSpansMessage()
         : `captureTrace: ${capture.started} spans started during the call but none ended within ` +
             `settleMs (${options.settleMs ?? DEFAULT_SETTLE_MS} ms): end them, await the agent's result ` +
             '(e.g. streamText: await result.text), or raise settleMs.',
@@ -120,11 +115,11 @@ export async function captureTraceWithResult<T>(
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
   const capture = openCapture();
   // The active context is kept (a span around the call stays the parent); only our key is added.
-  const ctx = context.active().setValue(CAPTURE_KEY, capture);
+  const ctx = activeContext().setValue(CAPTURE_KEY, capture);
   try {
     let result: T;
     try {
-      result = await context.with(ctx, fn);
+      result = await withContext(ctx, fn);
     } catch (err) {
       await capture.settle(settleMs);
       attachTrace(err, capture, options);

@@ -34,7 +34,7 @@ export function htmlReportPath(report: string | false, html: string | false | un
 
 interface UserConfigLike {
   root?: string;
-  test?: { root?: string; includeTaskLocation?: boolean };
+  test?: { root?: string; includeTaskLocation?: boolean; setupFiles?: string | string[] };
 }
 
 interface VitestLike {
@@ -45,7 +45,7 @@ interface VitestLike {
 export interface TracejuryVitePlugin {
   name: 'tracejury';
   config(config: UserConfigLike): {
-    test: { setupFiles: string[]; provide: Record<string, WorkerSettings>; includeTaskLocation: boolean };
+    test: { provide: Record<string, WorkerSettings>; includeTaskLocation: boolean };
   };
   configureVitest(context: { vitest: VitestLike }): void;
 }
@@ -87,9 +87,14 @@ export function tracejury(options: TracejuryPluginOptions = {}): TracejuryVitePl
         saveTraces: parsed.saveTraces ?? 'failed',
         runCommand: runCommandOf(),
       };
+      // Ours first, before the user's setup files: it registers captureTrace's tracer provider, and
+      // an instrumentation made before any provider is registered may never record
+      // (capture/globalTracing.ts). A returned setupFiles would be appended after theirs.
+      config.test ??= {};
+      const userSetup = config.test.setupFiles ?? [];
+      config.test.setupFiles = [SETUP_FILE, ...(Array.isArray(userSetup) ? userSetup : [userSetup])];
       return {
         test: {
-          setupFiles: [SETUP_FILE],
           provide: { [PROVIDE_KEY]: settings },
           // Each test's line, so the report (and the Action's annotations) point at the test itself.
           includeTaskLocation: config.test?.includeTaskLocation ?? true,

@@ -28,6 +28,7 @@ import {
 } from 'tracejury';
 import { META_KEY, type TestMeta } from '../shared/meta.js';
 import { TRACES_DIR } from '../shared/workerSettings.js';
+import { firstLine } from './firstLine.js';
 
 /** tracejury.yml's sections, for the note on an agent section no trace of the run belongs to. */
 export type AgentSections = Pick<Config, 'sections' | 'sectionLines' | 'file'>;
@@ -42,16 +43,6 @@ export interface ReporterSettings {
   agentSections?: AgentSections;
   /** Where the workers save traces (`<stateDir>/traces/`), cleared at the start of a run. */
   stateDir?: string;
-}
-
-/** The first line of an error message: what a report and a PR comment show. */
-function firstLine(message: string | undefined): string {
-  return (
-    (message ?? '')
-      .split('\n')
-      .find((l) => l.trim() !== '')
-      ?.trim() ?? ''
-  );
 }
 
 /**

@@ -11,7 +11,8 @@ import { startTraceReceiver } from 'tracejury/vitest';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-test('the agent in its own process, traced over OTLP', async () => {
+// Starting a Node process takes seconds on a busy CI machine: more than Vitest's default 5 s.
+test('the agent in its own process, traced over OTLP', { timeout: 60_000 }, async () => {
   const receiver = await startTraceReceiver();
   const { stdout } = await run(
     process.execPath,

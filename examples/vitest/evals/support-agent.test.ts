@@ -42,7 +42,7 @@ describe('order-support agent', () => {
     });
   });
 
-  test('the answer passes the tribunal of judges (replayed from cassette.jsonl)', async () => {
+  test('the answer passes the tribunal of judges (replayed from the cassette)', async () => {
     const trace = await captureTrace(() => createSupportAgent().run('Where is my order 4412?'));
 
     await expect(trace).toPassTribunal({ rubric: 'order_status' });

@@ -2,7 +2,7 @@
  * New, resolved or persisting findings, worst first. New and persisting ones are head's and open
  * head's timeline; resolved ones are base's, whose traces the page does not hold.
  */
-import { formatUsd, stepsText } from '../model/format.js';
+import { formatUsd, plural, stepsText } from '../model/format.js';
 import type { DiffPage, DiffSignal } from '../model/page.js';
 import type { TraceIndex } from '../model/traces.js';
 import { FindingWhere } from './FindingWhere.js';
@@ -30,7 +30,7 @@ export function DiffFindingList({ signals, kind, page, index, total }: Props) {
     return (
       <p class="empty">
         {total
-          ? `${total} findings persist; this page was written without the two reports, so it does not list them.`
+          ? `${plural(total, 'finding')} ${total === 1 ? 'persists' : 'persist'}; this page was written without the two reports, so it does not list them.`
           : EMPTY[kind]}
       </p>
     );

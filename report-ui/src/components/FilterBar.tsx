@@ -1,6 +1,7 @@
 /** One select per filter (detector, severity, status, agent, test), each choice with its count. */
 import type { FilterChoice, FilterKey, Filters } from '../model/findings.js';
 import { FILTER_KEYS } from '../model/findings.js';
+import { fmtInt, plural } from '../model/format.js';
 
 const LABELS: Record<FilterKey, string> = {
   detector: 'Detector',
@@ -46,7 +47,7 @@ export function FilterBar({ choices, filters, onChange, shown, total }: Props) {
         </label>
       ))}
       <span class="filter-count" data-testid="shown-count">
-        {shown === total ? `${total} signals` : `${shown} of ${total} signals`}
+        {shown === total ? plural(total, 'signal') : `${fmtInt(shown)} of ${plural(total, 'signal')}`}
       </span>
       {active && (
         <button type="button" class="link-button" onClick={() => onChange({})}>

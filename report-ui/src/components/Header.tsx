@@ -1,4 +1,5 @@
 /** The verdict first: the gate (or the regression gate) and the rules that decided it. */
+import { plural } from '../model/format.js';
 import type { Page } from '../model/page.js';
 
 export function Header({ page }: { page: Page }) {
@@ -6,8 +7,8 @@ export function Header({ page }: { page: Page }) {
   const what = page.kind === 'report' ? 'Gate' : 'Regression gate';
   const sub =
     page.kind === 'report'
-      ? `${page.report.inputs.traces} traces from ${page.report.inputs.files} files`
-      : `base ${page.diff.base.traces} traces → head ${page.diff.head.traces} traces`;
+      ? `${plural(page.report.inputs.traces, 'trace')} from ${plural(page.report.inputs.files, 'file')}`
+      : `base ${plural(page.diff.base.traces, 'trace')} → head ${plural(page.diff.head.traces, 'trace')}`;
   return (
     <header class="header">
       <div class="brand">

@@ -1,5 +1,5 @@
 /** A Vitest run's tests, failed first: attempts, pass^k and pass@k, errors and the traces each captured. */
-import { fileLine, fmtInt } from '../model/format.js';
+import { fileLine, fmtInt, plural } from '../model/format.js';
 import type { ReportPage, TestResult } from '../model/page.js';
 import { attemptsText, passKText, testsInOrder } from '../model/tests.js';
 import type { TraceIndex } from '../model/traces.js';
@@ -51,7 +51,7 @@ export function TestsTab({ page, index }: { page: ReportPage; index: TraceIndex 
     <section aria-label="Tests">
       {run && (
         <p class="lede">
-          {fmtInt(run.tests)} tests: {fmtInt(run.passed)} passed, {fmtInt(run.failed)} failed,{' '}
+          {plural(run.tests, 'test')}: {fmtInt(run.passed)} passed, {fmtInt(run.failed)} failed,{' '}
           {fmtInt(run.skipped)} skipped
           {run.repeated > 0 &&
             ` · ${fmtInt(run.repeated)} run more than once: pass^k ${passKText(run.passHatK)}; pass@k ${passKText(run.passAtK)}`}

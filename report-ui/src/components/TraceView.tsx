@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'preact/hooks';
 import { readTrace } from '../data.js';
-import { fileLine, fmtInt, formatMs, formatUsd } from '../model/format.js';
+import { fileLine, fmtInt, formatMs, formatUsd, plural } from '../model/format.js';
 import { whyNotEmbedded } from '../model/leftOut.js';
 import type { Page, Trace } from '../model/page.js';
 import type { Route } from '../model/route.js';
@@ -88,7 +88,7 @@ export function TraceView({ page, index, route, navigate }: Props) {
         )}
         {s && (
           <span>
-            {fmtInt(s.steps)} steps · {fmtInt(s.llmCalls)} LLM · {fmtInt(s.toolCalls)} tool
+            {plural(s.steps, 'step')} · {fmtInt(s.llmCalls)} LLM · {fmtInt(s.toolCalls)} tool
           </span>
         )}
         {s && <span>cost {formatUsd(s.costUsd)}</span>}
@@ -96,7 +96,7 @@ export function TraceView({ page, index, route, navigate }: Props) {
         {s?.test !== undefined && <span>test {s.test}</span>}
         {!s && trace && (
           <span>
-            {fmtInt(trace.steps.length)} steps · agent {trace.agentId}
+            {plural(trace.steps.length, 'step')} · agent {trace.agentId}
           </span>
         )}
       </div>

@@ -62,7 +62,12 @@ function labelOf(step: Step): { label: string; detail: string } {
       const u = step.usage;
       const tokens = u ? `${u.inputTokens} → ${u.outputTokens} tokens` : '';
       return {
-        label: step.name && step.name !== step.model ? `${step.name} · ${step.model}` : step.model,
+        // A span name that already holds the model (`chat gpt-4.1-mini`) is the label alone.
+        label: !step.name
+          ? step.model
+          : step.name.includes(step.model)
+            ? step.name
+            : `${step.name} · ${step.model}`,
         detail: tokens,
       };
     }

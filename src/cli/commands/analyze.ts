@@ -69,7 +69,7 @@ const OPTIONS = {
 
 const HELP = `tracejury analyze <paths, globs or - for stdin…> [options]
 
-Reads recorded traces (native, otel, openinference, langfuse, records, openai-messages: detected
+Reads recorded traces (native, otel, openinference, langfuse, records, openai-messages, openai-agents: detected
 per file), runs the detectors, prices the waste, escalates gray-zone signals to the tribunal when
 judges are configured, and prints the report with the gate.
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { analyze, DEFAULT_STATE_DIR } from '../../analyze.js';
 import { describeLeftOut, whyNotLearned, type LeftOutReason } from '../../baseline/learn.js';
 import {
+  agentLabel,
   DEFAULT_BASELINE_FILE,
   emptyBaselines,
   keysOfAgent,
@@ -135,7 +136,7 @@ async function update(args: string[], io: CliIO): Promise<number> {
     `learned ${plural(learned, 'run')} of ${plural(learnedAgents, 'agent')}; ${describeLeftOut(leftOut)}\n`,
   );
   const agents = Object.entries(store.agents).map(
-    ([k, v]) => `${terminalText(k, 80)} (${v.runs.length} runs)`,
+    ([k, v]) => `${terminalText(agentLabel(k), 80)} (${plural(v.runs.length, 'run')})`,
   );
   const shown = agents.slice(0, 10).join(', ') + (agents.length > 10 ? `, … ${agents.length - 10} more` : '');
   io.stdout.write(`baselines: ${shown || 'no successful runs'} → ${path.relative(io.cwd, file)}\n`);
@@ -194,7 +195,7 @@ function show(args: string[], io: CliIO): number {
   if (agents.length === 0) lines.push('  no agents yet: `tracejury baseline update <traces>` learns them');
   for (const a of agents) {
     const state = a.active ? 'active' : `static thresholds until ${minRuns}`;
-    lines.push(`  ${terminalText(a.agent)}: ${plural(a.runs, 'run')} — ${state}`);
+    lines.push(`  ${terminalText(agentLabel(a.agent))}: ${plural(a.runs, 'run')} — ${state}`);
     const p75 = Object.entries(a.p75).map(([m, v]) => METRIC_LABELS[m]!(v));
     if (p75.length) lines.push(`    P75: ${p75.join(', ')}`);
   }

@@ -2,6 +2,7 @@
 import type { Importer, InputFormat } from '../importer.js';
 import { langfuseImporter } from './langfuse.js';
 import { nativeImporter } from './native.js';
+import { openaiAgentsImporter } from './openaiAgents.js';
 import { openaiMessagesImporter } from './openaiMessages.js';
 import { openinferenceImporter } from './openinference.js';
 import { otelImporter } from './otel.js';
@@ -12,6 +13,7 @@ export const importers: readonly Importer[] = [
   openinferenceImporter,
   otelImporter,
   langfuseImporter,
+  openaiAgentsImporter,
   openaiMessagesImporter,
   recordsImporter,
 ];

@@ -27,6 +27,7 @@ import {
   type StepInput,
 } from './otlp.js';
 import { dict } from '../../util/dict.js';
+import { otelMapping } from './otel.js';
 
 const kindOf = (s: Span): string | undefined => str(s.attributes['openinference.span.kind'])?.toUpperCase();
 
@@ -212,13 +213,22 @@ function advertisedTools(a: Attributes): string[] {
   });
 }
 
+/**
+ * A trace an OpenInference instrumentation wrote in part: spans with no OpenInference kind are read
+ * by the OpenTelemetry mapping (GenAI conventions), so that an LLM client traced by another
+ * instrumentation (@opentelemetry/instrumentation-openai beside openinference-core's traceTool,
+ * say) keeps its calls instead of leaving a trace of tool steps that cost nothing.
+ */
 export const openinferenceMapping: SpanMapping = {
   isAgent(span) {
     const kind = kindOf(span);
+    if (kind === undefined) return otelMapping.isAgent(span);
     return kind === 'AGENT' || kind === 'CHAIN';
   },
   toStep(span, ctx) {
-    switch (kindOf(span)) {
+    const kind = kindOf(span);
+    if (kind === undefined) return otelMapping.toStep(span, ctx);
+    switch (kind) {
       case 'LLM':
         return llmStep(span, ctx);
       case 'TOOL':
@@ -233,7 +243,8 @@ export const openinferenceMapping: SpanMapping = {
   isUnread(span) {
     // EMBEDDING, RERANKER, GUARDRAIL, EVALUATOR, UNKNOWN, …: work done, not read as a step.
     const kind = kindOf(span);
-    return kind !== undefined && kind !== 'AGENT' && kind !== 'CHAIN';
+    if (kind === undefined) return otelMapping.isUnread?.(span) ?? false;
+    return kind !== 'AGENT' && kind !== 'CHAIN';
   },
   traceFields(root, spans) {
     const fields: Partial<TraceInput> = {};

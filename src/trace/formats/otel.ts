@@ -43,11 +43,15 @@ import {
   langfuseTraceFields,
   langfuseType,
 } from './langfuseSpans.js';
+import { completeMastraSteps, MASTRA_STRUCTURE_OPS, mastraRunFields } from './mastraSpans.js';
 import { dict } from '../../util/dict.js';
 
 const AGENT_OPS = new Set(['invoke_agent', 'create_agent', 'invoke_workflow']);
-/** Operations that group steps (AI SDK 7 wraps each model turn and its tool calls in `agent_step`). */
-const STRUCTURE_OPS = new Set(['agent_step']);
+/**
+ * Operations that group steps (AI SDK 7 and Mastra wrap each model turn and its tool calls in
+ * `agent_step`; Mastra's other model spans group or stream calls).
+ */
+const STRUCTURE_OPS = new Set(['agent_step', ...MASTRA_STRUCTURE_OPS]);
 const LLM_OPS = new Set(['chat', 'text_completion', 'generate_content', 'completion']);
 /** Operations that carry a model but are not an LLM generation step. */
 const NOT_LLM_OPS = new Set([
@@ -230,23 +234,62 @@ function llmStep(span: Span, ctx: MapContext): StepInput {
     'gen_ai.usage.cache_creation.input_tokens',
     'gen_ai.usage.cache_creation_input_tokens',
     'gen_ai.usage.input_tokens.cache_write',
+    // The Anthropic SDK's own spans (`anthropic.messages.create`) name it so.
+    'gen_ai.usage.cache_write.input_tokens',
   );
   const cost = firstCount(span, ctx, 'gen_ai.usage.cost', 'gen_ai.usage.cost_usd');
+  const input = inputCountingCache(span, ctx, inputTokens, cached, cacheWrite);
   const { output, finishReason: fromOutput } = llmOutput(span, ctx);
   const finishReason = finishReasonAttr(a['gen_ai.response.finish_reasons']) ?? fromOutput;
-  const input = llmInput(span, ctx);
   return llmStepFromSpan(span, {
     model,
     provider,
-    input,
+    input: llmInput(span, ctx),
     output,
     finishReason,
-    inputTokens,
+    inputTokens: input,
     outputTokens,
     cachedInputTokens: cached,
     cacheWriteInputTokens: cacheWrite,
     costUsd: cost,
   });
+}
+
+/**
+ * The GenAI conventions count cached tokens inside `gen_ai.usage.input_tokens`; Anthropic's API
+ * counts them apart, and instrumentations that copy its `input_tokens` (Traceloop's) record fewer
+ * input tokens than cached ones. More cached than input can only be that: the input is read as
+ * the uncached tokens plus the cache reads and writes, and the note says so.
+ */
+function inputCountingCache(
+  span: Span,
+  ctx: MapContext,
+  input: number | undefined,
+  cached: number | undefined,
+  cacheWrite: number | undefined,
+): number | undefined {
+  if (input === undefined || cached === undefined || cached <= input) return input;
+  const total = input + cached + (cacheWrite ?? 0);
+  ctx.warning?.(
+    span,
+    'attributes["gen_ai.usage.input_tokens"]',
+    `${cached} cached input tokens are more than the ${input} input tokens recorded: the count leaves ` +
+      `the cache out (as Anthropic's API counts it), so the input is read as ${total} tokens`,
+  );
+  return total;
+}
+
+/**
+ * Traceloop's withTool records the call's arguments as `{"args": [...], "kwargs": {...}}`; the
+ * arguments are the one object passed (kwargs when no positional ones), as the tool saw them.
+ */
+function traceloopArguments(raw: unknown): unknown {
+  if (!isRecord(raw) || !Array.isArray(raw.args) || !isRecord(raw.kwargs)) return raw;
+  if (Object.keys(raw).length !== 2) return raw;
+  const kwargs = Object.keys(raw.kwargs).length > 0;
+  if (raw.args.length === 0) return raw.kwargs;
+  if (raw.args.length === 1 && !kwargs) return raw.args[0];
+  return raw;
 }
 
 function toolStep(span: Span): StepInput {
@@ -263,7 +306,9 @@ function toolStep(span: Span): StepInput {
   return {
     type: 'tool',
     name,
-    ...(argsRaw !== undefined ? { args: maybeJson(argsRaw) } : {}),
+    ...(argsRaw !== undefined
+      ? { args: traceloop ? traceloopArguments(maybeJson(argsRaw)) : maybeJson(argsRaw) }
+      : {}),
     ...(resultRaw !== undefined ? { result: maybeJson(resultRaw) } : {}),
     status: failed ? 'error' : 'ok',
     ...(error ? { error } : {}),
@@ -348,6 +393,7 @@ export const otelMapping: SpanMapping = {
     }
     return undefined;
   },
+  completeSteps: completeMastraSteps,
   isUnread(span) {
     if (aiOperation(span) !== undefined) return isUnreadAiSpan(span);
     if (langfuseType(span) !== undefined) return isUnreadLangfuseSpan(span);
@@ -384,8 +430,10 @@ export const otelMapping: SpanMapping = {
       ...(sessionId ? { sessionId } : {}),
     };
     if (root) {
+      Object.assign(fields, mastraRunFields(root));
       const input =
-        messagesAttr(root, 'gen_ai.input.messages', ctx) ?? maybeJson(a['traceloop.entity.input']);
+        messagesAttr(root, 'gen_ai.input.messages', ctx) ??
+        traceloopArguments(maybeJson(a['traceloop.entity.input']));
       if (input !== undefined) fields.input = input;
       const outMsgs = messagesAttr(root, 'gen_ai.output.messages', ctx);
       const output = outMsgs

@@ -29,6 +29,7 @@ import type { ChatMessage, TraceInput } from '../schema.js';
 import { outcomeFromSpanAttributes } from '../outcome.js';
 import { quoted } from '../../redact/safeText.js';
 import { linkIssuedBy } from '../issuedBy.js';
+import { mergeNestedLlmCalls } from './nestedLlmCalls.js';
 
 /**
  * `obj[key] = value`, where a key named `__proto__` (any attribute key is trace data) becomes an
@@ -79,6 +80,8 @@ export interface Span {
 /** Reports problems about one span's attributes with the span's line and path. */
 export interface MapContext {
   problem(span: Span, field: string, message: string): void;
+  /** Something read, but not as the span says it (a note with the span's line and field). */
+  warning?(span: Span, field: string, message: string): void;
 }
 
 /** What a format adds to the shared span handling: how its attributes map to a trace. */
@@ -95,6 +98,11 @@ export interface SpanMapping {
    * part says so. Structure (agents, chains, HTTP spans) is not unread.
    */
   isUnread?(span: Span): boolean;
+  /**
+   * Fills in steps from the spans around them, before they are ordered into the trace: what a
+   * producer records beside a call rather than on it (Mastra's tool-call chunks). Edits `stepOf`.
+   */
+  completeSteps?(ordered: Span[], stepOf: Map<Span, StepInput>, ctx: MapContext): void;
 }
 
 /** At most this many span names are kept in `metadata.unreadSpans`; the rest are counted together. */
@@ -624,14 +632,19 @@ export function buildTrace(
     const top = ordered.filter((s) => s.parentSpanId === undefined);
     if (top.length === 1 && !mapping.toStep(top[0]!, { problem: () => {} })) root = top[0];
   }
-  const steps: StepInput[] = [];
+  const stepOf = new Map<Span, StepInput>();
   const unread: Span[] = [];
   for (const s of ordered) {
     if (s === root) continue;
     const step = mapping.toStep(s, ctx);
-    if (step) steps.push(step);
+    if (step) stepOf.set(s, step);
     else if (mapping.isUnread?.(s) && !mapping.isAgent(s)) unread.push(s);
   }
+  mapping.completeSteps?.(ordered, stepOf, ctx);
+  // A call recorded by a wrapper and by the SDK inside it is one step.
+  const folded = mergeNestedLlmCalls(ordered, stepOf);
+  const steps: StepInput[] = [];
+  for (const [s, step] of stepOf) if (!folded.has(s)) steps.push(step);
   // LLM spans list the tool calls their response asked for; tool spans ran them (by call id).
   linkIssuedBy(steps);
 
@@ -706,11 +719,13 @@ export function createSpanReader(
   );
   let seq = 0;
   const nextSeq = () => seq++;
+  const located = (span: Span, field: string) => ({
+    ...(span.line !== undefined ? { line: span.line } : {}),
+    field: span.path ? `${span.path}.${field}` : field,
+  });
   const ctx: MapContext = {
-    problem(span, field, message) {
-      const f = span.path ? `${span.path}.${field}` : field;
-      sink.problem({ ...(span.line !== undefined ? { line: span.line } : {}), field: f, message });
-    },
+    problem: (span, field, message) => sink.problem({ ...located(span, field), message }),
+    warning: (span, field, message) => sink.warning?.({ ...located(span, field), message }),
   };
   const build = ([traceId, group]: [string, { spans: Span[]; line?: number }]): ImportedTrace => {
     const trace = buildTrace(traceId, group.spans, mapping, ctx);

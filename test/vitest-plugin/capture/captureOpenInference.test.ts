@@ -23,11 +23,11 @@ if (!installed)
   );
 
 describe.skipIf(!installed)('captureTrace with the OpenInference OpenAI instrumentation', () => {
-  it('reads the LLM, tool and agent spans captured live', () => {
+  it('reads the LLM, tool and agent spans captured live', { timeout: 120_000 }, () => {
     const out = execFileSync(process.execPath, [root('test/fixtures/generate/capture-openinference.mjs')], {
       cwd: root('test/fixtures/generate'),
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 120_000,
     });
     const trace = JSON.parse(out) as Trace;
     expectRun(trace);

@@ -18,17 +18,30 @@ describe("the plugin's config", () => {
   it("keeps the user's includeTaskLocation: false", () => {
     const added = tracejury().config({ root, test: { includeTaskLocation: false } }).test;
     expect(added.includeTaskLocation).toBe(false);
-    expect(added.setupFiles).toHaveLength(1);
   });
 
   it('adds the setup file at the root of the plugin, where the worker code expects it', () => {
     // The plugin runs from vitest-plugin/main/ and resolves the setup file by path: a move of
     // either must not leave Vitest a file that does not exist.
-    const [setupFile] = tracejury().config({ root }).test.setupFiles;
+    const config: { root: string; test?: { setupFiles?: string | string[] } } = { root };
+    tracejury().config(config);
+    const [setupFile] = config.test!.setupFiles as string[];
     expect(path.basename(setupFile!)).toBe('setup.ts');
     expect(path.relative(path.resolve(import.meta.dirname, '../../..'), setupFile!)).toBe(
       path.join('vitest-plugin', 'setup.ts'),
     );
     expect(existsSync(setupFile!)).toBe(true);
+  });
+
+  it("puts its setup file before the user's, which are kept", () => {
+    // First, so captureTrace's tracer provider is registered before a user's setup file makes an
+    // instrumentation (capture/globalTracing.ts): Vite would append a returned list after theirs.
+    for (const setupFiles of ['./otel.ts', ['./otel.ts', './more.ts']]) {
+      const config = { root, test: { setupFiles } };
+      tracejury().config(config);
+      const files = config.test.setupFiles as string[];
+      expect(path.basename(files[0]!)).toBe('setup.ts');
+      expect(files.slice(1)).toEqual([setupFiles].flat());
+    }
   });
 });

@@ -264,8 +264,9 @@ describe('matcher arguments and awaits in a real Vitest run', () => {
   });
 
   it('lists what wasted when toHaveWasteBelow(0) fails: detector, trace, dollars', () => {
+    // The report's first line of the error brings the signal its colon announces.
     expect(firstError('no waste at all (fails on purpose)')).toBe(
-      'expected trace refund-1 to have no waste, but it wastes $0.00042:',
+      'expected trace refund-1 to have no waste, but it wastes $0.00042: REFUND_WITHOUT_LOOKUP (high, confidence 0.90, wastes $0.00042) at step 2: refund issued without a lookup',
     );
     expect(run.output).toContain(
       '- REFUND_WITHOUT_LOOKUP (high, confidence 0.90, wastes $0.00042) at step 2: refund issued without a lookup',
