@@ -14,6 +14,7 @@ import { expandPaths, UsageError } from '../trace/paths.js';
 import { plural } from '../util/thousands.js';
 import type { ActionCore, ActionFs, Exec } from './deps.js';
 import { ActionInputError } from './inputError.js';
+import { prepareOwnFile } from './ownFile.js';
 import { readReportInput } from './reportInput.js';
 import { DEFAULT_REPORT, type ActionInputs } from './inputs.js';
 
@@ -31,8 +32,8 @@ interface HeadDeps {
   env: NodeJS.ProcessEnv;
 }
 
-async function writeReport(fs: ActionFs, file: string, report: Report): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+async function writeReport(fs: ActionFs, file: string, report: Report, workspace: string): Promise<void> {
+  await prepareOwnFile(fs, file, workspace);
   await fs.writeFile(file, JSON.stringify(report, null, 2) + '\n');
 }
 
@@ -42,10 +43,11 @@ async function writeReport(fs: ActionFs, file: string, report: Report): Promise<
  */
 export async function produceHeadReport(
   inputs: ActionInputs,
-  workDir: string,
+  dirs: { workDir: string; workspace: string },
   deps: HeadDeps,
   baseReport?: Report,
 ): Promise<HeadReport> {
+  const { workDir, workspace } = dirs;
   const { core, fs } = deps;
   const source = inputs.source;
   const configFile = inputs.config ? path.resolve(workDir, inputs.config) : undefined;
@@ -89,6 +91,8 @@ export async function produceHeadReport(
     try {
       report = await analyze(source.globs, {
         cwd: workDir,
+        // The checkout is the PR's: a committed link must not make the Action read outside it.
+        within: workspace,
         ...(configFile ? { configFile } : {}),
         ...(baseReport ? { baseReport } : {}),
       });
@@ -104,14 +108,14 @@ export async function produceHeadReport(
             ? `; the first: ${redact(formatInputError(report.inputs.errors[0]))}`
             : ''),
       );
-    await writeReport(fs, file, report);
+    await writeReport(fs, file, report, workspace);
     return { report, path: file };
   }
 
   // merge: the partial reports of a matrix's shards.
   let files: { path: string; name: string }[];
   try {
-    files = await expandPaths(source.globs, workDir);
+    files = await expandPaths(source.globs, workDir, undefined, { within: workspace });
   } catch (err) {
     if (err instanceof UsageError) throw new ActionInputError(`merge: ${err.message}`);
     throw err;
@@ -119,6 +123,6 @@ export async function produceHeadReport(
   const parts = await Promise.all(files.map((f) => readReportInput(fs, workDir, 'merge', f.name)));
   core.info(`tracejury: merged ${plural(parts.length, 'partial report')}`);
   const report = mergeReports(parts);
-  await writeReport(fs, file, report);
+  await writeReport(fs, file, report, workspace);
   return { report, path: file };
 }

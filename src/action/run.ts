@@ -30,11 +30,11 @@ import {
   artifactUrl,
   errorLine,
   findRunArtifacts,
-  htmlReportBeside,
   savedTraceFiles,
   uploadReportArtifacts,
   type ReportArtifacts,
 } from './reportArtifacts.js';
+import { prepareOwnFile } from './ownFile.js';
 import { resolveTokenIdentity } from './tokenIdentity.js';
 import { ActionInputError } from './inputError.js';
 import { readInputs, type ActionInputs } from './inputs.js';
@@ -100,7 +100,6 @@ async function reportArtifacts(
   inputs: ActionInputs,
   head: HeadReport,
   paths: { workDir: string; workspace: string; configFile: string | undefined },
-  started: number,
 ): Promise<ReportArtifacts> {
   const { workDir, workspace, configFile } = paths;
   const { core, context } = deps;
@@ -116,29 +115,29 @@ async function reportArtifacts(
     for (const line of log) core.info(line);
     return found;
   }
-  const source = inputs.source.kind;
+  // The page is written here from the report, whatever wrote the report: a page the command or an
+  // earlier step left is the PR's, not tracejury's (htmlReport.ts). A failure costs the link, never
+  // the step.
   let htmlPath: string | undefined;
-  if (source === 'command')
-    // The command writes both; a second's slack for file systems with coarse times.
-    htmlPath = await htmlReportBeside(deps.fs, head.path, started - 2_000);
-  else if (source === 'report') htmlPath = await htmlReportBeside(deps.fs, head.path);
-  else
-    // The Action wrote this report itself, so it writes its HTML too (any older one beside it is
-    // an earlier run's). A failure costs the link, never the step.
-    try {
-      htmlPath = await writeHeadHtmlReport({
-        report: head.report,
-        reportPath: head.path,
-        workDir,
-        workspace,
-        configFile,
-      });
-    } catch (err) {
-      core.warning(
-        `tracejury: could not write the HTML report (${errorLine(err)}); the comment links the job summary instead`,
-      );
-    }
-  const traces = await savedTraceFiles(deps.fs, head.report, head.path, workDir);
+  try {
+    htmlPath = await writeHeadHtmlReport({
+      fs: deps.fs,
+      report: head.report,
+      reportPath: head.path,
+      workDir,
+      workspace,
+      configFile,
+    });
+  } catch (err) {
+    core.warning(
+      `tracejury: could not write the HTML report (${errorLine(err)}); the comment links the job summary instead`,
+    );
+  }
+  const traces = await savedTraceFiles(deps.fs, head.report, head.path, workDir, workspace);
+  if (traces.refused.length > 0)
+    core.warning(
+      `tracejury: ${plural(traces.refused.length, 'saved trace')} the report names ${traces.refused.length === 1 ? 'leads' : 'lead'} out of the saved traces' folder through a link and ${traces.refused.length === 1 ? 'was' : 'were'} not uploaded: ${traces.refused.slice(0, 5).join(', ')}`,
+    );
   if (!htmlPath && traces.files.length === 0) return {};
   const { uploaded, warnings } = await uploadReportArtifacts({
     artifacts: deps.artifacts,
@@ -219,8 +218,7 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     for (const w of baseline.warnings) core.warning(w);
     core.info(`tracejury: baseline: ${baseline.source}`);
 
-    const started = Date.now();
-    const head = await produceHeadReport(inputs, workDir, deps, baseline.report);
+    const head = await produceHeadReport(inputs, { workDir, workspace }, deps, baseline.report);
     core.setOutput('report-path', head.path);
     core.setOutput('waste-usd', String(head.report.waste.totalUsd));
 
@@ -228,21 +226,18 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     let diffPath: string | undefined;
     if (diff) {
       diffPath = path.join(path.dirname(head.path), 'diff.json');
+      await prepareOwnFile(deps.fs, diffPath, workspace);
       await deps.fs.writeFile(diffPath, JSON.stringify(diff, null, 2) + '\n');
     }
     core.setOutput('diff-path', diffPath ?? '');
     core.setOutput('waste-delta-usd', diff ? String(diff.totals.wasteUsd.delta) : '');
     core.setOutput('new-signals', diff ? String(diff.signals.new.length) : '');
 
-    const artifacts = await reportArtifacts(
-      deps,
-      octokit,
-      event,
-      inputs,
-      head,
-      { workDir, workspace, configFile: inputs.config ? path.resolve(workDir, inputs.config) : undefined },
-      started,
-    );
+    const artifacts = await reportArtifacts(deps, octokit, event, inputs, head, {
+      workDir,
+      workspace,
+      configFile: inputs.config ? path.resolve(workDir, inputs.config) : undefined,
+    });
     const render: RenderInput = {
       head: head.report,
       diff,
