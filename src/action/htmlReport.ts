@@ -6,6 +6,7 @@
  * (tracejury.yml's agent and prices), only from inside the workspace (by real path), within the
  * renderer's default size budget. The page the comment calls "the HTML report" is tracejury's.
  */
+import type { Config } from '../config/config.js';
 import { writeHtmlReport } from '../report/html/render.js';
 import type { Report } from '../report/schema.js';
 import { prepareRun } from '../runSetup.js';
@@ -22,15 +23,12 @@ export async function writeHeadHtmlReport(args: {
   reportPath: string;
   workDir: string;
   workspace: string;
-  configFile: string | undefined;
+  /** The run's config (runConfig.ts), for the agent and prices the traces are read again with. */
+  config: Config;
 }): Promise<string> {
   const html = htmlPathBeside(args.reportPath);
   await prepareOwnFile(args.fs, html, args.workspace);
-  const { pricer, config } = prepareRun({
-    cwd: args.workDir,
-    ...(args.configFile ? { configFile: args.configFile } : {}),
-    baselines: false,
-  });
+  const { pricer, config } = prepareRun({ cwd: args.workDir, config: args.config, baselines: false });
   await writeHtmlReport(html, {
     report: args.report,
     cwd: args.workDir,

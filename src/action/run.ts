@@ -8,13 +8,12 @@
  * still written. What fails the step is the gate (as `fail-on` says) or an input to fix.
  */
 import path from 'node:path';
-import { loadConfig } from '../config/config.js';
+import type { Config } from '../config/config.js';
 import { diffReports } from '../diff/diffReports.js';
 import { failuresText, metricsLine } from '../diff/headline.js';
 import type { ReportDiff } from '../diff/schema.js';
 import { formatUsd } from '../report/summarise.js';
 import type { Report } from '../report/schema.js';
-import { UsageError } from '../trace/paths.js';
 import { plural } from '../util/thousands.js';
 import { reportAnnotations, repoPath } from './annotations.js';
 import { baselineArtifactName, findBaseline, uploadBaseline } from './baseline.js';
@@ -35,6 +34,7 @@ import {
   type ReportArtifacts,
 } from './reportArtifacts.js';
 import { prepareOwnFile } from './ownFile.js';
+import { resolveRunConfig } from './runConfig.js';
 import { resolveTokenIdentity } from './tokenIdentity.js';
 import { ActionInputError } from './inputError.js';
 import { readInputs, type ActionInputs } from './inputs.js';
@@ -99,9 +99,9 @@ async function reportArtifacts(
   event: RunEvent,
   inputs: ActionInputs,
   head: HeadReport,
-  paths: { workDir: string; workspace: string; configFile: string | undefined },
+  paths: { workDir: string; workspace: string; config: Config },
 ): Promise<ReportArtifacts> {
-  const { workDir, workspace, configFile } = paths;
+  const { workDir, workspace, config } = paths;
   const { core, context } = deps;
   if (event.workflowRunId !== undefined) {
     if (!octokit) return {};
@@ -126,7 +126,7 @@ async function reportArtifacts(
       reportPath: head.path,
       workDir,
       workspace,
-      configFile,
+      config,
     });
   } catch (err) {
     core.warning(
@@ -188,16 +188,21 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     );
     const { owner, repo } = deps.context.repo;
 
-    let regression;
-    try {
-      regression = loadConfig(
-        inputs.config ? path.resolve(workDir, inputs.config) : undefined,
-        workDir,
-      ).regression;
-    } catch (err) {
-      if (err instanceof UsageError) throw new ActionInputError(`config: ${err.message}`);
-      throw err;
-    }
+    // The PR's tracejury.yml held to the base branch's wherever it chooses an endpoint, a key or
+    // the cassette mode (runConfig.ts); on other events the checkout's own.
+    const configFile = inputs.config ? path.resolve(workDir, inputs.config) : undefined;
+    const runConfig = await resolveRunConfig({
+      octokit,
+      repo: { owner, repo },
+      event,
+      configFile,
+      workDir,
+      workspace,
+      env: deps.env,
+    });
+    for (const line of runConfig.info) core.info(line);
+    for (const w of runConfig.warnings) core.warning(w);
+    const { regression } = runConfig.config;
 
     // The base side first: analysing traces here, its good runs are the baseline of agents the
     // baseline store knows too little of (a CI checkout has no store).
@@ -218,7 +223,11 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     for (const w of baseline.warnings) core.warning(w);
     core.info(`tracejury: baseline: ${baseline.source}`);
 
-    const head = await produceHeadReport(inputs, { workDir, workspace }, deps, baseline.report);
+    const head = await produceHeadReport(inputs, { workDir, workspace }, deps, {
+      config: runConfig.config,
+      commandVariables: runConfig.commandVariables,
+      ...(baseline.report ? { baseReport: baseline.report } : {}),
+    });
     core.setOutput('report-path', head.path);
     core.setOutput('waste-usd', String(head.report.waste.totalUsd));
 
@@ -236,7 +245,7 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     const artifacts = await reportArtifacts(deps, octokit, event, inputs, head, {
       workDir,
       workspace,
-      configFile: inputs.config ? path.resolve(workDir, inputs.config) : undefined,
+      config: runConfig.config,
     });
     const render: RenderInput = {
       head: head.report,

@@ -5,6 +5,7 @@
  * fail closed.
  */
 import { redact } from '../redact/redact.js';
+import { isRunnerVariable, runnerVariableProblem } from '../util/runnerVariables.js';
 import type { Pricer } from '../pricing/pricer.js';
 import { parseJudgeAnswer } from './answer.js';
 import { judgeCacheKey, type LruCache } from './cache.js';
@@ -52,6 +53,8 @@ const DEFAULT_KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KE
 export function apiKeyFor(judge: JudgeSpec, env: Record<string, string | undefined>): string | undefined {
   if (judge.apiKey) return judge.apiKey;
   const name = judge.apiKeyEnv ?? DEFAULT_KEY_ENV[judge.provider];
+  // A judge given by code (runTribunal) is not checked by the config's schema: checked here too.
+  if (isRunnerVariable(name)) return undefined;
   const v = env[name];
   return v && v.trim() !== '' ? v : undefined;
 }
@@ -109,6 +112,10 @@ export async function callJudge(ctx: JudgeCallContext): Promise<JudgeEval> {
       `no cassette entry for ${judge.model} (${judge.provider})${where} (replay mode); ${record}`,
     );
   }
+  if (!judge.apiKey && isRunnerVariable(envName))
+    return failed(
+      `cannot call ${judge.model} (${judge.provider}): apiKeyEnv ${runnerVariableProblem(envName)}`,
+    );
   const apiKey = apiKeyFor(judge, ctx.env);
   if (!apiKey) {
     return failed(
