@@ -138,7 +138,11 @@ export function buildRequest(
 type Sdks = { OpenAI: typeof OpenAI; Anthropic: typeof Anthropic };
 let sdks: Promise<Sdks> | undefined;
 
-function loadSdk(): Promise<Sdks> {
+/**
+ * Loads the SDKs (once): called before a judge's time starts, so that loading hundreds of modules
+ * on a busy machine is not counted against the judge's `judgeTimeoutMs`.
+ */
+export function loadSdk(): Promise<Sdks> {
   sdks ??= Promise.all([import('openai'), import('@anthropic-ai/sdk')]).then(([o, a]) => ({
     OpenAI: o.default,
     Anthropic: a.default,
