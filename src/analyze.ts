@@ -82,6 +82,11 @@ export interface AnalyzeOptions {
   detectors?: readonly Detector[];
   onProgress?: (p: LoadProgress) => void;
   cwd?: string;
+  /**
+   * The folder links in the input may lead into (default `cwd`): a file found in a directory or
+   * by a glob whose real path is outside it is an input error, not read (trace/paths.ts).
+   */
+  within?: string;
   /** A tribunal session to share (one circuit breaker per run); made from config when absent. */
   tribunal?: TribunalSession;
   /** Where judges read API keys, and TRACEJURY_CASSETTE its mode (default process.env). */
@@ -346,6 +351,7 @@ export async function analyze(
         paths: kind.paths,
         ...(options.inputFormat ? { inputFormat: options.inputFormat } : {}),
         cwd,
+        ...(options.within !== undefined ? { within: options.within } : {}),
         ...(agent !== undefined ? { agent } : {}),
         config: { sections: config.sections, prices, baselines: config.baselines },
         baselines: store,
@@ -365,7 +371,13 @@ export async function analyze(
         'paths' in kind
           ? {
               paths: kind.paths,
-              load: { inputFormat: options.inputFormat, onProgress: options.onProgress, cwd, agent },
+              load: {
+                inputFormat: options.inputFormat,
+                onProgress: options.onProgress,
+                cwd,
+                within: options.within,
+                agent,
+              },
             }
           : { batches: fromObjects(kind.objects, stats, agent), stats },
       pricer,

@@ -14,7 +14,8 @@ import {
 import { baselinesFromReport } from './baseline/fromReport.js';
 import type { BaselineLookup } from './detect/detector.js';
 import type { Report } from './report/schema.js';
-import { configFromObject, loadConfig, type Config } from './config/config.js';
+import { ConfigError, configFromObject, loadConfig, type Config } from './config/config.js';
+import { realPathInsideSync } from './util/realPath.js';
 import type { Detector } from './detect/detector.js';
 import { createDetectorRunner, type DetectorRunner } from './detect/runner.js';
 import { nearestModel } from './pricing/modelNames.js';
@@ -146,7 +147,28 @@ export function tribunalSettingsFor(config: Config, stateDir: string, cwd: strin
           path:
             given.path === undefined || given.path === DEFAULT_CASSETTE_PATH
               ? path.join(stateDir, 'cassette.jsonl')
-              : path.resolve(cwd, given.path),
+              : configuredCassettePath(config, given.path, cwd),
         };
   return { ...settings, ...(cassette !== undefined ? { cassette } : {}) };
+}
+
+/**
+ * The cassette path tracejury.yml names, resolved in `cwd` and held inside it by its real path:
+ * the schema refuses `../` and absolute paths, and a link in the checkout (`.tracejury → /tmp/x`)
+ * must not take the run's reads and rewrites of the cassette outside the working directory either.
+ */
+function configuredCassettePath(config: Config, given: string, cwd: string): string {
+  const resolved = path.resolve(cwd, given);
+  let inside: boolean;
+  try {
+    inside = realPathInsideSync(resolved, cwd).inside;
+  } catch {
+    // A link loop or an unreadable folder: opening the cassette says why, as a judge error.
+    return resolved;
+  }
+  if (!inside)
+    throw new ConfigError(
+      `${config.file ?? 'config'}: tribunal.cassette.path: ${JSON.stringify(given)} leads outside the working directory through a link; keep the cassette in a folder of the checkout`,
+    );
+  return resolved;
 }

@@ -36,7 +36,7 @@ export type ArtifactStore = Pick<ArtifactClient, 'uploadArtifact'>;
 
 export type ActionFs = Pick<
   typeof fsPromises,
-  'readFile' | 'writeFile' | 'mkdir' | 'mkdtemp' | 'access' | 'readdir' | 'stat' | 'lstat' | 'copyFile'
+  'readFile' | 'writeFile' | 'mkdir' | 'mkdtemp' | 'access' | 'readdir' | 'stat' | 'lstat' | 'copyFile' | 'rm'
 >;
 
 /** @actions/exec's `exec`: resolves to the exit code (with ignoreReturnCode set). */

@@ -11,6 +11,8 @@ export interface PullRequestRef {
   number: number;
   /** The branch it merges into: where the baseline comes from. */
   baseRef: string | undefined;
+  /** The base branch's commit the pull request was opened or last updated against (its config is read there). */
+  baseSha?: string | undefined;
   headSha: string | undefined;
   /** Opened from another repository: the token of a `pull_request` run is read-only. */
   fromFork: boolean;
@@ -54,6 +56,7 @@ function pullRequestOf(pr: Json | undefined): PullRequestRef | undefined {
   return {
     number,
     baseRef: str(base?.ref),
+    baseSha: str(base?.sha),
     headSha: str(head?.sha),
     fromFork: baseRepo !== undefined && headRepo !== undefined && baseRepo !== headRepo,
   };

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { analyze } from '../analyze.js';
+import type { Config } from '../config/config.js';
 import { mergeReports } from '../report/mergeReports.js';
 import type { Report } from '../report/schema.js';
 import { redact } from '../redact/redact.js';
@@ -13,7 +14,9 @@ import { formatInputError } from '../trace/inputError.js';
 import { expandPaths, UsageError } from '../trace/paths.js';
 import { plural } from '../util/thousands.js';
 import type { ActionCore, ActionFs, Exec } from './deps.js';
+import { evalCommandEnv } from './commandEnv.js';
 import { ActionInputError } from './inputError.js';
+import { prepareOwnFile } from './ownFile.js';
 import { readReportInput } from './reportInput.js';
 import { DEFAULT_REPORT, type ActionInputs } from './inputs.js';
 
@@ -31,34 +34,44 @@ interface HeadDeps {
   env: NodeJS.ProcessEnv;
 }
 
-async function writeReport(fs: ActionFs, file: string, report: Report): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+async function writeReport(fs: ActionFs, file: string, report: Report, workspace: string): Promise<void> {
+  await prepareOwnFile(fs, file, workspace);
   await fs.writeFile(file, JSON.stringify(report, null, 2) + '\n');
 }
 
-/**
- * `baseReport`, the base branch's report when one was found: traces analysed here take its good
- * runs as the baseline of agents the baseline store has too few runs of.
- */
+export interface HeadRun {
+  /** The run's config (runConfig.ts: a PR's narrowed to the base branch's), for traces analysed here. */
+  config: Config;
+  /** Set in the eval command's environment on top of a `run:` step's (the cassette mode). */
+  commandVariables: Record<string, string>;
+  /**
+   * The base branch's report when one was found: traces analysed here take its good runs as the
+   * baseline of agents the baseline store has too few runs of.
+   */
+  baseReport?: Report;
+}
+
 export async function produceHeadReport(
   inputs: ActionInputs,
-  workDir: string,
+  dirs: { workDir: string; workspace: string },
   deps: HeadDeps,
-  baseReport?: Report,
+  run: HeadRun,
 ): Promise<HeadReport> {
+  const { workDir, workspace } = dirs;
   const { core, fs } = deps;
   const source = inputs.source;
-  const configFile = inputs.config ? path.resolve(workDir, inputs.config) : undefined;
+  const { config, commandVariables, baseReport } = run;
 
   if (source.kind === 'command') {
     const file = path.resolve(workDir, source.report);
     core.startGroup(`tracejury: ${source.command}`);
-    // bash -c, so the command may use pipes, && and quotes as a `run:` step would; the step goes
-    // on when it fails (failing tests are what the comment is for).
+    // bash -c, so the command may use pipes, && and quotes as a `run:` step would, with the
+    // environment a `run:` step has (commandEnv.ts); the step goes on when it fails (failing tests
+    // are what the comment is for).
     const exit = await deps.exec('bash', ['-c', source.command], {
       cwd: workDir,
       ignoreReturnCode: true,
-      env: { ...(deps.env as Record<string, string>), CI: 'true' },
+      env: evalCommandEnv(deps.env, commandVariables),
     });
     core.endGroup();
     try {
@@ -89,7 +102,11 @@ export async function produceHeadReport(
     try {
       report = await analyze(source.globs, {
         cwd: workDir,
-        ...(configFile ? { configFile } : {}),
+        // The checkout is the PR's: a committed link must not make the Action read outside it.
+        within: workspace,
+        config,
+        // Judges read their keys here, and TRACEJURY_CASSETTE the workflow may set.
+        env: deps.env,
         ...(baseReport ? { baseReport } : {}),
       });
     } catch (err) {
@@ -104,14 +121,14 @@ export async function produceHeadReport(
             ? `; the first: ${redact(formatInputError(report.inputs.errors[0]))}`
             : ''),
       );
-    await writeReport(fs, file, report);
+    await writeReport(fs, file, report, workspace);
     return { report, path: file };
   }
 
   // merge: the partial reports of a matrix's shards.
   let files: { path: string; name: string }[];
   try {
-    files = await expandPaths(source.globs, workDir);
+    files = await expandPaths(source.globs, workDir, undefined, { within: workspace });
   } catch (err) {
     if (err instanceof UsageError) throw new ActionInputError(`merge: ${err.message}`);
     throw err;
@@ -119,6 +136,6 @@ export async function produceHeadReport(
   const parts = await Promise.all(files.map((f) => readReportInput(fs, workDir, 'merge', f.name)));
   core.info(`tracejury: merged ${plural(parts.length, 'partial report')}`);
   const report = mergeReports(parts);
-  await writeReport(fs, file, report);
+  await writeReport(fs, file, report, workspace);
   return { report, path: file };
 }

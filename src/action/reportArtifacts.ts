@@ -2,17 +2,17 @@
  * The HTML report and the saved traces of failing tests, as artifacts of the run, for the comment,
  * the job summary and the check run to link.
  *
- * - The HTML beside the head report (the Vitest reporter writes `.tracejury/report.html`; for
- *   `traces` and `merge` the Action writes it, htmlReport.ts) is
- *   uploaded unzipped (skipArchive), as `text/html`: GitHub serves such an artifact as the file
+ * - The HTML report, which the Action writes from the head report beside it whatever the source
+ *   (htmlReport.ts; never a page the suite or an earlier step left), is uploaded unzipped
+ *   (skipArchive), as `text/html`: GitHub serves such an artifact as the file
  *   itself, so its link (`<server>/<owner>/<repo>/actions/runs/<run>/artifacts/<id>`) opens the
  *   report in the browser (non-zipped artifacts, February 2026), and a `#trace=…` fragment on that
  *   link survives the redirect to the file. @actions/artifact names an unzipped artifact after the
- *   file, so the copy uploaded is called `tracejury-report-<comment-id>.html`. Only a file written
- *   with the head report counts: one older than the report is left from an earlier run.
+ *   file, so the copy uploaded is called `tracejury-report-<comment-id>.html`.
  * - The saved traces (`tests[].savedTraces`, JSONL under `.tracejury/traces/`) go in one zipped
- *   artifact, `tracejury-traces-<comment-id>`: a download. Only regular files inside that folder
- *   are taken, whatever the report names: a report is data, and must not choose what is uploaded.
+ *   artifact, `tracejury-traces-<comment-id>`: a download. Only regular files really inside that folder
+ *   (links followed) are taken, whatever the report names: a report is data, and must not choose
+ *   what is uploaded.
  * - The fork pattern's comment job (workflow_run) uploads nothing: it links the artifacts of the
  *   run it reads (`findRunArtifacts`), listed by name through the REST API (`actions: read`).
  */
@@ -20,15 +20,13 @@ import path from 'node:path';
 import type { Report } from '../report/schema.js';
 import type { ActionFs, ArtifactStore, Octokit } from './deps.js';
 import { httpFailureOf } from './githubError.js';
+import { isInside, realPathInside } from '../util/realPath.js';
 
 export const SAVED_TRACES_DIR = 'traces';
 
 /** The unzipped HTML report's artifact name, which is its file's name (see the note at the top). */
 export const htmlArtifactName = (commentId: string) => `tracejury-report-${commentId}.html`;
 export const tracesArtifactName = (commentId: string) => `tracejury-traces-${commentId}`;
-
-/** An HTML report written more than this before its report.json is another run's. */
-const SAME_RUN_MS = 60_000;
 
 export interface RunArtifact {
   name: string;
@@ -57,51 +55,50 @@ export const htmlPathBeside = (reportPath: string) =>
   path.join(path.dirname(reportPath), `${path.basename(reportPath, '.json')}.html`);
 
 /**
- * The head report's HTML beside it (`report.json` → `report.html`), when it was written with it:
- * not before `notBefore` (the step's start, when the step ran the command that writes both), else
- * not more than a minute before the report (an earlier step wrote both). An older file is left
- * from an earlier run and is not this report's.
- */
-export async function htmlReportBeside(
-  fs: ActionFs,
-  reportPath: string,
-  notBefore?: number,
-): Promise<string | undefined> {
-  const html = htmlPathBeside(reportPath);
-  try {
-    const h = await fs.lstat(html);
-    const since = notBefore ?? (await fs.stat(reportPath)).mtimeMs - SAME_RUN_MS;
-    return h.isFile() && h.mtimeMs >= since ? html : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * The saved traces the report names, as files inside `<report's folder>/traces/`: regular files
- * only (no link, nothing outside), each once.
+ * only, each once, and inside by their real paths, not only by how the report writes them. The
+ * folder itself must really be inside the workspace, and each file really inside the folder: a
+ * committed `.tracejury/traces/cache → <outside dir>` and a report naming `cache/credentials.json`
+ * would otherwise upload the outside file (util/realPath.ts follows every link of the path).
+ * `refused`: files the report names that lead outside, for a warning.
  */
 export async function savedTraceFiles(
   fs: ActionFs,
   report: Report,
   reportPath: string,
   workDir: string,
-): Promise<{ root: string; files: string[] }> {
+  workspace: string,
+): Promise<{ root: string; files: string[]; refused: string[] }> {
   const root = path.join(path.dirname(reportPath), SAVED_TRACES_DIR);
   const named = new Set<string>();
   for (const t of report.tests ?? [])
     for (const s of t.savedTraces ?? []) named.add(path.resolve(workDir, s.file));
-  const files: string[] = [];
+  const files = new Set<string>();
+  const refused: string[] = [];
+  if (named.size === 0) return { root, files: [], refused };
+  let realRoot: string;
+  try {
+    const check = await realPathInside(root, workspace);
+    if (!check.inside) return { root, files: [], refused: [...named].map((f) => path.relative(workDir, f)) };
+    realRoot = check.real;
+  } catch {
+    // No folder (nothing was saved) or one that cannot be followed: nothing to upload.
+    return { root, files: [], refused };
+  }
   for (const file of named) {
-    const rel = path.relative(root, file);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    if (!isInside(file, root) || file === root) continue;
     try {
-      if ((await fs.lstat(file)).isFile()) files.push(file);
+      const check = await realPathInside(file, realRoot);
+      if (!check.inside) {
+        refused.push(path.relative(workDir, file));
+        continue;
+      }
+      if ((await fs.lstat(check.real)).isFile()) files.add(check.real);
     } catch {
       // Named but gone (a later run replaced it): nothing to upload.
     }
   }
-  return { root, files: files.sort() };
+  return { root: realRoot, files: [...files].sort(), refused };
 }
 
 export interface UploadArgs {

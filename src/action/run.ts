@@ -8,13 +8,12 @@
  * still written. What fails the step is the gate (as `fail-on` says) or an input to fix.
  */
 import path from 'node:path';
-import { loadConfig } from '../config/config.js';
+import type { Config } from '../config/config.js';
 import { diffReports } from '../diff/diffReports.js';
 import { failuresText, metricsLine } from '../diff/headline.js';
 import type { ReportDiff } from '../diff/schema.js';
 import { formatUsd } from '../report/summarise.js';
 import type { Report } from '../report/schema.js';
-import { UsageError } from '../trace/paths.js';
 import { plural } from '../util/thousands.js';
 import { reportAnnotations, repoPath } from './annotations.js';
 import { baselineArtifactName, findBaseline, uploadBaseline } from './baseline.js';
@@ -30,11 +29,12 @@ import {
   artifactUrl,
   errorLine,
   findRunArtifacts,
-  htmlReportBeside,
   savedTraceFiles,
   uploadReportArtifacts,
   type ReportArtifacts,
 } from './reportArtifacts.js';
+import { prepareOwnFile } from './ownFile.js';
+import { resolveRunConfig } from './runConfig.js';
 import { resolveTokenIdentity } from './tokenIdentity.js';
 import { ActionInputError } from './inputError.js';
 import { readInputs, type ActionInputs } from './inputs.js';
@@ -99,10 +99,9 @@ async function reportArtifacts(
   event: RunEvent,
   inputs: ActionInputs,
   head: HeadReport,
-  paths: { workDir: string; workspace: string; configFile: string | undefined },
-  started: number,
+  paths: { workDir: string; workspace: string; config: Config },
 ): Promise<ReportArtifacts> {
-  const { workDir, workspace, configFile } = paths;
+  const { workDir, workspace, config } = paths;
   const { core, context } = deps;
   if (event.workflowRunId !== undefined) {
     if (!octokit) return {};
@@ -116,29 +115,29 @@ async function reportArtifacts(
     for (const line of log) core.info(line);
     return found;
   }
-  const source = inputs.source.kind;
+  // The page is written here from the report, whatever wrote the report: a page the command or an
+  // earlier step left is the PR's, not tracejury's (htmlReport.ts). A failure costs the link, never
+  // the step.
   let htmlPath: string | undefined;
-  if (source === 'command')
-    // The command writes both; a second's slack for file systems with coarse times.
-    htmlPath = await htmlReportBeside(deps.fs, head.path, started - 2_000);
-  else if (source === 'report') htmlPath = await htmlReportBeside(deps.fs, head.path);
-  else
-    // The Action wrote this report itself, so it writes its HTML too (any older one beside it is
-    // an earlier run's). A failure costs the link, never the step.
-    try {
-      htmlPath = await writeHeadHtmlReport({
-        report: head.report,
-        reportPath: head.path,
-        workDir,
-        workspace,
-        configFile,
-      });
-    } catch (err) {
-      core.warning(
-        `tracejury: could not write the HTML report (${errorLine(err)}); the comment links the job summary instead`,
-      );
-    }
-  const traces = await savedTraceFiles(deps.fs, head.report, head.path, workDir);
+  try {
+    htmlPath = await writeHeadHtmlReport({
+      fs: deps.fs,
+      report: head.report,
+      reportPath: head.path,
+      workDir,
+      workspace,
+      config,
+    });
+  } catch (err) {
+    core.warning(
+      `tracejury: could not write the HTML report (${errorLine(err)}); the comment links the job summary instead`,
+    );
+  }
+  const traces = await savedTraceFiles(deps.fs, head.report, head.path, workDir, workspace);
+  if (traces.refused.length > 0)
+    core.warning(
+      `tracejury: ${plural(traces.refused.length, 'saved trace')} the report names ${traces.refused.length === 1 ? 'leads' : 'lead'} out of the saved traces' folder through a link and ${traces.refused.length === 1 ? 'was' : 'were'} not uploaded: ${traces.refused.slice(0, 5).join(', ')}`,
+    );
   if (!htmlPath && traces.files.length === 0) return {};
   const { uploaded, warnings } = await uploadReportArtifacts({
     artifacts: deps.artifacts,
@@ -189,16 +188,21 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     );
     const { owner, repo } = deps.context.repo;
 
-    let regression;
-    try {
-      regression = loadConfig(
-        inputs.config ? path.resolve(workDir, inputs.config) : undefined,
-        workDir,
-      ).regression;
-    } catch (err) {
-      if (err instanceof UsageError) throw new ActionInputError(`config: ${err.message}`);
-      throw err;
-    }
+    // The PR's tracejury.yml held to the base branch's wherever it chooses an endpoint, a key or
+    // the cassette mode (runConfig.ts); on other events the checkout's own.
+    const configFile = inputs.config ? path.resolve(workDir, inputs.config) : undefined;
+    const runConfig = await resolveRunConfig({
+      octokit,
+      repo: { owner, repo },
+      event,
+      configFile,
+      workDir,
+      workspace,
+      env: deps.env,
+    });
+    for (const line of runConfig.info) core.info(line);
+    for (const w of runConfig.warnings) core.warning(w);
+    const { regression } = runConfig.config;
 
     // The base side first: analysing traces here, its good runs are the baseline of agents the
     // baseline store knows too little of (a CI checkout has no store).
@@ -219,8 +223,11 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     for (const w of baseline.warnings) core.warning(w);
     core.info(`tracejury: baseline: ${baseline.source}`);
 
-    const started = Date.now();
-    const head = await produceHeadReport(inputs, workDir, deps, baseline.report);
+    const head = await produceHeadReport(inputs, { workDir, workspace }, deps, {
+      config: runConfig.config,
+      commandVariables: runConfig.commandVariables,
+      ...(baseline.report ? { baseReport: baseline.report } : {}),
+    });
     core.setOutput('report-path', head.path);
     core.setOutput('waste-usd', String(head.report.waste.totalUsd));
 
@@ -228,21 +235,18 @@ export async function run(given: ActionDeps): Promise<RunResult | undefined> {
     let diffPath: string | undefined;
     if (diff) {
       diffPath = path.join(path.dirname(head.path), 'diff.json');
+      await prepareOwnFile(deps.fs, diffPath, workspace);
       await deps.fs.writeFile(diffPath, JSON.stringify(diff, null, 2) + '\n');
     }
     core.setOutput('diff-path', diffPath ?? '');
     core.setOutput('waste-delta-usd', diff ? String(diff.totals.wasteUsd.delta) : '');
     core.setOutput('new-signals', diff ? String(diff.signals.new.length) : '');
 
-    const artifacts = await reportArtifacts(
-      deps,
-      octokit,
-      event,
-      inputs,
-      head,
-      { workDir, workspace, configFile: inputs.config ? path.resolve(workDir, inputs.config) : undefined },
-      started,
-    );
+    const artifacts = await reportArtifacts(deps, octokit, event, inputs, head, {
+      workDir,
+      workspace,
+      config: runConfig.config,
+    });
     const render: RenderInput = {
       head: head.report,
       diff,

@@ -6,6 +6,12 @@
 export interface CliIO {
   stdout: { write(s: string): unknown; isTTY?: boolean };
   stderr: { write(s: string): unknown; isTTY?: boolean };
+  /**
+   * stdout without the terminal filter (main.ts puts the filter on `stdout`), for machine formats
+   * alone: JSON and HTML whose serialisers escaped every control character themselves, so that
+   * no filter rewrites them into something their readers cannot parse (output.ts).
+   */
+  rawStdout?: { write(s: string): unknown };
   cwd: string;
   env: Record<string, string | undefined>;
 }

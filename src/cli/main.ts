@@ -65,9 +65,16 @@ function unknownCommand(name: string): UsageError {
  * agent id, a version or a message can neither drive the terminal (control characters are shown;
  * the CLI's own colours pass) nor start a workflow command in the Actions log (`::…` lines are
  * neutralised). Renderers still make each field one line (terminalText); this is the backstop.
+ * Machine formats (JSON, HTML) escape every control character in their serialiser and go to
+ * `rawStdout`: rewritten by the filter they would no longer parse.
  */
 function safeIO(io: CliIO): CliIO {
-  return { ...io, stdout: safeWriter(io.stdout), stderr: safeWriter(io.stderr) };
+  return {
+    ...io,
+    stdout: safeWriter(io.stdout),
+    stderr: safeWriter(io.stderr),
+    rawStdout: io.rawStdout ?? io.stdout,
+  };
 }
 
 export async function runCli(argv: string[], given: CliIO): Promise<number> {

@@ -10,19 +10,26 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { escapeJsonText } from '../redact/jsonText.js';
 import { writePieces } from '../report/html/render.js';
 import { UsageError } from '../trace/paths.js';
 import { fsErrorReason, isFsError } from '../util/fsError.js';
 import type { CliIO } from './io.js';
 import type { ValueOption } from './options.js';
 
-/** Each output format: the extensions of an --out file that choose it, and its name in --help. */
+/**
+ * Each output format: the extensions of an --out file that choose it, its name in --help, and
+ * whether it is a machine format. A machine format's serialiser escapes every control and bidi
+ * character itself (JSON as `\u007f`, HTML in its text and embedded JSON), so it goes to stdout
+ * unfiltered: the terminal filter, which shows `\x7f` for a person to read, would make the JSON
+ * invalid. Text and markdown are for people, and keep the filter.
+ */
 export const OUTPUT_FORMATS = {
-  text: { extensions: [], label: 'text' },
-  json: { extensions: ['.json'], label: 'JSON' },
-  markdown: { extensions: ['.md', '.markdown'], label: 'markdown' },
-  html: { extensions: ['.html', '.htm'], label: 'HTML' },
-} as const satisfies Record<string, { extensions: readonly string[]; label: string }>;
+  text: { extensions: [], label: 'text', machine: false },
+  json: { extensions: ['.json'], label: 'JSON', machine: true },
+  markdown: { extensions: ['.md', '.markdown'], label: 'markdown', machine: false },
+  html: { extensions: ['.html', '.htm'], label: 'HTML', machine: true },
+} as const satisfies Record<string, { extensions: readonly string[]; label: string; machine: boolean }>;
 
 export type OutputFormat = keyof typeof OUTPUT_FORMATS;
 
@@ -61,6 +68,14 @@ export function extensionsHelp(): string {
 /** --out FILE. */
 export function outOption(description: string) {
   return { argument: 'FILE', description } satisfies ValueOption;
+}
+
+/**
+ * `value` as JSON for stdout (`--format json` of a command without a report: baseline show): its
+ * control and bidi characters escaped, written past the terminal filter as every machine format is.
+ */
+export function writeJsonToStdout(io: CliIO, value: unknown): void {
+  (io.rawStdout ?? io.stdout).write(`${escapeJsonText(JSON.stringify(value, null, 2))}\n`);
 }
 
 /** --out FILE without --format: the format its extension names, else text. */
@@ -112,7 +127,8 @@ export function openOutput(
     color: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR && !given,
     write(pieces, summary) {
       if (!file) {
-        for (const piece of pieces) io.stdout.write(piece);
+        const stdout = OUTPUT_FORMATS[format].machine ? (io.rawStdout ?? io.stdout) : io.stdout;
+        for (const piece of pieces) stdout.write(piece);
         return;
       }
       try {

@@ -13,6 +13,7 @@ import {
   type EmbeddingsConfig,
 } from './config.js';
 import type { Embedder } from './embedder.js';
+import { isRunnerVariable, runnerVariableProblem } from '../util/runnerVariables.js';
 
 export interface OpenAIEmbedderOptions extends EmbeddingsConfig {
   /** Where the API key is read (default process.env). */
@@ -39,6 +40,8 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
 
   const clientFor = () =>
     (client ??= import('openai').then(({ default: OpenAIClient }) => {
+      if (isRunnerVariable(keyEnv))
+        throw new EmbeddingError(`embeddings: apiKeyEnv ${runnerVariableProblem(keyEnv)}`);
       // A local server (Ollama, vLLM) usually needs no key; api.openai.com does.
       const apiKey = env[keyEnv] ?? (options.baseURL ? 'unused' : undefined);
       if (!apiKey)

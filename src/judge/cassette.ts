@@ -2,7 +2,10 @@
  * The cassette: recorded judge answers in a JSONL file (default `.tracejury/cassette.jsonl`) that
  * is committed, so CI replays verdicts without an API key. One entry a line, sorted by key, one
  * line per key, fields in a fixed order: the file a recording leaves is the same bytes whoever
- * recorded it and however many times, so its diff shows only answers that changed.
+ * recorded it and however many times, so its diff shows only answers that changed. Each line
+ * names, beside the hash it is looked up by, what it decides (the trace, the test or detector, the
+ * rubric) and the judge (provider, model), so a reviewer of that diff can tell whose verdict an
+ * edited line would change; every verdict replayed from it says so (`replayed`).
  *
  * Recording rewrites the file rather than appending to it. Several writers may record into one file
  * at once (the test workers of a Vitest run, two CI jobs on one checkout), so each write takes a
@@ -20,6 +23,7 @@ import { open, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../trace/paths.js';
+import { fsErrorReason } from '../util/fsError.js';
 import { nearest } from '../util/nearest.js';
 
 export const CASSETTE_MODES = ['auto', 'replay', 'record'] as const;
@@ -29,7 +33,16 @@ export const DEFAULT_CASSETTE_PATH = '.tracejury/cassette.jsonl';
 export const CASSETTE_ENV = 'TRACEJURY_CASSETTE';
 
 export const CassetteEntrySchema = z.object({
+  /** The hash of what was asked (provider, model, prompt, options): what a replay looks up. */
   key: z.string(),
+  /**
+   * What the answer decides, in plain words beside the hash, for a reviewer of the cassette's diff:
+   * the trace judged, the test or detector it was judged for, and the rubric. Written since issue
+   * 29; lines without them (older cassettes) replay all the same: the key alone is looked up.
+   */
+  traceId: z.string().optional(),
+  name: z.string().optional(),
+  rubric: z.string().optional(),
   provider: z.enum(['openai', 'anthropic']),
   model: z.string(),
   /** The judge's answer text (for Anthropic tool use, the tool input as JSON). */
@@ -66,6 +79,9 @@ function serialise(e: CassetteEntry): string {
   // Explicit field order keeps lines byte-stable whatever order the entry was built in.
   return JSON.stringify({
     key: e.key,
+    ...(e.traceId !== undefined ? { traceId: e.traceId } : {}),
+    ...(e.name !== undefined ? { name: e.name } : {}),
+    ...(e.rubric !== undefined ? { rubric: e.rubric } : {}),
     provider: e.provider,
     model: e.model,
     answer: e.answer,
@@ -115,6 +131,7 @@ function parseCassette(path: string, text: string): ParsedFile {
   return { entries, problems, unreadable };
 }
 
+/** The cassette file's text, or undefined when there is none yet. */
 async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
@@ -122,6 +139,29 @@ async function readIfExists(path: string): Promise<string | undefined> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/**
+ * Why `path` cannot be a cassette (a directory, a device, a pipe: reading one could block or never
+ * end), or undefined when it is a file or nothing yet. Checked before it is read.
+ */
+async function unusableReason(path: string): Promise<string | undefined> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    return fsErrorReason(err);
+  }
+  if (info.isFile()) return undefined;
+  return info.isDirectory()
+    ? 'it is a directory'
+    : info.isCharacterDevice() || info.isBlockDevice()
+      ? 'it is a device, not a file'
+      : info.isFIFO()
+        ? 'it is a named pipe, not a file'
+        : 'it is not a regular file';
 }
 
 function render(file: ParsedFile): string {
@@ -176,6 +216,11 @@ export class Cassette {
   private writeQueued = false;
   /** Lines that could not be read, and writes that failed, as `path[:line]: reason`. */
   readonly problems: string[] = [];
+  /**
+   * Why the path cannot be a cassette at all (a directory, a device, unreadable), once loaded:
+   * every judge call through it fails with this, naming the path, instead of an internal error.
+   */
+  unusable: string | undefined;
 
   constructor(readonly path: string) {}
 
@@ -185,7 +230,15 @@ export class Cassette {
   }
 
   private async read(): Promise<void> {
-    const text = await readIfExists(this.path);
+    this.unusable = await unusableReason(this.path);
+    if (this.unusable) return;
+    let text: string | undefined;
+    try {
+      text = await readIfExists(this.path);
+    } catch (err) {
+      this.unusable = fsErrorReason(err);
+      return;
+    }
     if (text === undefined) return;
     const parsed = parseCassette(this.path, text);
     for (const [key, entry] of parsed.entries) if (!this.pending.has(key)) this.entries.set(key, entry);
@@ -229,13 +282,18 @@ export class Cassette {
 
   /** Under the lock: the file as it is now, with `batch` merged in, sorted, renamed into place. */
   private async merge(batch: Map<string, CassetteEntry>): Promise<void> {
+    const unusable = await unusableReason(this.path);
+    if (unusable) throw new Error(`${this.path}: ${unusable}`);
     await mkdir(dirname(this.path), { recursive: true });
     await withLock(this.path, async () => {
       const text = await readIfExists(this.path);
       const file = parseCassette(this.path, text ?? '');
       for (const [key, entry] of batch) {
         const onFile = file.entries.get(key);
-        if (onFile && sameAnswer(onFile, entry)) continue;
+        // The same answer stays as it is on file, unless the line lacks what it decides (an older
+        // cassette's): then it gains its plain fields once.
+        const labelled = onFile?.rubric !== undefined || entry.rubric === undefined;
+        if (onFile && sameAnswer(onFile, entry) && labelled) continue;
         file.entries.set(key, entry);
       }
       const next = render(file);

@@ -20,6 +20,7 @@
  *   failureModes: { latency: default }   # overrides of the failure mode → route table
  * ```
  */
+import path from 'node:path';
 import { z } from 'zod';
 import { ModelCapabilitiesSchema } from './capabilities.js';
 import { CASSETTE_MODES, DEFAULT_CASSETTE_PATH } from './cassette.js';
@@ -32,6 +33,13 @@ import {
   type TribunalSettings,
 } from './tribunal.js';
 
+/** A relative path that does not climb out (`../x`, `a/../../x`) of where it is resolved. */
+function staysInWorkingDirectory(p: string): boolean {
+  if (path.isAbsolute(p) || path.win32.isAbsolute(p)) return false;
+  const normal = path.posix.normalize(p.replace(/\\/g, '/'));
+  return normal !== '..' && !normal.startsWith('../');
+}
+
 // Strict, like every object in the config file: a misspelt key (`mod: replay`, `modle: gpt-4o`) is an
 // error naming the nearest valid key, not a setting silently left at its default.
 export const CassetteConfigSchema = z
@@ -39,8 +47,16 @@ export const CassetteConfigSchema = z
     path: z
       .string()
       .min(1)
+      // Read and rewritten by every run: a config (a pull request's) must not point it outside
+      // the checkout. The real path, links followed, is checked when the run starts (runSetup.ts).
+      .refine(staysInWorkingDirectory, {
+        error: (issue) =>
+          `${JSON.stringify(issue.input)} leads outside the working directory: give a path inside it, relative to it (e.g. ${DEFAULT_CASSETTE_PATH})`,
+      })
       .default(DEFAULT_CASSETTE_PATH)
-      .describe('The JSONL file of recorded judge answers, relative to the working directory; commit it'),
+      .describe(
+        'The JSONL file of recorded judge answers, relative to the working directory and inside it; commit it',
+      ),
     mode: z
       .enum(CASSETTE_MODES)
       .default('auto')

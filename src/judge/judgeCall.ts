@@ -5,6 +5,7 @@
  * fail closed.
  */
 import { redact } from '../redact/redact.js';
+import { isRunnerVariable, runnerVariableProblem } from '../util/runnerVariables.js';
 import type { Pricer } from '../pricing/pricer.js';
 import { parseJudgeAnswer } from './answer.js';
 import { judgeCacheKey, type LruCache } from './cache.js';
@@ -15,6 +16,7 @@ import type { JudgePrompt } from './prompt.js';
 import {
   buildRequest,
   JudgeHttpError,
+  loadSdk,
   sendRequest,
   type JudgeSpec,
   type ProviderAnswer,
@@ -22,7 +24,8 @@ import {
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from './retry.js';
 import type { JudgeEval } from './verdict.js';
 
-export type CachedAnswer = Omit<CassetteEntry, 'recordedAt'>;
+/** An answer held in memory: `replayed` when it was read from the cassette, not asked in this run. */
+export type CachedAnswer = Omit<CassetteEntry, 'recordedAt'> & { replayed?: boolean };
 
 export interface JudgeCallContext {
   judge: JudgeSpec;
@@ -45,6 +48,8 @@ export interface JudgeCallContext {
    * cassette miss: it says to run exactly that with the judge's key and TRACEJURY_CASSETTE=record.
    */
   rerunCommand?: string;
+  /** What the answer decides (the trace, the test or detector, the rubric): written beside it in the cassette. */
+  subject?: { traceId?: string; name?: string; rubric: string };
 }
 
 const DEFAULT_KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
@@ -52,6 +57,8 @@ const DEFAULT_KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KE
 export function apiKeyFor(judge: JudgeSpec, env: Record<string, string | undefined>): string | undefined {
   if (judge.apiKey) return judge.apiKey;
   const name = judge.apiKeyEnv ?? DEFAULT_KEY_ENV[judge.provider];
+  // A judge given by code (runTribunal) is not checked by the config's schema: checked here too.
+  if (isRunnerVariable(name)) return undefined;
   const v = env[name];
   return v && v.trim() !== '' ? v : undefined;
 }
@@ -91,12 +98,23 @@ export async function callJudge(ctx: JudgeCallContext): Promise<JudgeEval> {
     costUsd: 0,
   });
 
+  if (ctx.cassette) {
+    await ctx.cassette.load();
+    // A directory, a device, an unreadable file: the judge's error, naming the path.
+    if (ctx.cassette.unusable)
+      return failed(
+        `cannot use the cassette ${shownPath(ctx.cassette.path)}: ${ctx.cassette.unusable}; point tribunal.cassette.path at a file (or where one can be written)`,
+      );
+  }
   if (ctx.mode !== 'record') {
     let hit = ctx.memory?.get(key);
     if (!hit && ctx.cassette) {
-      await ctx.cassette.load();
-      hit = ctx.cassette.get(key);
-      if (hit) ctx.memory?.set(key, hit);
+      const recorded = ctx.cassette.get(key);
+      if (recorded) {
+        const { recordedAt: _at, ...answer } = recorded;
+        hit = { ...answer, replayed: true };
+        ctx.memory?.set(key, hit);
+      }
     }
     if (hit) return fromAnswer(hit, base, started, 0, true);
   }
@@ -109,6 +127,10 @@ export async function callJudge(ctx: JudgeCallContext): Promise<JudgeEval> {
       `no cassette entry for ${judge.model} (${judge.provider})${where} (replay mode); ${record}`,
     );
   }
+  if (!judge.apiKey && isRunnerVariable(envName))
+    return failed(
+      `cannot call ${judge.model} (${judge.provider}): apiKeyEnv ${runnerVariableProblem(envName)}`,
+    );
   const apiKey = apiKeyFor(judge, ctx.env);
   if (!apiKey) {
     return failed(
@@ -118,6 +140,8 @@ export async function callJudge(ctx: JudgeCallContext): Promise<JudgeEval> {
     );
   }
 
+  // The judge's time is the judge's: the SDKs load (once) before it starts.
+  await loadSdk();
   const deadline = Date.now() + ctx.judgeTimeoutMs;
   const timer = new AbortController();
   const timeout = setTimeout(
@@ -170,6 +194,9 @@ export async function callJudge(ctx: JudgeCallContext): Promise<JudgeEval> {
 
   const entry: CachedAnswer = {
     key,
+    ...(ctx.subject?.traceId !== undefined ? { traceId: ctx.subject.traceId } : {}),
+    ...(ctx.subject?.name !== undefined ? { name: ctx.subject.name } : {}),
+    ...(ctx.subject ? { rubric: ctx.subject.rubric } : {}),
     provider: judge.provider,
     model: judge.model,
     answer: answer.text,
@@ -214,6 +241,7 @@ function fromAnswer(
     latencyMs: performance.now() - started,
     costUsd,
     ...(cached ? { cached: true } : {}),
+    ...(cached && entry.replayed ? { replayed: true } : {}),
   };
   if (!parsed.ok) return { ...common, error: parsed.error };
   return { ...common, ...parsed.answer };

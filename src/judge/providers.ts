@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { JUDGE_ANSWER_JSON_SCHEMA } from './answer.js';
 import type { JudgeProvider, ModelCapabilities } from './capabilities.js';
 import type { HeaderSource } from './retry.js';
+import { apiKeyEnvSchema } from '../util/runnerVariables.js';
 import { JudgeProviderSchema } from './verdict.js';
 
 export const JudgeSpecSchema = z.object({
@@ -26,11 +27,10 @@ export const JudgeSpecSchema = z.object({
     .describe('Base URL of an OpenAI- or Anthropic-compatible endpoint (Ollama, vLLM, a proxy)'),
   /** API key; defaults to OPENAI_API_KEY / ANTHROPIC_API_KEY. Prefer `apiKeyEnv` in config files. */
   apiKey: z.string().optional().describe('The API key itself; prefer apiKeyEnv, so no key is committed'),
-  /** Name of the environment variable holding the key. */
-  apiKeyEnv: z
-    .string()
-    .optional()
-    .describe('Environment variable holding the key (default OPENAI_API_KEY or ANTHROPIC_API_KEY)'),
+  /** Name of the environment variable holding the key (never the runner's or an action's own: util/runnerVariables.ts). */
+  apiKeyEnv: apiKeyEnvSchema(
+    'Environment variable holding the key (default OPENAI_API_KEY or ANTHROPIC_API_KEY); never GITHUB_*, ACTIONS_*, INPUT_* or RUNNER_*',
+  ).optional(),
 });
 export type JudgeSpec = z.infer<typeof JudgeSpecSchema>;
 
@@ -138,7 +138,11 @@ export function buildRequest(
 type Sdks = { OpenAI: typeof OpenAI; Anthropic: typeof Anthropic };
 let sdks: Promise<Sdks> | undefined;
 
-function loadSdk(): Promise<Sdks> {
+/**
+ * Loads the SDKs (once): called before a judge's time starts, so that loading hundreds of modules
+ * on a busy machine is not counted against the judge's `judgeTimeoutMs`.
+ */
+export function loadSdk(): Promise<Sdks> {
   sdks ??= Promise.all([import('openai'), import('@anthropic-ai/sdk')]).then(([o, a]) => ({
     OpenAI: o.default,
     Anthropic: a.default,

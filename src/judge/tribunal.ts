@@ -24,6 +24,7 @@ import { checkConsistency } from './stage0Consistency.js';
 import { validateResponse, type ResponseSchema } from './stage1Schema.js';
 import type { JudgeEval, Verdict } from './verdict.js';
 import { dict } from '../util/dict.js';
+import { redactAndCut } from '../redact/safeText.js';
 
 export const DEFAULT_THRESHOLD = 0.8;
 export const DEFAULT_JUDGE_TIMEOUT_MS = 8000;
@@ -83,6 +84,11 @@ export interface EvaluateOptions extends TribunalSettings {
   traceId?: string;
   /** Test or rubric name, carried into the verdict. */
   name?: string;
+  /**
+   * What the verdict decides, written beside the answer in the cassette for a reviewer (a test's
+   * full name); default `name`.
+   */
+  subject?: string;
 }
 
 export type TribunalOptions = EvaluateOptions & { judges: JudgeSpec[] };
@@ -323,6 +329,14 @@ export function createTribunalSession(settings: TribunalSettings = {}): Tribunal
                   maxRetries: o.maxRetries ?? 3,
                   ...(o.backoffBaseMs !== undefined ? { backoffBaseMs: o.backoffBaseMs } : {}),
                   ...(o.rerunCommand ? { rerunCommand: o.rerunCommand } : {}),
+                  subject: {
+                    // A traceId the caller gave, not the random one a verdict without one gets.
+                    ...(options.traceId !== undefined ? { traceId: options.traceId } : {}),
+                    ...((o.subject ?? o.name) !== undefined ? { name: (o.subject ?? o.name)! } : {}),
+                    // Rubric text given inline is named by its start (redacted), a reviewer's handle on it.
+                    rubric:
+                      rubric.name === 'custom' ? `custom: ${redactAndCut(rubric.text, 80)}` : rubric.name,
+                  },
                 }),
           ),
         ),
@@ -342,6 +356,8 @@ export function createTribunalSession(settings: TribunalSettings = {}): Tribunal
     base.costUsd = evals.reduce((s, e) => s + e.costUsd, 0);
     base.disagreement = c.disagreement;
     base.highDisagreement = c.highDisagreement;
+    // No judge was asked in this run: the cassette decided (renderers say "replayed").
+    if (evals.every((e) => e.replayed)) Object.assign(base, { replayed: true });
     counts.verdicts++;
     const disagreementNote = c.highDisagreement
       ? `; HIGH DISAGREEMENT ${fmt(c.disagreement)} (> 0.3): review`

@@ -18,6 +18,11 @@ export const JudgeEvalSchema = z.object({
   costUsd: usdAmount(),
   /** True when the answer came from the cassette or the in-memory cache rather than the network. */
   cached: z.boolean().optional(),
+  /**
+   * True when the answer was recorded earlier and read from the cassette (or from memory of such
+   * an answer), not asked of the judge in this run: a committed file decided it. Absent when live.
+   */
+  replayed: z.boolean().optional(),
 });
 export type JudgeEval = z.infer<typeof JudgeEvalSchema>;
 
@@ -54,5 +59,18 @@ export const VerdictSchema = z.object({
   circuitOpen: z.boolean().optional(),
   /** Test or rubric name, when the verdict came from a suite rather than a trace. */
   name: z.string().optional(),
+  /**
+   * True when every judge's answer was replayed from the cassette (JudgeEval.replayed): no judge
+   * was asked in this run. Renderers say "replayed" wherever they show the verdict.
+   */
+  replayed: z.boolean().optional(),
 });
 export type Verdict = z.infer<typeof VerdictSchema>;
+
+/**
+ * What a renderer adds after a verdict it shows, when the cassette decided it (`replayed`): a
+ * committed file, not a judge asked in this run, so a reviewer knows to look at the cassette's diff.
+ */
+export function replayedNote(verdict: Pick<Verdict, 'replayed'>): string {
+  return verdict.replayed ? ', replayed from the cassette' : '';
+}

@@ -3,6 +3,7 @@
  * and data embedded in a `<script type="application/json">` block. Both redact first; neither
  * lets a value end the element it sits in.
  */
+import { escapeJsonText, jsonEscape } from './jsonText.js';
 import { redactDeep } from './redact.js';
 import { redactAndCut, showControls } from './safeText.js';
 
@@ -26,12 +27,10 @@ export function htmlText(value: string, max = Infinity): string {
 /**
  * A JSON value (redacted throughout) as the content of a `<script type="application/json">`
  * element: `<`, `>` and `&` are written as \u escapes, so neither `</script>` nor `<!--` can appear
- * and end or change the script; U+2028 and U+2029 too, for readers that eval it as JavaScript.
- * `JSON.parse` of the element's text gives the redacted value back.
+ * and end or change the script; so are DEL, C1, U+2028/2029 and the bidi controls (jsonText.ts), so
+ * the page holds no raw control character and `JSON.parse` of the element's text gives the
+ * redacted value back whatever the data.
  */
 export function scriptJson(value: unknown): string {
-  return (JSON.stringify(redactDeep(value)) ?? 'null').replace(
-    /[<>&\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return escapeJsonText(JSON.stringify(redactDeep(value)) ?? 'null').replace(/[<>&]/g, jsonEscape);
 }

@@ -37,10 +37,10 @@ export function redactAndCut(text: string, max = Infinity, options: { lowercased
 
 /**
  * C0 controls (newline and tab included), DEL, C1 controls, the line and paragraph separators,
- * and the bidi embedding, override and isolate characters: what can move a cursor, clear a
+ * and the bidi marks, embedding, override and isolate characters: what can move a cursor, clear a
  * screen, start a new log line, or make a line read as something else.
  */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const CONTROLS = new RegExp(CONTROL.source, 'g');
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -136,7 +136,7 @@ export function commandLineGuard(): (chunk: string) => string {
 export function terminalOutput(chunk: string): string {
   if (!CONTROL.test(chunk)) return chunk;
   return chunk.replace(
-    /\x1b\[[0-9;]*m|\r?\x1b\[2K|[\n\t]|[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    /\x1b\[[0-9;]*m|\r?\x1b\[2K|[\n\t]|[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
     (m) => (m.length > 1 || m === '\n' || m === '\t' ? m : visible(m)),
   );
 }

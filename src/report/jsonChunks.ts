@@ -1,5 +1,8 @@
+import { escapeJsonText } from '../redact/jsonText.js';
+
 /**
- * A report as JSON, `JSON.stringify(report, null, 2)` byte for byte, in pieces of about CHUNK
+ * A report as JSON, `JSON.stringify(report, null, 2)` with its raw control and bidi characters
+ * escaped (escapeJsonText: valid JSON on any stream, the same value to any reader), in pieces of about CHUNK
  * characters: a run over a gigabyte of traces has a report of tens of megabytes, and one string of
  * it (plus the one JSON.stringify builds on the way) would double the run's peak memory for the
  * last moment of the run. The large arrays (traces, signals, errors) are written element by element.
@@ -77,9 +80,9 @@ export function* reportJsonChunks(report: object): Generator<string> {
   for (const piece of pieces(report, 0)) {
     buffer += piece;
     if (buffer.length >= CHUNK) {
-      yield buffer;
+      yield escapeJsonText(buffer);
       buffer = '';
     }
   }
-  yield `${buffer}\n`;
+  yield `${escapeJsonText(buffer)}\n`;
 }

@@ -19,9 +19,10 @@ export const REPORT_SCHEMA_VERSION = 1;
  * Vitest run read twice is in the report once; `decisions` (where each signal was decided: per
  * tier, dismissals, review), `baselines` (which baseline each baseline detector used, per agent
  * version) and `traces[].measures` (what a later run needs to take this report's good runs as its
- * baseline).
+ * baseline). 4: `verdicts[].replayed` and `verdicts[].judges[].replayed`: a verdict (or one judge's
+ * answer) read from the judge cassette rather than asked in the run.
  */
-export const REPORT_SCHEMA_MINOR = 3;
+export const REPORT_SCHEMA_MINOR = 4;
 
 /** The full name of the Vitest test (file > suite > test) a trace, signal or verdict belongs to. */
 const TestNameSchema = z.string();

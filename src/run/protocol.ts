@@ -22,6 +22,8 @@ export interface WorkerInput {
   shard: { index: number; count: number };
   inputFormat?: InputFormat;
   cwd: string;
+  /** The folder links may lead into (LoadOptions.within). */
+  within?: string;
   /** The agent of traces that name none (`--agent` / `agent:`). */
   agent?: string;
   config: DetectorSections & { prices: PriceOverrides; baselines: { minRuns: number; window: number } };

@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     inputFormat: input.inputFormat,
     pricer,
     cwd: input.cwd,
+    ...(input.within !== undefined ? { within: input.within } : {}),
     ...(input.agent !== undefined ? { agent: input.agent } : {}),
     shard: input.shard,
     onProgress: (p) =>

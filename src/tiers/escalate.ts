@@ -13,7 +13,7 @@ import { isGrayZone } from '../detect/grayZone.js';
 import type { Signal } from '../detect/signal.js';
 import type { JudgeSpec } from '../judge/providers.js';
 import type { TribunalSession } from '../judge/tribunal.js';
-import type { Verdict } from '../judge/verdict.js';
+import { replayedNote, type Verdict } from '../judge/verdict.js';
 import type { Trace } from '../trace/schema.js';
 import { failureCase } from './failureCase.js';
 import type { JudgeRoute } from './routing.js';
@@ -68,6 +68,8 @@ export async function escalateGrayZone(
       ...(await options.session.evaluate({
         ...c,
         traceId: trace.id,
+        // Named in the cassette beside the answer, for a reviewer of its diff.
+        name: signal.detector,
         ...(routed?.judges ? { judges: routed.judges } : {}),
       })),
       name: signal.detector,
@@ -79,7 +81,7 @@ export async function escalateGrayZone(
         ...signal,
         evidence: {
           ...signal.evidence,
-          escalation: `tribunal INDETERMINATE: ${verdict.reason ?? 'no reason given'}`,
+          escalation: `tribunal INDETERMINATE${replayedNote(verdict)}: ${verdict.reason ?? 'no reason given'}`,
           ...route,
         },
       });
@@ -95,7 +97,7 @@ export async function escalateGrayZone(
       tier: 4,
       evidence: {
         ...signal.evidence,
-        escalation: `tribunal ${verdict.passed ? 'found the run healthy' : 'confirmed the failure'} (score ${verdict.score.toFixed(2)}, confidence ${verdict.confidence.toFixed(2)}, ${verdict.modelsUsed.join(', ')})`,
+        escalation: `tribunal ${verdict.passed ? 'found the run healthy' : 'confirmed the failure'}${replayedNote(verdict)} (score ${verdict.score.toFixed(2)}, confidence ${verdict.confidence.toFixed(2)}, ${verdict.modelsUsed.join(', ')})`,
         detectorConfidence: signal.confidence,
         ...route,
       },

@@ -56,6 +56,8 @@ export interface LoadOptions {
   maxErrors?: number;
   /** Relative paths are resolved against this (default process.cwd()). */
   cwd?: string;
+  /** The folder links may lead into (default `cwd`; paths.ts ExpandOptions). */
+  within?: string;
   /** Read only this shard of the traces (a worker thread of `--jobs N`). */
   shard?: { index: number; count: number };
   /** What the path `-` reads (default process.stdin). */
@@ -500,7 +502,10 @@ export function streamTraceBatches(
     const filePaths = paths.filter((p) => p !== STDIN_PATH);
     // With --jobs every worker expands the same paths; the first reports their problems.
     const pathProblem = !options.shard || options.shard.index === 0 ? addError : () => {};
-    const files = filePaths.length > 0 ? await expandPaths(filePaths, options.cwd, pathProblem) : [];
+    const files =
+      filePaths.length > 0
+        ? await expandPaths(filePaths, options.cwd, pathProblem, { within: options.within })
+        : [];
     let bytesTotal = 0;
     const sizes = new Map<string, number>();
     /** Files that went away or became unreadable since the paths were expanded. */

@@ -1,20 +1,19 @@
 /**
- * What the Action uploads for a reviewer to open: the HTML written with the head report (not one
- * left from an earlier run), unzipped under the name GitHub will give it; the saved traces the
- * report names, only from its traces folder and never through a link; an upload GitHub refuses is
+ * What the Action uploads for a reviewer to open: the HTML (which run() writes from the report, see
+ * headHtml.test.ts), unzipped under the name GitHub will give it; the saved traces the report
+ * names, only from its traces folder and never through a link; an upload GitHub refuses is
  * a warning and the other still goes. The fork pattern's comment job finds part 1's artifacts by
  * name and degrades to no link without `actions: read`.
  */
 import { getOctokit } from '@actions/github';
 import * as fs from 'node:fs/promises';
-import { mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArtifactStore } from '../../src/action/deps.js';
 import {
   findRunArtifacts,
-  htmlReportBeside,
   savedTraceFiles,
   uploadReportArtifacts,
 } from '../../src/action/reportArtifacts.js';
@@ -28,30 +27,6 @@ function stateDir() {
   writeFileSync(path.join(dir, '.tracejury/report.json'), '{}');
   return dir;
 }
-
-const aged = (file: string, secondsAgo: number) => {
-  const t = new Date(Date.now() - secondsAgo * 1000);
-  utimesSync(file, t, t);
-};
-
-describe('the HTML report beside the head report', () => {
-  it('is taken when written with it, not when it is older than the step or the report', async () => {
-    const dir = stateDir();
-    const reportPath = path.join(dir, '.tracejury/report.json');
-    const html = path.join(dir, '.tracejury/report.html');
-    expect(await htmlReportBeside(fs, reportPath)).toBeUndefined();
-    writeFileSync(html, '<!doctype html>');
-    expect(await htmlReportBeside(fs, reportPath)).toBe(html);
-    expect(await htmlReportBeside(fs, reportPath, Date.now() - 5_000)).toBe(html);
-    // Left from an earlier run: older than the step that ran the command, or than its report.
-    aged(html, 3600);
-    expect(await htmlReportBeside(fs, reportPath, Date.now() - 5_000)).toBeUndefined();
-    expect(await htmlReportBeside(fs, reportPath)).toBeUndefined();
-    // A shard's report has its own name: report.html is not its HTML.
-    writeFileSync(path.join(dir, '.tracejury/report.shard-1-of-2.json'), '{}');
-    expect(await htmlReportBeside(fs, path.join(dir, '.tracejury/report.shard-1-of-2.json'))).toBeUndefined();
-  });
-});
 
 describe('the saved traces', () => {
   it('are the files the report names inside its traces folder: nothing outside it, no link, each once', async () => {
@@ -81,10 +56,12 @@ describe('the saved traces', () => {
         },
       ],
     };
-    const found = await savedTraceFiles(fs, head, path.join(dir, '.tracejury/report.json'), dir);
+    const found = await savedTraceFiles(fs, head, path.join(dir, '.tracejury/report.json'), dir, dir);
     expect(found).toEqual({
       root: path.join(dir, '.tracejury/traces'),
       files: [path.join(dir, '.tracejury/traces/checkout-1a2b.jsonl')],
+      // A link in the folder to a file beside it: out of the folder, named for a warning.
+      refused: ['.tracejury/traces/link.jsonl'],
     });
   });
 });

@@ -34,7 +34,7 @@ export interface FakeRoute {
   ): void | Promise<void>;
 }
 
-export type Scope = 'comments' | 'checks' | 'artifacts' | 'pulls' | 'graphql';
+export type Scope = 'comments' | 'checks' | 'artifacts' | 'pulls' | 'graphql' | 'contents';
 
 /** Who the token is: an installation's bot (GITHUB_TOKEN, a GitHub App) or a person (a PAT). */
 export interface FakeIdentity {
@@ -78,6 +78,11 @@ export interface FakeGitHub {
   comments: Map<number, FakeComment[]>;
   checkRuns: FakeCheckRun[];
   pulls: Map<number, Record<string, unknown>>;
+  /**
+   * The repository's files at each commit, keyed `<ref>:<path>` (the contents API: the base
+   * branch's tracejury.yml the Action reads on a pull request).
+   */
+  files: Map<string, string>;
   /** Route families that answer 403 as a read-only token gets. */
   forbidden: Set<Scope>;
   /** Who the token is (GITHUB_TOKEN_IDENTITY unless a test says otherwise). */
@@ -121,6 +126,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     comments: new Map<number, FakeComment[]>(),
     checkRuns: [] as FakeCheckRun[],
     pulls: new Map<number, Record<string, unknown>>(),
+    files: new Map<string, string>(),
     forbidden: new Set<Scope>(),
     identity: GITHUB_TOKEN_IDENTITY,
     nextId: () => ++id,
@@ -203,6 +209,33 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         comment.body = body;
         comment.updated_at = new Date().toISOString();
         gh.json(res, 200, comment);
+      },
+    },
+    {
+      // GET /repos/{owner}/{repo}/contents/{path}?ref=…: a file as the API gives it, base64.
+      method: 'GET',
+      path: r('/contents/(.+)'),
+      scope: 'contents',
+      handle: (req, m, res) => {
+        const file = decodeURIComponent(m[1]!);
+        const ref = req.url.searchParams.get('ref') ?? 'HEAD';
+        const text = gh.files.get(`${ref}:${file}`);
+        if (text === undefined)
+          return gh.json(res, 404, {
+            message: 'Not Found',
+            documentation_url: 'https://docs.github.com/rest/repos/contents#get-repository-content',
+            status: '404',
+          });
+        const content = Buffer.from(text, 'utf8').toString('base64');
+        gh.json(res, 200, {
+          type: 'file',
+          encoding: 'base64',
+          size: Buffer.byteLength(text),
+          name: file.split('/').at(-1),
+          path: file,
+          content,
+          sha: 'f'.repeat(40),
+        });
       },
     },
     {

@@ -63,7 +63,8 @@ const stable = (v: Awaited<ReturnType<typeof runTribunal>>) => ({
   ...v,
   latencyMs: 0,
   costUsd: 0,
-  judges: v.judges.map((j) => ({ ...j, latencyMs: 0, costUsd: 0, cached: undefined })),
+  replayed: undefined,
+  judges: v.judges.map((j) => ({ ...j, latencyMs: 0, costUsd: 0, cached: undefined, replayed: undefined })),
 });
 
 describe('cassette', () => {
@@ -91,8 +92,11 @@ describe('cassette', () => {
     expect(lines).toHaveLength(3);
     for (const l of lines) {
       const e = CassetteEntrySchema.parse(JSON.parse(l));
+      // Beside the hash, what the answer decides (the trace, the rubric), for a reviewer of the diff.
       expect(Object.keys(JSON.parse(l))).toEqual([
         'key',
+        ...(e.traceId !== undefined ? ['traceId'] : []),
+        'rubric',
         'provider',
         'model',
         'answer',
@@ -108,6 +112,11 @@ describe('cassette', () => {
     closeAllCassettes(); // read from the file, not from memory
     const replayed = await runTribunal(opts(s, 'replay', { env: {}, memoryCache: false }));
     expect(replayed.judges.every((j) => j.cached)).toBe(true);
+    // Replayed, and says so; the recording was asked live.
+    expect(replayed.replayed).toBe(true);
+    expect(replayed.judges.every((j) => j.replayed)).toBe(true);
+    expect(recorded.replayed).toBeUndefined();
+    expect(recorded.judges.some((j) => j.replayed)).toBe(false);
     expect(stable(replayed)).toEqual(stable(recorded));
     expect(replayed.score).toBe(recorded.score);
     expect(replayed.passed).toBe(recorded.passed);

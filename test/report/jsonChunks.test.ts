@@ -35,6 +35,9 @@ describe('reportJsonChunks', () => {
       e: [null, 1, 'two', true, [], {}, [[]], undefined, new Date(0)],
       f: { g: [], h: { i: [{ j: 'ünï\u2028"\n' }] }, k: new Date(1) },
     };
-    expect([...reportJsonChunks(report)].join('')).toBe(`${JSON.stringify(report, null, 2)}\n`);
+    const text = [...reportJsonChunks(report)].join('');
+    // JSON.stringify's text, but U+2028 written as an escape (jsonText.ts): the same value back.
+    expect(text).toBe(`${JSON.stringify(report, null, 2).replace('\u2028', '\\u2028')}\n`);
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(report)));
   });
 });

@@ -16,7 +16,7 @@ import { analyse, tribunalSession, traceAnalyser, workerSettings } from '../work
 import { currentTask, testFileOf } from '../worker/currentTask.js';
 import { metaOf } from '../shared/meta.js';
 import { receivedTraces } from '../worker/received.js';
-import { recordTrace } from '../worker/savedTraces.js';
+import { fullName, recordTrace } from '../worker/savedTraces.js';
 import { trackAsyncMatcher } from '../worker/pendingMatchers.js';
 import { checkArgument } from './checkArgs.js';
 import { TribunalMatcherOptionsSchema, type TribunalMatcherOptions } from './options.js';
@@ -76,12 +76,16 @@ export function describeVerdict(v: Verdict, threshold: number): string {
   const head = v.indeterminate
     ? indeterminateHead(v)
     : `score ${v.score.toFixed(2)} and confidence ${v.confidence.toFixed(2)} against threshold ${threshold}, ${passes} of ${v.judges.length} judges passed${v.highDisagreement ? ` (judges disagree: ${v.disagreement.toFixed(2)})` : ''}`;
-  const judges = v.judges.map((j) =>
-    j.error
-      ? `  - ${j.provider}:${j.model}: ${clip(j.error, MAX_ERROR)}`
-      : `  - ${j.provider}:${j.model}: score ${j.score?.toFixed(2)}, ${j.passed ? 'pass' : 'fail'} — ${clip(j.reasoning)}`,
-  );
-  return [head, ...judges].join('\n');
+  // A verdict the cassette decided says so, and so does each answer read from it: a committed
+  // file, not a judge asked in this run (its diff is what to review).
+  const replayed = v.replayed ? ', replayed from the cassette' : '';
+  const judges = v.judges.map((j) => {
+    const who = `  - ${j.provider}:${j.model}${j.replayed ? ' (replayed)' : ''}`;
+    return j.error
+      ? `${who}: ${clip(j.error, MAX_ERROR)}`
+      : `${who}: score ${j.score?.toFixed(2)}, ${j.passed ? 'pass' : 'fail'} — ${clip(j.reasoning)}`;
+  });
+  return [`${head}${replayed}`, ...judges].join('\n');
 }
 
 /** The command that runs this test file again: what a cassette miss says to run in record mode. */
@@ -115,6 +119,8 @@ async function judge(
       : {}),
     ...(what.traceId && !options.traceId ? { traceId: what.traceId } : {}),
     ...(rerun ? { rerunCommand: rerun } : {}),
+    // The cassette line says which test its answer decides.
+    ...(task ? { subject: fullName(task as Parameters<typeof fullName>[0]) } : {}),
   });
   if (task) metaOf(task).verdicts.push(verdict);
   const decided = !verdict.indeterminate;

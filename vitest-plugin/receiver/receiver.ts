@@ -15,8 +15,9 @@
  *
  * What it holds is bounded: each request by `maxRequestBytes` and `requestTimeoutMs`, and the
  * spans still waiting for their trace's root by `maxWaitingSpans` (traceAssembler.ts: the traces
- * that went longest without a span are dropped, counted in errors()). Complete traces are kept
- * until the receiver closes: they are what traces() returns.
+ * that went longest without a span are dropped, counted in errors()), the complete traces by
+ * `maxTraces` (the one completed longest ago is let go) and the input errors by `maxErrors` (the
+ * first are kept, the rest counted): errors() names what was let go and how much.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,6 +56,16 @@ export interface TraceReceiverOptions {
    */
   maxWaitingSpans?: number;
   /**
+   * Complete traces held at most (default 1000): past it the trace completed longest ago is let
+   * go, and errors() says how many were and which. A test waits for its trace as it comes.
+   */
+  maxTraces?: number;
+  /**
+   * Input errors kept at most (default 1000): past it the others are counted, not kept, and
+   * errors() ends with a note of how many were let go.
+   */
+  maxErrors?: number;
+  /**
    * How long a request's body may take to arrive (default 10 000 ms, the OTLP exporters' own
    * timeout, past which the sender has given up on it anyway); slower gets 408 and the connection
    * is closed.
@@ -92,6 +103,8 @@ const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 const DEFAULT_QUIET_PERIOD_MS = 100;
 const DEFAULT_MAX_WAITING_SPANS = 20_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_TRACES = 1000;
+const DEFAULT_MAX_ERRORS = 1000;
 const DEFAULT_WAIT_MS = 10_000;
 
 const CONTENT_TYPE: Record<OtlpEncoding, string> = {
@@ -176,11 +189,19 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   const maxWaitingSpans = options.maxWaitingSpans ?? DEFAULT_MAX_WAITING_SPANS;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const maxTraces = options.maxTraces ?? DEFAULT_MAX_TRACES;
+  const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
   const importOptions = {
     ...(options.inputFormat ? { inputFormat: options.inputFormat } : {}),
     ...(options.agent ? { agent: options.agent } : {}),
   };
   const errors: InputError[] = [];
+  /** Input errors past maxErrors: counted, not kept. */
+  let errorsLetGo = 0;
+  const addError = (e: InputError) => {
+    if (errors.length < maxErrors) errors.push(e);
+    else errorsLetGo++;
+  };
   const waiters = new Set<{ check(): void; closed(): void }>();
   let requests = 0;
   let closing: Promise<void> | undefined;
@@ -188,6 +209,7 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
   const assembler = new TraceAssembler({
     quietPeriodMs: options.quietPeriodMs ?? DEFAULT_QUIET_PERIOD_MS,
     maxWaitingSpans,
+    maxTraces,
     ...importOptions,
     onComplete: () => {
       for (const w of [...waiters]) w.check();
@@ -202,7 +224,7 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
     // field path inside it; the traces themselves are read when complete (traceAssembler.ts).
     const { stats } = readTraceValues(file, [document], importOptions);
     // The request is one record, so the importer's line 1 says nothing.
-    for (const { line: _line, ...e } of stats.errors) errors.push(e);
+    for (const { line: _line, ...e } of stats.errors) addError(e);
     const { rejected, dropped } = assembler.add(request, document);
     const why = [
       ...(rejected > 0 ? [`${rejected} span(s) without a trace id were dropped`] : []),
@@ -211,6 +233,25 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
         : []),
     ].join('; ');
     return { rejected: rejected + dropped, why };
+  }
+
+  /** What the bounds let go (complete traces past maxTraces, errors past maxErrors), as notes. */
+  function letGoErrors(): InputError[] {
+    const notes: InputError[] = [];
+    const letGo = assembler.letGo();
+    if (letGo.traces > 0)
+      notes.push({
+        file: 'OTLP receiver',
+        message:
+          `${letGo.traces} complete trace(s) let go: the receiver holds the last ${maxTraces} complete traces (maxTraces), so those completed longest ago were let go` +
+          `${letGo.lateSpans > 0 ? `, and ${letGo.lateSpans} span(s) that came for them later` : ''} (the last: ${letGo.examples.join(', ')}); wait for each trace as it comes, or raise maxTraces`,
+      });
+    if (errorsLetGo > 0)
+      notes.push({
+        file: 'OTLP receiver',
+        message: `${errorsLetGo} more input error(s) let go: the receiver keeps the first ${maxErrors} (maxErrors)`,
+      });
+    return notes;
   }
 
   /** The traces dropped for maxWaitingSpans, as one error that keeps its count up to date. */
@@ -264,7 +305,7 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
     } catch (err) {
       const known = err instanceof RequestError;
       const message = known ? err.message : `the receiver failed on this request: ${String(err)}`;
-      errors.push({ file: `OTLP request #${request}`, message });
+      addError({ file: `OTLP request #${request}`, message });
       sendError(res, encoding, known ? err.status : 500, message);
     }
   }
@@ -316,7 +357,7 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
       parts.push(`Incomplete: ${listed.join('; ')}.`);
     }
     // The dropped traces first: they are why an awaited trace may never come.
-    const all = [...droppedError(), ...errors];
+    const all = [...droppedError(), ...letGoErrors(), ...errors];
     if (all.length > 0) {
       const listed = all.slice(0, 3).map(formatError);
       if (all.length > 3) listed.push(`… ${all.length - 3} more`);
@@ -337,7 +378,7 @@ export async function startTraceReceiver(options: TraceReceiverOptions = {}): Pr
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
     },
     traces: () => assembler.traces(),
-    errors: () => [...errors, ...droppedError()],
+    errors: () => [...errors, ...droppedError(), ...letGoErrors()],
     flush() {
       assembler.flush();
       return assembler.traces();

@@ -25,6 +25,9 @@
  * all counted in `dropped()`. Dropped, not completed as they stand: a trace without its root, or a
  * root without the steps sent before it, would be judged as if it were the agent's whole run, and
  * a test could pass on a fragment; a trace that is missing says so in waitForTrace's message.
+ *
+ * Complete traces are bounded too (`maxTraces`): past it, the trace completed longest ago is let go
+ * with its spans (and any of its spans that comes later), counted in `letGo()`.
  */
 import { readTraceValues, type InputFormat, type Trace } from 'tracejury';
 import { rememberSource, traceAnalyser } from '../worker/context.js';
@@ -36,6 +39,8 @@ export interface TraceAssemblerOptions {
   agent?: string;
   /** Spans of traces whose root has not arrived, held at most; past it the stalest are dropped. */
   maxWaitingSpans: number;
+  /** Complete traces held at most; past it the one completed longest ago is let go. */
+  maxTraces: number;
   /** Called whenever a trace completes (again). */
   onComplete(): void;
 }
@@ -45,6 +50,15 @@ export interface DroppedTraces {
   traces: number;
   spans: number;
   /** The first few dropped trace ids, for messages. */
+  examples: string[];
+}
+
+/** Complete traces let go for the bound on complete traces (held the longest). */
+export interface LetGoTraces {
+  traces: number;
+  /** Spans that came for them afterwards, dropped too. */
+  lateSpans: number;
+  /** The last few let go, for messages. */
   examples: string[];
 }
 
@@ -118,6 +132,11 @@ export class TraceAssembler {
   /** Recently dropped trace ids (insertion order: oldest first). */
   private readonly droppedIds = new Set<string>();
   private readonly droppedCount: DroppedTraces = { traces: 0, spans: 0, examples: [] };
+  /** Complete groups, the one completed longest ago first (the first let go past maxTraces). */
+  private readonly completed = new Map<string, TraceGroup>();
+  /** Recently let-go trace ids (insertion order: oldest first), so their late spans stay out. */
+  private readonly letGoIds = new Set<string>();
+  private readonly letGoCount: LetGoTraces = { traces: 0, lateSpans: 0, examples: [] };
 
   constructor(private readonly options: TraceAssemblerOptions) {}
 
@@ -144,6 +163,12 @@ export class TraceAssembler {
           const traceId = isRecord(span) ? idKey(span.traceId) : undefined;
           if (!isRecord(span) || traceId === undefined) {
             rejected++;
+            continue;
+          }
+          // Let go when complete (maxTraces): a later part of it is not taken back.
+          if (this.letGoIds.has(traceId)) {
+            dropped++;
+            this.letGoCount.lateSpans++;
             continue;
           }
           // Its trace was dropped: a later part of it is no trace either.
@@ -186,6 +211,11 @@ export class TraceAssembler {
   /** Traces dropped so far for the bound on waiting spans. */
   dropped(): DroppedTraces {
     return { ...this.droppedCount, examples: [...this.droppedCount.examples] };
+  }
+
+  /** Complete traces let go so far for the bound on complete traces. */
+  letGo(): LetGoTraces {
+    return { ...this.letGoCount, examples: [...this.letGoCount.examples] };
   }
 
   /** Spans held by traces whose root has not arrived. */
@@ -292,5 +322,29 @@ export class TraceAssembler {
     // Matchers report where a trace came from (file, format) through its remembered source.
     for (const t of traces) rememberSource(t);
     group.complete = traces.map((t) => t.trace);
+    // Completed (again) now: the last to be let go.
+    this.completed.delete(group.traceId);
+    this.completed.set(group.traceId, group);
+    this.letGoOldest();
+  }
+
+  /**
+   * Lets go of the traces completed longest ago until at most maxTraces complete ones are held: a
+   * sender of endless traces (or a long suite that never reads them) must not grow the heap without
+   * end. Their ids are remembered so their late spans stay out, and they are counted (letGo()).
+   */
+  private letGoOldest(): void {
+    for (const group of this.completed.values()) {
+      if (this.completed.size <= this.options.maxTraces) break;
+      clearTimeout(group.timer);
+      this.completed.delete(group.traceId);
+      this.groups.delete(group.traceId);
+      this.waiting.delete(group.traceId);
+      this.letGoIds.add(group.traceId);
+      if (this.letGoIds.size > MAX_DROPPED_IDS) this.letGoIds.delete(this.letGoIds.values().next().value!);
+      this.letGoCount.traces++;
+      this.letGoCount.examples.push(group.traceId);
+      if (this.letGoCount.examples.length > MAX_EXAMPLES) this.letGoCount.examples.shift();
+    }
   }
 }

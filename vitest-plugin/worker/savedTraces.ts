@@ -42,7 +42,7 @@ interface NamedTask extends TaskLike {
 }
 
 /** `file > suite > test`, as the report names the test. */
-function fullName(task: NamedTask): string {
+export function fullName(task: NamedTask): string {
   const parts = [task.name ?? 'test'];
   // The chain of suites ends at the file's own suite, which the file's name stands for.
   for (let s = task.suite; s && s !== task.file && s.name; s = s.suite as NamedTask['suite'])

@@ -25,6 +25,7 @@ import { plural } from '../../util/thousands.js';
 import { GLOSSARY } from '../glossary.js';
 import { writeInputErrors } from '../inputErrors.js';
 import { EXIT, type CliIO, type Command } from '../io.js';
+import { writeJsonToStdout } from '../output.js';
 import {
   agentOption,
   configOption,
@@ -184,9 +185,7 @@ function show(args: string[], io: CliIO): number {
   const only = positionals[0] === undefined ? undefined : agentKeysOrFail(store, positionals[0]);
   const agents = summariseBaselines(store, minRuns, window, only);
   if (format === 'json') {
-    io.stdout.write(
-      JSON.stringify({ file: path.relative(io.cwd, file), minRuns, window, agents }, null, 2) + '\n',
-    );
+    writeJsonToStdout(io, { file: path.relative(io.cwd, file), minRuns, window, agents });
     return EXIT.ok;
   }
   const lines = [

@@ -12,6 +12,7 @@ import type { ReportDiff } from '../../diff/schema.js';
 import type { Report } from '../../report/schema.js';
 import { readReport } from '../../report/readReport.js';
 import { formatUsd } from '../../report/summarise.js';
+import { escapeJsonText } from '../../redact/jsonText.js';
 import { UsageError } from '../../trace/paths.js';
 import { fmtInt, plural } from '../../util/thousands.js';
 import { GLOSSARY } from '../glossary.js';
@@ -63,7 +64,7 @@ interface RenderOptions {
 }
 
 const RENDERERS: Record<OutputFormat, (diff: ReportDiff, o: RenderOptions) => Iterable<string>> = {
-  json: (diff) => [JSON.stringify(diff, null, 2) + '\n'],
+  json: (diff) => [escapeJsonText(JSON.stringify(diff, null, 2)) + '\n'],
   markdown: (diff, { limit }) => [renderDiffMarkdown(diff, limit !== undefined ? { listLimit: limit } : {})],
   text: (diff, { color, limit }) => [
     renderDiffText(diff, { color, ...(limit !== undefined ? { limit } : {}) }),

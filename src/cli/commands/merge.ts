@@ -26,6 +26,9 @@ its sessions, outcomes or judges are carried over. A test run's gate is its test
 
 ${optionsHelp(OPTIONS)}
 
+An HTML page embeds the timelines of the traces the shards name, read again from their files
+relative to the working directory, and only inside it (no \`../\`, no link out of it).
+
 Exit status: 0 the merged gate passed, 1 it failed, 2 usage error or a report that cannot be read
 or is not a Report v1 (the message names the file and the field).
 
@@ -41,10 +44,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const output = openOutput(values, io, { defaultFormat: 'json', what: 'the merged report' });
   checkHtmlTracesOption(output.format, values['html-traces']);
   const report = mergeReports(positionals.map((file) => readReport(file, io.cwd)));
-  // The shards name their trace files relative to the checkout: read them from here.
+  // The shards name their trace files relative to the checkout: read them from here, and (as
+  // diff does) only inside it, whatever a shard's report names.
   const traces =
     output.format === 'html'
-      ? await htmlTraces(traceRefsOfReport(report), io, values['html-traces'])
+      ? await htmlTraces(traceRefsOfReport(report), io, values['html-traces'], { within: io.cwd })
       : undefined;
   writeReport(output, report, { limit: values.limit, traces });
   return report.gate.passed ? EXIT.ok : EXIT.gateFailed;

@@ -19,6 +19,7 @@ import type { InputFormat } from '../../trace/importer.js';
 import { streamTraces } from '../../trace/load.js';
 import type { Trace } from '../../trace/schema.js';
 import { fsErrorReason } from '../../util/fsError.js';
+import { realPathInsideSync } from '../../util/realPath.js';
 import { traceRefKey, traceRefsOfReport, type TracePriority, type TraceRef } from './traceRefs.js';
 import type { Report } from '../schema.js';
 import type { TracesLeftOut } from './pageData.js';
@@ -37,8 +38,10 @@ export interface CollectTracesOptions {
   /** Bytes of embedded trace JSON at most; null for every trace the report names. */
   budgetBytes: number | null;
   /**
-   * Read only files inside this directory: a report made elsewhere (a fork's, a downloaded one)
-   * must not make tracejury read files outside the workspace. Unset: any file the report names.
+   * Read only files whose real path is inside this directory (followed through every link, the
+   * directory's own too: util/realPath.ts): a report made elsewhere (a fork's, a downloaded one, a
+   * shard's) must not make tracejury read files outside the workspace, by a `../` or by a link.
+   * Unset: any file the report names.
    */
   within?: string | undefined;
   /** As the run read them: the same format, agent and prices give the same traces. */
@@ -68,11 +71,9 @@ function unreadableReason(file: string, options: CollectTracesOptions): string |
   if (file.startsWith('<'))
     return `${file} is not a file: traces read from stdin or given as objects are not kept; write them to a file to see their timelines`;
   const resolved = path.resolve(options.cwd, file);
-  if (options.within !== undefined) {
-    const rel = path.relative(options.within, resolved);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) return `outside ${options.within}: not read`;
-  }
   try {
+    if (options.within !== undefined && !realPathInsideSync(resolved, options.within).inside)
+      return `outside ${options.within}: not read`;
     if (!statSync(resolved).isFile()) return 'not a file';
   } catch (err) {
     return fsErrorReason(err);

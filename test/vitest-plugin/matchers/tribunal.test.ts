@@ -5,7 +5,8 @@
  * recorded again, the file is the same bytes; then replayed with no API key and the judges pointed
  * at a trap that must stay unasked, as CI does; a case the cassette does not hold is INDETERMINATE
  * and fails, negated or not, with the command that records it; each judge's score and reasoning
- * are in the message; session scores reach the report.
+ * are in the message, and a replayed verdict says so there and in the report; each cassette line
+ * names the test and rubric it decides; session scores reach the report.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -133,6 +134,27 @@ describe('tribunal and session matchers in a real Vitest run', () => {
       .map((l) => JSON.parse(l).key as string);
     expect(keysOnFile).toHaveLength(12); // one line per key: 3 judges × 4 pairs
     expect(keysOnFile).toEqual([...new Set(keysOnFile)].sort());
+    // Reviewable: each line names, beside its hash, the test and rubric it decides and the judge.
+    const lines = first
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const line of lines) {
+      expect(Object.keys(line).slice(0, 6)).toEqual(
+        line.traceId === undefined
+          ? ['key', 'name', 'rubric', 'provider', 'model', 'answer']
+          : ['key', 'traceId', 'name', 'rubric', 'provider', 'model'],
+      );
+      expect(line.name).toMatch(/^(evals|more)\.test\.ts > /);
+      expect(['helpfulness', 'task_completion']).toContain(line.rubric);
+    }
+    expect(lines.filter((l) => l.traceId === 'clean-1').map((l) => l.name)).toEqual([
+      'evals.test.ts > the answer is judged helpful',
+      'evals.test.ts > the answer is judged helpful',
+      'evals.test.ts > the answer is judged helpful',
+    ]);
+    // Asked live: nothing says replayed.
+    expect(recorded.output).not.toContain('replayed');
 
     // Recorded again (every judge called again, the same answers): the file does not change.
     const again = await project.run([], { env: keys });
@@ -151,6 +173,11 @@ describe('tribunal and session matchers in a real Vitest run', () => {
     expect(trap.requests).toEqual([]);
     expect(replayed.output).toMatch(/Tests\s+2 failed \| 5 passed/);
     expect(readFileSync(cassette, 'utf8')).toBe(first);
+    // The failure message says the verdict was replayed, and which answers were.
+    expect(replayed.output).toMatch(
+      /expected the tribunal to pass the response: score 0\.20 .*, replayed from the cassette\n/,
+    );
+    expect(replayed.output).toMatch(/openai:gpt-4o \(replayed\): score 0\.20, fail — refuses/);
     const report = project.readReport();
     const judged = report.verdicts.filter(
       (v: { test: string }) => v.test === 'evals.test.ts > the answer is judged helpful',
@@ -163,6 +190,8 @@ describe('tribunal and session matchers in a real Vitest run', () => {
       'gpt-4o',
     ]);
     expect(judged[0].judges.every((j: { cached?: boolean }) => j.cached)).toBe(true);
+    expect(judged[0].replayed).toBe(true);
+    expect(judged[0].judges.every((j: { replayed?: boolean }) => j.replayed)).toBe(true);
     expect(report.sessions.map((s: { metric: string }) => s.metric)).toEqual(
       expect.arrayContaining(['agent_reliability', 'agent_consistency']),
     );

@@ -408,6 +408,46 @@ describe('startTraceReceiver', () => {
     expect(r.flush().map((t) => t.id)).toEqual([B]);
   });
 
+  it('holds at most maxTraces complete traces and maxErrors input errors, and says what it let go', async () => {
+    const r = await receiver({ maxTraces: 3, maxErrors: 2, quietPeriodMs: 20 });
+    const json = { 'content-type': 'application/json' };
+    const ids = Array.from({ length: 5 }, (_, i) => `${(i + 1).toString(16).padStart(2, '0')}`.repeat(16));
+    const rootOf = (traceId: string) => ({
+      ...span('00000000000000a0', undefined, 'invoke_agent', { 'gen_ai.agent.name': 'bounded' }),
+      traceId,
+    });
+    // Five whole traces, one at a time, each waited for: two more than the receiver holds.
+    for (const id of ids) {
+      expect((await post(r, JSON.stringify(otlpJson([rootOf(id)])), json)).status).toBe(200);
+      expect((await r.waitForTrace((t) => t.id === id, 5000)).id).toBe(id);
+    }
+    // Four requests that are not OTLP: two more errors than it keeps.
+    for (let i = 0; i < 4; i++) expect((await post(r, `not json ${i}`, json)).status).toBe(400);
+
+    expect(r.traces().map((t) => t.id)).toEqual(ids.slice(2));
+    const errors = r.errors();
+    expect(errors.slice(0, 2).map((e) => e.file)).toEqual(['OTLP request #6', 'OTLP request #7']);
+    expect(errors.slice(2)).toEqual([
+      {
+        file: 'OTLP receiver',
+        message: `2 complete trace(s) let go: the receiver holds the last 3 complete traces (maxTraces), so those completed longest ago were let go (the last: ${ids[0]}, ${ids[1]}); wait for each trace as it comes, or raise maxTraces`,
+      },
+      {
+        file: 'OTLP receiver',
+        message: '2 more input error(s) let go: the receiver keeps the first 2 (maxErrors)',
+      },
+    ]);
+    // A span of a trace let go is not taken back, and is counted.
+    const late = await post(
+      r,
+      JSON.stringify(otlpJson([{ ...rootOf(ids[0]!), spanId: '00000000000000a1' }])),
+      json,
+    );
+    expect(await late.json()).toMatchObject({ partialSuccess: { rejectedSpans: '1' } });
+    expect(r.errors()[2]!.message).toContain('and 1 span(s) that came for them later');
+    expect(r.flush().map((t) => t.id)).toEqual(ids.slice(2));
+  });
+
   it('a trace whose root comes with its spans is not held back by the bound, whatever its size', async () => {
     const r = await receiver({ maxWaitingSpans: 5, quietPeriodMs: 20 });
     const root = span('00000000000000c0', undefined, 'invoke_agent', { 'gen_ai.agent.name': 'big' });

@@ -24,7 +24,7 @@ function rootless(trace: number, count: number, firstSpan = 1): Record<string, u
 }
 
 const assembler = (maxWaitingSpans: number) =>
-  new TraceAssembler({ quietPeriodMs: 50, maxWaitingSpans, onComplete: () => {} });
+  new TraceAssembler({ quietPeriodMs: 50, maxWaitingSpans, maxTraces: 1000, onComplete: () => {} });
 
 describe('TraceAssembler under a flood of rootless spans', () => {
   it('holds at most maxWaitingSpans after every request, and counts what it dropped', () => {
