@@ -47,6 +47,7 @@ import {
   type LoadStats,
 } from './trace/load.js';
 import { keyAgent } from './trace/agentKey.js';
+import { keyTask } from './trace/taskKey.js';
 import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, TraceInput } from './trace/schema.js';
 
@@ -217,11 +218,12 @@ async function* fromObjects(
   traces: readonly unknown[],
   stats: LoadStats,
   agent: string | undefined,
+  taskKey: string | undefined,
 ): AsyncGenerator<LoadedTrace[]> {
   for (const [i, t] of traces.entries()) {
     const file = `<input>[${i}]`;
     stats.records++;
-    const keyed = keyAgent(t, agent, '<input>');
+    const keyed = keyAgent(keyTask(t, taskKey), agent, '<input>');
     const parsed = parseTrace(keyed.input);
     if (!parsed.success) {
       stats.errorCount++;
@@ -347,6 +349,7 @@ export async function analyze(
         ...(options.inputFormat ? { inputFormat: options.inputFormat } : {}),
         cwd,
         ...(agent !== undefined ? { agent } : {}),
+        ...(config.taskKey !== undefined ? { taskKey: config.taskKey } : {}),
         config: { sections: config.sections, prices, baselines: config.baselines },
         baselines: store,
         ...(baseReportBaselines ? { baseReportBaselines } : {}),
@@ -365,9 +368,15 @@ export async function analyze(
         'paths' in kind
           ? {
               paths: kind.paths,
-              load: { inputFormat: options.inputFormat, onProgress: options.onProgress, cwd, agent },
+              load: {
+                inputFormat: options.inputFormat,
+                onProgress: options.onProgress,
+                cwd,
+                agent,
+                taskKey: config.taskKey,
+              },
             }
-          : { batches: fromObjects(kind.objects, stats, agent), stats },
+          : { batches: fromObjects(kind.objects, stats, agent, config.taskKey), stats },
       pricer,
       runner,
       keepGrayZoneTraces,

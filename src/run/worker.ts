@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     pricer,
     cwd: input.cwd,
     ...(input.agent !== undefined ? { agent: input.agent } : {}),
+    ...(input.taskKey !== undefined ? { taskKey: input.taskKey } : {}),
     shard: input.shard,
     onProgress: (p) =>
       port.postMessage({
