@@ -23,6 +23,7 @@ import {
   DEFAULT_REGRESSION,
   RegressionSectionSchema,
   regressionPolicy,
+  regressionWarnings,
   type RegressionPolicy,
   type RegressionSection,
 } from '../diff/config.js';
@@ -367,6 +368,8 @@ function configFromValue(
   const prices = (data.prices ?? {}) as Config['prices'];
   checkModelNames(sections, prices, file, lineOf, warnings);
   const baselines = (data.baselines ?? {}) as { minRuns?: number; window?: number; fromInput?: boolean };
+  for (const w of regressionWarnings(data.regression as RegressionSection | undefined))
+    warnings.push(`${file}${lineOf(w.path) ? `:${lineOf(w.path)}` : ''}: ${w.message}`);
   const gate = gatePolicy(data.failOn as FailOnInput | undefined);
   return {
     file,

@@ -4,15 +4,16 @@ import { analyze } from '../../src/analyze.js';
 import { renderMarkdown } from '../../src/report/renderMarkdown.js';
 import { renderText } from '../../src/report/renderText.js';
 import { formatCost, formatWaste } from '../../src/report/summarise.js';
+import type { TraceInput } from '../../src/trace/schema.js';
 
 const llm = (tokens?: { inputTokens: number; outputTokens: number }) => ({
-  type: 'llm',
+  type: 'llm' as const,
   model: 'gpt-4o',
   input: 'Where is my order?',
   output: 'On its way.',
   ...(tokens ? { usage: tokens } : {}),
 });
-const run = (id: string, steps: unknown[]) => ({ id, agentId: 'support', steps });
+const run = (id: string, steps: TraceInput['steps']): TraceInput => ({ id, agentId: 'support', steps });
 const options = { config: {}, baselines: false, escalate: false } as const;
 
 describe('LLM calls with no token counts and no recorded cost', () => {

@@ -10,12 +10,14 @@
  * of 1/k), the null distribution is computed by convolution over the lattice; with few non-zero
  * d's (ENUMERATE_UP_TO) by listing every sign pattern. Otherwise a seeded Monte Carlo of `draws`
  * sign patterns, p = (1 + hits) / (1 + draws), which is never below the exact p-value in
- * expectation. With one pass/fail run per task a side this is exactly the one-sided exact test on
+ * expectation (20,000 draws, fewer on tens of thousands of tasks so that one test stays near a
+ * second; never under 2,000). With one pass/fail run per task a side this is exactly the one-sided exact test on
  * discordant pairs (McNemar's): p = P(Binomial(m, ½) ≤ tasks that went fail → pass), m the
  * discordant tasks.
  */
 import type { Alternative } from './alternative.js';
 import { mulberry32 } from '../prng.js';
+import { binomialCdf, binomialSf } from './binomial.js';
 
 export interface SignFlipResult {
   /** One-sided p-value toward `alternative` (1 when every difference is 0). */
@@ -34,6 +36,9 @@ export interface SignFlipOptions {
 }
 
 export const DEFAULT_DRAWS = 20_000;
+/** Draws × tasks at most (a second or so); past it fewer draws, down to MIN_DRAWS. */
+const MAX_MONTE_CARLO_WORK = 60_000_000;
+const MIN_DRAWS = 2_000;
 export const DEFAULT_SEED = 0x5eed_f11b;
 /** Listing 2^m sign patterns is cheap up to here. */
 export const ENUMERATE_UP_TO = 16;
@@ -118,6 +123,13 @@ export function signFlipTest(
   const m = d.length;
   if (m === 0) return { p: 1, method: 'exact', nonZero: 0 };
   const observed = d.reduce((a, b) => a + b, 0);
+  const abs0 = Math.abs(d[0]!);
+  if (d.every((x) => Math.abs(Math.abs(x) - abs0) <= TIE * abs0)) {
+    // One magnitude (one pass/fail run a task a side): S = a(2B − m), B ~ Binomial(m, ½).
+    const up = d.filter((x) => x > 0).length;
+    const p = alternative === 'less' ? binomialCdf(up, m, 0.5) : binomialSf(up, m, 0.5);
+    return { p, method: 'exact', nonZero: m };
+  }
   const lattice = onLattice(d);
   if (lattice) {
     const s = Math.round(observed * lattice.scale);
@@ -134,7 +146,8 @@ export function signFlipTest(
     }
     return { p: count / 2 ** m, method: 'exact', nonZero: m };
   }
-  const draws = options.draws ?? DEFAULT_DRAWS;
+  const draws =
+    options.draws ?? Math.max(MIN_DRAWS, Math.min(DEFAULT_DRAWS, Math.floor(MAX_MONTE_CARLO_WORK / m)));
   const random = mulberry32(options.seed ?? DEFAULT_SEED);
   let count = 0;
   for (let r = 0; r < draws; r++) {
