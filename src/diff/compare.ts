@@ -147,8 +147,8 @@ export function compareQuantity(
     decision: 'ungated' as const,
   };
   const baseMean = result.base.mean!;
-  const relativeOf = (change: number) =>
-    meaning.unit === 'usd' && baseMean !== 0 ? tidy(change / baseMean) : null;
+  const relativeOf = (change: number, from: number = baseMean) =>
+    meaning.unit === 'usd' && from !== 0 ? tidy(change / from) : null;
 
   if (paired) {
     const baseMeans = matched.map((k) => baseTasks.get(k)!.sum / baseTasks.get(k)!.runs);
@@ -157,8 +157,17 @@ export function compareQuantity(
     const test = signFlipTest(d, worse);
     const change = tidy(mean(d)!);
     const n = matched.length;
+    // Each side's value is the mean of its matched tasks' means, so that head − base is the change.
+    const sides = {
+      base: { ...result.base, mean: mean(baseMeans) },
+      head: { ...result.head, mean: mean(headMeans) },
+    };
+    // The exact test cannot go below 2^-n however the tasks move: no change is detectable then.
+    const reachable = 0.5 ** n <= alpha;
     return {
       ...result,
+      ...sides,
+      relative: relativeOf(change, sides.base.mean!),
       pairing: {
         method: 'paired',
         by: splitTask(matched[0]!).kind,
@@ -168,13 +177,13 @@ export function compareQuantity(
           : {}),
       },
       change,
-      relative: relativeOf(change),
       interval: n >= MIN_INTERVAL_UNITS ? pairedInterval(d, CONFIDENCE) : null,
       test: signFlipName(test),
       p: test.p,
       pBetter: signFlipTest(d, opposite(worse)).p,
-      minDetectable:
-        meaning.kind === 'proportion'
+      minDetectable: !reachable
+        ? null
+        : meaning.kind === 'proportion'
           ? minDetectableProportionChange({
               rate: mean(baseMeans)!,
               baseRuns: n,
@@ -221,14 +230,21 @@ export function compareQuantity(
       test: "Fisher's exact",
       p: fisherExact(counts, worse),
       pBetter: fisherExact(counts, opposite(worse)),
-      minDetectable: minDetectableProportionChange({
-        rate: baseMean,
-        baseRuns: base.length,
-        headRuns: head.length,
-        direction: worse === 'less' ? 'down' : 'up',
-        alpha,
-        power: POWER,
-      }),
+      // Fisher's test cannot go below the p of the most lopsided table these runs allow.
+      minDetectable:
+        fisherExact(
+          { baseSuccesses: base.length, baseRuns: base.length, headSuccesses: 0, headRuns: head.length },
+          'less',
+        ) > alpha
+          ? null
+          : minDetectableProportionChange({
+              rate: baseMean,
+              baseRuns: base.length,
+              headRuns: head.length,
+              direction: worse === 'less' ? 'down' : 'up',
+              alpha,
+              power: POWER,
+            }),
       reading: null,
     };
   }

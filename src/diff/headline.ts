@@ -135,7 +135,7 @@ export function metricsLine(diff: ReportDiff): Markdown {
   const unknown = unknownMoney(diff);
   parts.push(
     safeMd`**Cost** ${moneyMove(totals.costUsd, quantityOf(diff, 'cost'), unknown)}`,
-    safeMd`**Waste** ${moneyMove(totals.wasteUsd, quantityOf(diff, 'waste'), unknown)}`,
+    safeMd`**Waste** ${moneyMove(totals.wasteUsd, quantityOf(diff, 'waste'), unknown ? 'unknown, as cost is' : undefined)}`,
   );
   const counts =
     signals.new.length === 0 && signals.resolved.length === 0

@@ -14,7 +14,10 @@ export const QuantitySideSchema = z.object({
   runs: z.number().int().nonnegative(),
   /** Distinct tasks among them. */
   tasks: z.number().int().nonnegative(),
-  /** Mean per run (a share for proportions); null with no run. */
+  /**
+   * Mean per run (a share for proportions); paired, the mean over the matched tasks of each task's
+   * mean, so that head − base is the change. null with no run.
+   */
   mean: z.number().nullable(),
 });
 

@@ -287,7 +287,7 @@ export function diffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}
       ),
       head: chart
         ? [
-            safeMd`| detector | findings | findings per trace | waste | waste down | waste up |`,
+            safeMd`| detector | findings | share of runs | waste | waste down | waste up |`,
             safeMd`|---|---:|---|---:|---:|:---|`,
           ]
         : [safeMd`| detector | findings | share of runs | waste |`, safeMd`|---|---:|---|---:|`],
