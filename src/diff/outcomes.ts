@@ -169,3 +169,16 @@ export function outcomesDiff(
     ...(passHatK ? { passHatK } : {}),
   };
 }
+
+/**
+ * pass^k of both sides at the largest k both have (the chance that k attempts of a test all pass,
+ * averaged over the repeated tests), or undefined without repeats on both sides.
+ */
+export function commonPassHatK(
+  o: Pick<OutcomesDiff, 'passHatK'>,
+): { k: number; base: number; head: number } | undefined {
+  const p = o.passHatK;
+  const k = p ? Math.min(p.base.length, p.head.length) : 0;
+  if (!p || k < 2) return undefined;
+  return { k, base: p.base[k - 1]!, head: p.head[k - 1]! };
+}

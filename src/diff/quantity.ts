@@ -47,7 +47,7 @@ export type Decision = z.infer<typeof DecisionSchema>;
 export const QuantitySchema = z.object({
   /** success, findings, waste, cost, judgeScore, or a detector id (its share of runs). */
   id: z.string(),
-  /** "success", "runs with a high-or-worse finding", "waste per run", "runs with a TOOL_LOOP finding". */
+  /** "success", "runs with a high-or-worse finding", "waste per run", "runs with a finding of TOOL_LOOP". */
   label: z.string(),
   kind: QuantityKindSchema,
   /** Which way is better. */
@@ -119,6 +119,6 @@ export function quantityMeaning(id: QuantityName | string, minSeverity: Severity
     case 'judgeScore':
       return { label: "judges' mean score", kind: 'mean', better: 'higher', unit: 'score' };
     default:
-      return { label: `runs with a ${id} finding`, kind: 'proportion', better: 'lower', unit: 'share' };
+      return { label: `runs with a finding of ${id}`, kind: 'proportion', better: 'lower', unit: 'share' };
   }
 }

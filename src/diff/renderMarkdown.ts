@@ -25,7 +25,7 @@ import { wasteBars, type WasteBar } from './chart.js';
 import { signedInt, usdChange } from './format.js';
 import { headlineQuantity, metricsLine, readingWord, verdictHeading } from './headline.js';
 import type { DiffSignal } from './match.js';
-import type { FlippedTask, SuccessRate } from './outcomes.js';
+import { commonPassHatK, type FlippedTask, type SuccessRate } from './outcomes.js';
 import type { Quantity } from './quantity.js';
 import { minDetectableText, percentText, quantityRow } from './quantityText.js';
 import type { ReportDiff } from './schema.js';
@@ -329,7 +329,7 @@ export function diffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}
 
   // Outcomes: success per agent, and the tasks that flipped (each linked to head's trace).
   const o = diff.outcomes;
-  if (o && (o.byAgent.length > 0 || o.flipped.toFailCount + o.flipped.toPassCount > 0)) {
+  if (o && (o.byAgent.length > 0 || o.flipped.toFailCount + o.flipped.toPassCount > 0 || o.passHatK)) {
     const agents =
       o.byAgent.length > 0
         ? [
@@ -347,9 +347,10 @@ export function diffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}
     ];
     const shown = lists.filter(([, , n]) => n > 0);
     const pct = (r: SuccessRate | null) => (r === null ? '–' : percentText(r.rate));
+    const pk = commonPassHatK(o);
     blocks.push([
       ...open(
-        `Outcomes: success ${pct(o.base)} → ${pct(o.head)}; ${fmtInt(o.flipped.toFailCount)} tasks pass → fail, ${fmtInt(o.flipped.toPassCount)} fail → pass`,
+        `Outcomes: success ${pct(o.base)} → ${pct(o.head)}${pk ? `, pass^${pk.k} ${pk.base.toFixed(2)} → ${pk.head.toFixed(2)}` : ''}; ${fmtInt(o.flipped.toFailCount)} tasks pass → fail, ${fmtInt(o.flipped.toPassCount)} fail → pass`,
       ),
       ...agents,
       ...(shown.length === 0 ? close : []),

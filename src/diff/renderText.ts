@@ -5,8 +5,14 @@ import { fmtInt } from '../util/thousands.js';
 import { countChange, signedInt, usdChange } from './format.js';
 import { headlineQuantity, readingWord } from './headline.js';
 import type { DiffSignal } from './match.js';
-import type { FlippedTask, OutcomesDiff, SuccessRate } from './outcomes.js';
-import { minDetectableText, percentText, quantityRow, type QuantityRow } from './quantityText.js';
+import { commonPassHatK, type FlippedTask, type OutcomesDiff, type SuccessRate } from './outcomes.js';
+import {
+  minDetectableText,
+  pairingText,
+  percentText,
+  quantityRow,
+  type QuantityRow,
+} from './quantityText.js';
 import type { ReportDiff } from './schema.js';
 export interface DiffTextOptions {
   color?: boolean;
@@ -187,9 +193,8 @@ function successLine(o: OutcomesDiff): string {
     r === null
       ? 'not recorded'
       : `${rateText(r)}; 95% ${percentText(r.interval[0])}–${percentText(r.interval[1])}`;
-  const k = o.passHatK
-    ? `; pass^${o.passHatK.head.length} ${o.passHatK.base.at(-1)?.toFixed(2) ?? '–'} → ${o.passHatK.head.at(-1)?.toFixed(2) ?? '–'}`
-    : '';
+  const pk = commonPassHatK(o);
+  const k = pk ? `; pass^${pk.k} ${pk.base.toFixed(2)} → ${pk.head.toFixed(2)}` : '';
   return `Success: ${side(o.base)} → ${side(o.head)}, from ${SOURCE_WORDS[o.source]}${k}`;
 }
 

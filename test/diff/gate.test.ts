@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diffReports } from '../../src/diff/diffReports.js';
+import { renderDiffMarkdown } from '../../src/diff/renderMarkdown.js';
 import { mulberry32 } from '../../src/diff/prng.js';
 import type { Quantity } from '../../src/diff/quantity.js';
 import { ReportDiffSchema, type ReportDiff } from '../../src/diff/schema.js';
@@ -229,12 +230,59 @@ describe('what the gate reads', () => {
       base: { runs: 8, tasks: 2, mean: 7 / 8 },
     });
     expect(d.outcomes).toMatchObject({ source: 'tests', flipped: { toFailCount: 1, toPassCount: 0 } });
+    expect(d.outcomes!.passHatK).toBeUndefined();
     expect(d.outcomes!.flipped.toFail[0]).toMatchObject({
       task: 'books a flight',
       by: 'test',
       base: { passed: 4, runs: 4 },
       head: { passed: 1, runs: 4 },
     });
+  });
+
+  it("compares a repeated Vitest run's tests with the same statistics, and gives pass^k of each side", () => {
+    // 12 tests run 4 times a side; head passes 1 of 4 attempts where base passed 4 of 4, on 10 tests.
+    const test = (name: string, passed: number) => ({
+      name,
+      file: 'evals.test.ts',
+      state: passed === 4 ? ('passed' as const) : ('failed' as const),
+      attempts: 4,
+      passedAttempts: passed,
+      traces: [],
+    });
+    const names = Array.from({ length: 12 }, (_, i) => `evals > case ${i}`);
+    const base = report({ tests: names.map((n) => test(n, 4)) });
+    const head = report({ tests: names.map((n, i) => test(n, i < 10 ? 1 : 4)) });
+    base.testRun = {
+      tests: 12,
+      passed: 12,
+      failed: 0,
+      skipped: 0,
+      repeated: 12,
+      passHatK: [1, 1, 1, 1],
+      passAtK: [1, 1, 1, 1],
+    };
+    head.testRun = {
+      tests: 12,
+      passed: 2,
+      failed: 10,
+      skipped: 0,
+      repeated: 12,
+      passHatK: [0.375, 1 / 6, 1 / 6, 1 / 6],
+      passAtK: [1, 1, 1, 1],
+    };
+    const d = diffReports(base, head);
+    const s = q(d, 'success');
+    expect(s).toMatchObject({
+      source: 'tests',
+      pairing: { method: 'paired', by: 'test', matched: 12 },
+      decision: 'failed',
+    });
+    // Ten tests at −0.75 each: the exact sign-flip p is 2^-10.
+    expect(s.p).toBeCloseTo(2 ** -10, 15);
+    expect(d.outcomes!.passHatK).toEqual({ base: [1, 1, 1, 1], head: [0.375, 1 / 6, 1 / 6, 1 / 6] });
+    expect(renderDiffMarkdown(d)).toContain(
+      '<details><summary>Outcomes: success 100 % → 38 %, pass^4 1.00 → 0.17; 10 tasks pass → fail, 0 fail → pass</summary>',
+    );
   });
 
   it('fails with newSignals only on a new finding of a task clean in every base run', () => {

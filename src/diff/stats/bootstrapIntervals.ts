@@ -32,6 +32,8 @@ export function pairedInterval(
 ): Interval {
   const n = differences.length;
   if (n === 0) return [0, 0];
+  // Every task moved the same (often: not at all): every resample has that mean.
+  if (differences.every((x) => x === differences[0])) return [differences[0]!, differences[0]!];
   if (n > NORMAL_ABOVE) {
     // The bootstrap distribution of a mean of this many tasks is its normal limit.
     const m = differences.reduce((a, b) => a + b, 0) / n;
@@ -56,6 +58,11 @@ export function unpairedInterval(
   confidence = 0.95,
   seed = UNPAIRED_SEED,
 ): Interval {
+  const constant = (x: readonly number[]) => x.every((v) => v === x[0]);
+  if (base.length > 0 && head.length > 0 && constant(base) && constant(head)) {
+    const d = head[0]! - base[0]!;
+    return [d, d];
+  }
   const [b] = resampleMeans(base.length, [sparse(base)], seed);
   const [h] = resampleMeans(head.length, [sparse(head)], seed + 1);
   return deltaInterval(b!, h!, confidence);

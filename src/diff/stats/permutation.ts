@@ -51,6 +51,10 @@ export function permutationTest(
   if (nb === 0 || nh === 0) return { p: 1, method: 'monte-carlo', draws: 0 };
   const n = nb + nh;
   const total = sum(base) + sum(head);
+  // Every value the same (cost per run of identical calls): every split gives the observed 0.
+  const first = base[0]!;
+  if (base.every((x) => x === first) && head.every((x) => x === first))
+    return { p: 1, method: 'monte-carlo', draws: 0 };
   const observed = sum(head) / nh - sum(base) / nb;
   if (nb > NORMAL_ABOVE && nh > NORMAL_ABOVE) {
     const mean = total / n;
