@@ -203,9 +203,11 @@ function moneyText(diff: ReportDiff, id: 'cost' | 'waste'): string {
   const q = diff.quantities.find((x) => x.id === id);
   if (q?.status === 'unknown') return `unknown — ${q.why ?? ''}`;
   const d = id === 'cost' ? diff.totals.costUsd : diff.totals.wasteUsd;
+  // Paired with runs left out, per run is over the tasks both sides ran: say which.
+  const over = q?.pairing?.leftOut ? ` (the ${pairingText(q)})` : '';
   const perRun =
     q?.status === 'compared'
-      ? `; per run ${formatUsd(q.base.mean ?? 0)} → ${formatUsd(q.head.mean ?? 0)}, ${readingWord(q)}`
+      ? `; per run${over} ${formatUsd(q.base.mean ?? 0)} → ${formatUsd(q.head.mean ?? 0)}, ${readingWord(q)}`
       : '';
   return `${usdChange(d)}${perRun}`;
 }

@@ -76,7 +76,8 @@ const RENDERERS: Record<OutputFormat, (diff: ReportDiff, o: RenderOptions) => It
 
 function summaryLine(diff: ReportDiff, out: string): string {
   const o = diff.outcomes;
-  const success = o?.base && o.head ? `success ${percentText(o.base.rate)} → ${percentText(o.head.rate)}, ` : '';
+  const success =
+    o?.base && o.head ? `success ${percentText(o.base.rate)} → ${percentText(o.head.rate)}, ` : '';
   const waste = diff.quantities.find((q) => q.id === 'waste');
   const wasteText =
     waste?.status === 'unknown'
