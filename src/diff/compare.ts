@@ -63,6 +63,13 @@ const sideOf = (runs: readonly Run[], tasks: number) => ({
   mean: mean(runs.map((r) => r.value)),
 });
 
+/**
+ * Every value finite, and their sum too: a report holding values no run measures (1e308 dollars a
+ * trace) sums past what a number holds, and would read as "within noise".
+ */
+export const finiteRuns = (runs: readonly Run[]): boolean =>
+  Number.isFinite(runs.reduce((a, r) => a + r.value, 0)) && runs.every((r) => Number.isFinite(r.value));
+
 /** The blank result of a quantity that could not be compared. */
 export function notCompared(
   id: string,
@@ -108,14 +115,14 @@ export function compareQuantity(
   head: readonly Run[],
   alpha: number,
 ): Quantity {
-  if ([...base, ...head].some((r) => !Number.isFinite(r.value)))
+  if (!finiteRuns(base) || !finiteRuns(head))
     return notCompared(
       id,
       meaning,
       [],
       [],
       'invalid',
-      'a value in one of the reports is not a finite number',
+      'a value in one of the reports is not a finite number, or their sum is past what a number holds',
     );
   if (base.length === 0 || head.length === 0)
     return notCompared(

@@ -12,7 +12,7 @@ import { traceLines } from '../report/traceLines.js';
 import { VERSION } from '../version.js';
 import { plural } from '../util/thousands.js';
 import { regressionPolicy, type RegressionPolicy, type RegressionSection } from './config.js';
-import { compareQuantity, notCompared } from './compare.js';
+import { compareQuantity, finiteRuns, notCompared } from './compare.js';
 import { firstStepAlpha, regressionGate } from './gate.js';
 import { matchSignals, taskLookup, type DiffSignal } from './match.js';
 import { outcomesDiff } from './outcomes.js';
@@ -130,10 +130,7 @@ function candidates(
 }
 
 const comparable = (c: Candidate) =>
-  !c.unavailable &&
-  c.base.length > 0 &&
-  c.head.length > 0 &&
-  [...c.base, ...c.head].every((r) => Number.isFinite(r.value));
+  !c.unavailable && c.base.length > 0 && c.head.length > 0 && finiteRuns(c.base) && finiteRuns(c.head);
 
 function measure(all: Candidate[], policy: RegressionPolicy): Quantity[] {
   const family = all.filter((c) => policy.gate.includes(c.id) && comparable(c)).map((c) => c.id);

@@ -108,6 +108,8 @@ function unknownMoney(diff: ReportDiff): string | undefined {
 /** "$0.0309 → $0.0559 (+80.7 %; per run within noise)", "$0.0309, unchanged", or unknown. */
 function moneyMove(d: Delta, q: Quantity | undefined, unknown: string | undefined): string {
   if (unknown) return unknown;
+  if (q?.status === 'invalid' || !Number.isFinite(d.base) || !Number.isFinite(d.head))
+    return 'cannot be judged';
   const word = q ? `per run ${readingWord(q)}` : '';
   if (d.delta === 0) return `${formatUsd(d.head)}, unchanged`;
   const rel =

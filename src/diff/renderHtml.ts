@@ -96,6 +96,8 @@ export function diffPage(input: DiffHtmlInput): DiffPage {
     const q = diff.quantities.find((x) => x.id === id);
     if (q?.status === 'unknown') return `unknown — ${q.why ?? ''}`;
     const d = id === 'cost' ? totals.costUsd : totals.wasteUsd;
+    if (q?.status === 'invalid' || !Number.isFinite(d.base) || !Number.isFinite(d.head))
+      return `cannot be judged — ${q?.why ?? 'not a finite number'}`;
     return `${usdChange(d)}${q?.status === 'compared' ? `; per run ${readingWord(q)}` : ''}`;
   };
   const o = diff.outcomes;

@@ -203,6 +203,8 @@ function moneyText(diff: ReportDiff, id: 'cost' | 'waste'): string {
   const q = diff.quantities.find((x) => x.id === id);
   if (q?.status === 'unknown') return `unknown — ${q.why ?? ''}`;
   const d = id === 'cost' ? diff.totals.costUsd : diff.totals.wasteUsd;
+  if (q?.status === 'invalid' || !Number.isFinite(d.base) || !Number.isFinite(d.head))
+    return `cannot be judged — ${q?.why ?? 'not a finite number'}`;
   // Paired with runs left out, per run is over the tasks both sides ran: say which.
   const over = q?.pairing?.leftOut ? ` (the ${pairingText(q)})` : '';
   const perRun =
