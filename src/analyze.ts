@@ -47,6 +47,7 @@ import {
   type LoadStats,
 } from './trace/load.js';
 import { keyAgent } from './trace/agentKey.js';
+import { keyTask } from './trace/taskKey.js';
 import { parseTrace } from './trace/fastParse.js';
 import type { LoadedTrace, TraceInput } from './trace/schema.js';
 
@@ -222,11 +223,12 @@ async function* fromObjects(
   traces: readonly unknown[],
   stats: LoadStats,
   agent: string | undefined,
+  taskKey: string | undefined,
 ): AsyncGenerator<LoadedTrace[]> {
   for (const [i, t] of traces.entries()) {
     const file = `<input>[${i}]`;
     stats.records++;
-    const keyed = keyAgent(t, agent, '<input>');
+    const keyed = keyAgent(keyTask(t, taskKey), agent, '<input>');
     const parsed = parseTrace(keyed.input);
     if (!parsed.success) {
       stats.errorCount++;
@@ -353,6 +355,7 @@ export async function analyze(
         cwd,
         ...(options.within !== undefined ? { within: options.within } : {}),
         ...(agent !== undefined ? { agent } : {}),
+        ...(config.taskKey !== undefined ? { taskKey: config.taskKey } : {}),
         config: { sections: config.sections, prices, baselines: config.baselines },
         baselines: store,
         ...(baseReportBaselines ? { baseReportBaselines } : {}),
@@ -377,9 +380,10 @@ export async function analyze(
                 cwd,
                 within: options.within,
                 agent,
+                taskKey: config.taskKey,
               },
             }
-          : { batches: fromObjects(kind.objects, stats, agent), stats },
+          : { batches: fromObjects(kind.objects, stats, agent, config.taskKey), stats },
       pricer,
       runner,
       keepGrayZoneTraces,

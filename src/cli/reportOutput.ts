@@ -5,7 +5,7 @@ import { reportJsonChunks } from '../report/jsonChunks.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
 import { renderText } from '../report/renderText.js';
 import type { Report } from '../report/schema.js';
-import { formatUsd } from '../report/summarise.js';
+import { formatWaste } from '../report/summarise.js';
 import { fmtInt, plural } from '../util/thousands.js';
 import { HOW_TO_GET_ALL } from './htmlTraces.js';
 import type { Output, OutputFormat } from './output.js';
@@ -53,6 +53,6 @@ function reportSummaryLine(report: Report, out: string): string {
   return (
     `tracejury: ${plural(report.inputs.traces, 'trace')}, ${plural(findings, 'finding')}` +
     `${review > 0 ? ` (${fmtInt(review)} for review)` : ''}, ` +
-    `waste ${formatUsd(report.waste.totalUsd)}, ${plural(report.inputs.errorCount, 'input error')}, gate ${report.gate.passed ? 'passed' : 'FAILED'} → ${out}\n`
+    `waste ${formatWaste(report)}, ${plural(report.inputs.errorCount, 'input error')}, gate ${report.gate.passed ? 'passed' : 'FAILED'} → ${out}\n`
   );
 }

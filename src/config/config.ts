@@ -23,6 +23,7 @@ import {
   DEFAULT_REGRESSION,
   RegressionSectionSchema,
   regressionPolicy,
+  regressionWarnings,
   type RegressionPolicy,
   type RegressionSection,
 } from '../diff/config.js';
@@ -59,6 +60,7 @@ export const RESERVED_KEYS = [
   'agent',
   'regression',
   'review',
+  'taskKey',
 ] as const;
 
 /** The whole file's schema (used for validation messages and the published JSON Schema). */
@@ -89,6 +91,15 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
         .optional()
         .describe(
           'The agent of traces whose recording names none (else each file is its own agent, keyed by its path)',
+        ),
+      taskKey: z
+        .string()
+        .regex(/^[^.\s]+(\.[^.\s]+)*$/, {
+          error: 'expected a dotted path into each trace’s metadata, such as case.id',
+        })
+        .optional()
+        .describe(
+          'Where a trace’s task is in its metadata (a dotted path: case.id reads metadata.case.id), for recordings that name no task; tracejury diff pairs base and head runs by task',
         ),
     })
     .catchall(section.nullable());
@@ -125,6 +136,8 @@ export interface Config {
   regression: RegressionPolicy;
   /** `agent:`: the agent of traces that name none (`--agent` overrides it). */
   agent?: string;
+  /** `taskKey:`: the metadata path of a trace's task, for recordings that name none. */
+  taskKey?: string;
   /** Raw sections as written, for inheritance. */
   sections: Record<string, Record<string, unknown>>;
   /** The line of each section's key in the file, when read from one (for notes that point at it). */
@@ -355,6 +368,8 @@ function configFromValue(
   const prices = (data.prices ?? {}) as Config['prices'];
   checkModelNames(sections, prices, file, lineOf, warnings);
   const baselines = (data.baselines ?? {}) as { minRuns?: number; window?: number; fromInput?: boolean };
+  for (const w of regressionWarnings(data.regression as RegressionSection | undefined))
+    warnings.push(`${file}${lineOf(w.path) ? `:${lineOf(w.path)}` : ''}: ${w.message}`);
   const gate = gatePolicy(data.failOn as FailOnInput | undefined);
   return {
     file,
@@ -384,6 +399,7 @@ function configFromValue(
     sessions: sessionSettings(data.sessions as z.infer<typeof SessionsSectionSchema> | undefined),
     regression: regressionPolicy(data.regression as RegressionSection | undefined),
     ...(typeof data.agent === 'string' ? { agent: data.agent } : {}),
+    ...(typeof data.taskKey === 'string' ? { taskKey: data.taskKey } : {}),
     sections,
     ...(Object.keys(sectionLines).length > 0 ? { sectionLines } : {}),
     warnings,

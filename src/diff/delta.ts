@@ -15,7 +15,9 @@ export type Delta = z.infer<typeof DeltaSchema>;
  * Rounded to 12 significant decimals so that sums of dollars that are equal on both sides
  * (0.1 + 0.2 against 0.3) give a delta of 0, not 5.5e-17 shown as "+$0.00".
  */
-export const tidy = (x: number): number => (Number.isFinite(x) ? Math.round(x * 1e12) / 1e12 || 0 : x);
+export const tidy = (x: number): number =>
+  // Past 1e3, x · 1e12 no longer holds 12 decimals (and near 1e308 it overflows): left as it is.
+  Number.isFinite(x) && Math.abs(x) < 1e3 ? Math.round(x * 1e12) / 1e12 || 0 : x;
 
 export function delta(base: number, head: number): Delta {
   const d = tidy(head - base);

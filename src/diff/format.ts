@@ -2,7 +2,6 @@
 import { formatUsd } from '../report/summarise.js';
 import { fmtInt } from '../util/thousands.js';
 import type { Delta } from './delta.js';
-import type { Noise } from './noise.js';
 
 export const signedUsd = (d: number): string =>
   d === 0 ? '$0.00' : d < 0 ? `-${formatUsd(-d)}` : `+${formatUsd(d)}`;
@@ -26,16 +25,4 @@ export function usdChange(d: Delta): string {
 /** "3 → 5 (+2)". */
 export function countChange(d: Delta): string {
   return `${fmtInt(d.base)} → ${fmtInt(d.head)} (${signedInt(d.delta)})`;
-}
-
-/** A per-trace value: dollars, or a rate with up to 3 decimals. */
-export function perTraceText(x: number, usd: boolean): string {
-  if (usd) return formatUsd(Math.abs(x)).replace('$', x < 0 ? '-$' : '$');
-  return String(Math.round(x * 1000) / 1000);
-}
-
-export function intervalText(n: Noise, usd: boolean): string {
-  if (!n.interval) return '–';
-  const f = (x: number) => (usd ? signedUsd(x) : `${x > 0 ? '+' : ''}${Math.round(x * 1000) / 1000}`);
-  return `${f(n.interval[0])} … ${f(n.interval[1])}`;
 }

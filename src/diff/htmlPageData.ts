@@ -4,19 +4,10 @@
  */
 import type { DetectorInfo, PageTraces } from '../report/html/pageData.js';
 import type { DiffSignal } from './match.js';
+import type { QuantityRow } from './quantityText.js';
 import type { ReportDiff } from './schema.js';
 
-/** One per-trace change with its noise interval, worded as the text diff words it. */
-export interface NoiseRow {
-  name: string;
-  base: string;
-  head: string;
-  change: string;
-  /** The 95 % interval of the change, or – with too few traces. */
-  interval: string;
-  /** `up`, `down`, `within noise`, or why there is no interval. */
-  label: string;
-}
+export type { QuantityRow };
 
 export interface DiffPage {
   kind: 'diff';
@@ -25,14 +16,21 @@ export interface DiffPage {
   /** Head's findings that base had too, worst first (the diff itself only counts them). */
   persisting: DiffSignal[];
   lines: {
+    /** The verdict, as the comment's first line says it (without the title). */
+    verdict: string;
+    /** "66 % → 25 %, from recorded outcomes", or undefined when no side records success. */
+    success?: string | undefined;
     waste: string;
     cost: string;
     findings: string;
     judges: string;
-    /** "95% bootstrap interval of the change, 2,000 resamples". */
+    /** How the quantities were tested. */
     method: string;
+    /** "at 20 runs a side a drop in success under 41 points cannot be told from noise", when it applies. */
+    detectable?: string | undefined;
   };
-  noise: NoiseRow[];
+  /** Every quantity compared, worded as the text diff words it. */
+  quantities: QuantityRow[];
   detectors: Record<string, DetectorInfo>;
   /** Head's traces of new and persisting findings. */
   traces: PageTraces;

@@ -2,6 +2,9 @@
  * Which findings are new in head, which were resolved (in base, gone from head), and which
  * persist. A finding is keyed by
  * - `test + detector` when it belongs to a Vitest test (its trace ids change from run to run);
+ * - `task + detector` (plus the subject below) when its trace names the task it attempted
+ *   (traces[].task): two runs of one task, in different files or under different ids, are the
+ *   same place for a finding to be new or resolved;
  * - otherwise `file + traceId + detector`, plus the tool or model its evidence names
  *   (`evidence.tool`, `.model`, `.firstModel`, `.cheapModel`), so a retry loop on another model
  *   of the same trace is a different finding.
@@ -15,7 +18,7 @@
  */
 import { z } from 'zod';
 import { SeveritySchema } from '../detect/signal.js';
-import type { ReportSignal } from '../report/schema.js';
+import type { Report, ReportSignal } from '../report/schema.js';
 import type { TraceLineOf } from '../report/traceLines.js';
 
 export const DiffSignalSchema = z.object({
@@ -51,8 +54,21 @@ export function subjectOf(s: Pick<ReportSignal, 'evidence'>): string | undefined
   return undefined;
 }
 
-export function matchKey(s: ReportSignal): string {
+/** The task a signal's trace attempted (traces[].task), when its report says. */
+export type TaskOf = (s: Pick<ReportSignal, 'file' | 'traceId' | 'test'>) => string | undefined;
+
+/** A report's TaskOf: by file + trace id (+ test), as the report keys its traces. */
+export function taskLookup(report: Pick<Report, 'traces'>): TaskOf {
+  const tasks = new Map<string, string>();
+  for (const t of report.traces)
+    if (t.task !== undefined) tasks.set(`${t.file}\u0000${t.id}\u0000${t.test ?? ''}`, t.task);
+  return (s) => tasks.get(`${s.file ?? ''}\u0000${s.traceId}\u0000${s.test ?? ''}`);
+}
+
+export function matchKey(s: ReportSignal, taskOf: TaskOf = () => undefined): string {
   if (s.test !== undefined) return ['test', s.test, s.detector].join('\u0000');
+  const task = taskOf(s);
+  if (task !== undefined) return ['task', task, s.detector, subjectOf(s) ?? ''].join('\u0000');
   return ['trace', s.file ?? '', s.traceId, s.detector, subjectOf(s) ?? ''].join('\u0000');
 }
 
@@ -75,30 +91,42 @@ function compact(s: ReportSignal, lineOf: TraceLineOf): DiffSignal {
 
 const firstStep = (s: ReportSignal) => s.steps[0] ?? 0;
 
-function groupFindings(signals: readonly ReportSignal[]): Map<string, ReportSignal[]> {
+function groupFindings(signals: readonly ReportSignal[], taskOf?: TaskOf): Map<string, ReportSignal[]> {
   const groups = new Map<string, ReportSignal[]>();
   for (const s of signals) {
     if (s.status !== 'finding') continue;
-    const k = matchKey(s);
+    const k = matchKey(s, taskOf);
     const g = groups.get(k);
     if (g) g.push(s);
     else groups.set(k, [s]);
   }
   // A stable order inside a group, so the pairing (and which one is "new") is the same each run.
-  for (const g of groups.values()) g.sort((a, b) => firstStep(a) - firstStep(b));
+  for (const g of groups.values())
+    g.sort(
+      (a, b) => firstStep(a) - firstStep(b) || cmp(a.file ?? '', b.file ?? '') || cmp(a.traceId, b.traceId),
+    );
   return groups;
 }
 
 const noLine: TraceLineOf = () => undefined;
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** `lines`: where each side's traces start (traceLines), so a finding can name its line. */
+export interface MatchContext {
+  /** Where each side's traces start (traceLines), so a finding can name its line. */
+  base?: TraceLineOf;
+  head?: TraceLineOf;
+  /** The task of each side's traces (taskLookup), so runs of one task match across ids and files. */
+  baseTask?: TaskOf;
+  headTask?: TaskOf;
+}
+
 export function matchSignals(
   base: readonly ReportSignal[],
   head: readonly ReportSignal[],
-  lines: { base?: TraceLineOf; head?: TraceLineOf } = {},
+  lines: MatchContext = {},
 ): SignalMatch {
-  const b = groupFindings(base);
-  const h = groupFindings(head);
+  const b = groupFindings(base, lines.baseTask);
+  const h = groupFindings(head, lines.headTask);
   const baseLine = lines.base ?? noLine;
   const headLine = lines.head ?? noLine;
   const out: SignalMatch = { new: [], resolved: [], persisting: 0 };
@@ -119,13 +147,13 @@ export function matchSignals(
  * the diff itself only counts them).
  */
 export function persistingFindings(
-  base: readonly ReportSignal[],
-  head: readonly ReportSignal[],
+  base: Pick<Report, 'signals' | 'traces'>,
+  head: Pick<Report, 'signals' | 'traces'>,
   headLine: TraceLineOf = noLine,
 ): DiffSignal[] {
-  const b = groupFindings(base);
+  const b = groupFindings(base.signals, taskLookup(base));
   const out: DiffSignal[] = [];
-  for (const [k, hs] of groupFindings(head)) {
+  for (const [k, hs] of groupFindings(head.signals, taskLookup(head))) {
     const bs = b.get(k) ?? [];
     for (const s of hs.slice(0, bs.length)) out.push(compact(s, headLine));
   }

@@ -15,13 +15,13 @@ import { writePieces } from '../report/html/render.js';
 import { detectorInfo, pageTraces } from '../report/html/reportPage.js';
 import { traceRefsOfReport, type TraceRef } from '../report/html/traceRefs.js';
 import type { Report } from '../report/schema.js';
-import { formatUsd } from '../report/summarise.js';
 import { traceLines } from '../report/traceLines.js';
 import { fmtInt } from '../util/thousands.js';
-import { countChange, intervalText, perTraceText, relativeText, signedUsd, usdChange } from './format.js';
-import type { DiffPage, NoiseRow } from './htmlPageData.js';
+import { countChange, usdChange } from './format.js';
+import { headlineQuantity, readingWord, verdictText } from './headline.js';
+import type { DiffPage } from './htmlPageData.js';
 import { persistingFindings, type DiffSignal } from './match.js';
-import type { Noise } from './noise.js';
+import { minDetectableText, percentText, quantityRow } from './quantityText.js';
 import type { ReportDiff } from './schema.js';
 
 export interface DiffHtmlInput {
@@ -32,19 +32,6 @@ export interface DiffHtmlInput {
   /** Head's traces, collected from their files (diffTraceRefs + collectTraces). */
   traces?: CollectedTraces | undefined;
   howToGetAll?: string | undefined;
-}
-
-function noiseRow(name: string, n: Noise, usd: boolean): NoiseRow {
-  const rel = relativeText(n);
-  const change = usd ? signedUsd(n.delta) : `${n.delta > 0 ? '+' : ''}${Math.round(n.delta * 1000) / 1000}`;
-  return {
-    name,
-    base: perTraceText(n.base, usd),
-    head: perTraceText(n.head, usd),
-    change: change + (rel ? ` (${rel})` : ''),
-    interval: intervalText(n, usd),
-    label: n.label,
-  };
 }
 
 const worstFirst = (a: DiffSignal, b: DiffSignal) =>
@@ -61,7 +48,7 @@ export function diffTraceRefs(
 ): TraceRef[] {
   const named = traceRefsOfReport(head);
   const wanted = new Map<string, 0 | 1>();
-  const want = (s: DiffSignal, p: 0 | 1) => {
+  const want = (s: Pick<DiffSignal, 'traceId' | 'file' | 'test'>, p: 0 | 1) => {
     const key =
       s.test !== undefined
         ? `test\u0000${s.test}\u0000${s.traceId}`
@@ -70,6 +57,11 @@ export function diffTraceRefs(
   };
   for (const s of diff.signals.new) want(s, 0);
   for (const s of persisting) want(s, 1);
+  // Head's runs of tasks whose outcome flipped, so the page opens them too.
+  const flipped = [...(diff.outcomes?.flipped.toFail ?? []), ...(diff.outcomes?.flipped.toPass ?? [])];
+  for (const t of flipped)
+    for (const r of t.traces)
+      want({ traceId: r.id, file: r.file, ...(r.test !== undefined ? { test: r.test } : {}) }, 1);
   // A Vitest report's traces are its saved copies, named by test; an analysis's by file.
   const refs: TraceRef[] = [];
   for (const ref of named) {
@@ -96,27 +88,40 @@ export function diffPage(input: DiffHtmlInput): DiffPage {
   const { diff } = input;
   const persisting =
     input.base && input.head
-      ? persistingFindings(input.base.signals, input.head.signals, traceLines(input.head)).sort(worstFirst)
+      ? persistingFindings(input.base, input.head, traceLines(input.head)).sort(worstFirst)
       : [];
-  const { totals, noise } = diff;
+  const { totals } = diff;
   const all = [...diff.signals.new, ...diff.signals.resolved, ...persisting];
+  const money = (id: 'cost' | 'waste') => {
+    const q = diff.quantities.find((x) => x.id === id);
+    if (q?.status === 'unknown') return `unknown — ${q.why ?? ''}`;
+    const d = id === 'cost' ? totals.costUsd : totals.wasteUsd;
+    if (q?.status === 'invalid' || !Number.isFinite(d.base) || !Number.isFinite(d.head))
+      return `cannot be judged — ${q?.why ?? 'not a finite number'}`;
+    return `${usdChange(d)}${q?.status === 'compared' ? `; per run ${readingWord(q)}` : ''}`;
+  };
+  const o = diff.outcomes;
+  const headline = headlineQuantity(diff);
+  const detectable =
+    headline && headline.reading === 'within noise' ? minDetectableText(headline) : undefined;
   return {
     kind: 'diff',
     title: `tracejury diff — regression gate ${diff.gate.passed ? 'passed' : 'FAILED'}`,
     diff,
     persisting,
     lines: {
-      waste: `${usdChange(totals.wasteUsd)}; per 100 traces ${formatUsd(totals.wastePer100Traces.base)} → ${formatUsd(totals.wastePer100Traces.head)}`,
-      cost: usdChange(totals.costUsd),
+      verdict: `${verdictText(diff).mark} ${verdictText(diff).text}`,
+      success: o
+        ? `${o.base ? percentText(o.base.rate) : '–'} → ${o.head ? percentText(o.head.rate) : '–'}, from ${o.source === 'tests' ? 'test attempts' : o.source === 'outcomes' ? 'recorded outcomes' : "the judges' verdicts"}`
+        : undefined,
+      waste: money('waste'),
+      cost: money('cost'),
       findings: `${countChange(totals.findings)}: ${fmtInt(diff.signals.new.length)} new, ${fmtInt(diff.signals.resolved.length)} resolved, ${fmtInt(diff.signals.persisting)} persisting`,
       judges: usdChange(totals.judgeUsd),
-      method: `${Math.round(noise.confidence * 100)}% bootstrap interval of the change, ${fmtInt(noise.resamples)} resamples; no interval with fewer than ${fmtInt(noise.minTraces)} traces a side`,
+      method: `One-sided tests toward worse (paired by task where both sides hold the same tasks), Holm's correction at α ${diff.gate.alpha} across the gated quantities (${diff.regression.gate.join(', ')}); 95 % intervals`,
+      detectable,
     },
-    noise: [
-      noiseRow('waste', noise.wastePerTrace, true),
-      noiseRow('cost', noise.costPerTrace, true),
-      ...Object.entries(noise.findingsPerTrace).map(([d, n]) => noiseRow(`${d} findings`, n, false)),
-    ],
+    quantities: diff.quantities.map((q) => quantityRow(q, diff.regression)),
     detectors: detectorInfo(all.map((s) => s.detector)),
     traces: pageTraces(input.traces ?? NO_TRACES, input.howToGetAll),
   };
@@ -146,8 +151,7 @@ export interface WriteDiffHtmlOptions
  * again from the files head's report names (relative to `cwd`; with `within`, only inside it).
  */
 export async function writeDiffHtml(file: string, options: WriteDiffHtmlOptions): Promise<CollectedTraces> {
-  const persisting =
-    options.base && options.head ? persistingFindings(options.base.signals, options.head.signals) : [];
+  const persisting = options.base && options.head ? persistingFindings(options.base, options.head) : [];
   const traces = options.head
     ? await collectTraces(diffTraceRefs(options.diff, options.head, persisting), {
         cwd: options.cwd ?? process.cwd(),

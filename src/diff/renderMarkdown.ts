@@ -22,10 +22,12 @@ import { formatUsd } from '../report/summarise.js';
 import { severityRank } from '../detect/signal.js';
 import { fmtInt, plural } from '../util/thousands.js';
 import { wasteBars, type WasteBar } from './chart.js';
-import { intervalText, perTraceText, relativeText, signedInt, signedUsd, usdChange } from './format.js';
-import { metricsLine, noiseWord, verdictHeading } from './headline.js';
+import { signedInt, usdChange } from './format.js';
+import { headlineQuantity, metricsLine, readingWord, verdictHeading } from './headline.js';
 import type { DiffSignal } from './match.js';
-import type { Noise } from './noise.js';
+import { commonPassHatK, type FlippedTask, type SuccessRate } from './outcomes.js';
+import type { Quantity } from './quantity.js';
+import { minDetectableText, percentText, quantityRow } from './quantityText.js';
 import type { ReportDiff } from './schema.js';
 import type { DetectorDiff } from './totals.js';
 
@@ -178,17 +180,36 @@ function signalLine(
   return safeMd`- ${mdCode(s.detector)} **${s.severity}** ${whereText(s, side, options, short)}: ${mdText(s.message, short ? FIRST_SCREEN_MESSAGE : 200)}`;
 }
 
-function noiseRow(name: Markdown, n: Noise, usd: boolean): Markdown {
-  const rel = relativeText(n);
-  const change = usd ? signedUsd(n.delta) : `${n.delta > 0 ? '+' : ''}${perTraceText(n.delta, false)}`;
-  return safeMd`| ${name} | ${perTraceText(n.base, usd)} | ${perTraceText(n.head, usd)} | ${change}${rel ? ` (${rel})` : ''} | ${intervalText(n, usd)} | ${noiseWord(n)} |`;
+function quantityTableRow(diff: ReportDiff, q: Quantity): Markdown {
+  const r = quantityRow(q, diff.regression);
+  const verdict = r.tone === 'failed' ? safeMd`**${r.verdict}**` : safeMd`${r.verdict}`;
+  return safeMd`| ${mdText(r.name, 120)} | ${r.base} | ${r.head} | ${r.change} | ${r.interval} | ${mdText(r.test, 200)} | ${r.p} | ${verdict} |`;
+}
+
+const rateText = (r: SuccessRate | null) =>
+  r === null
+    ? '–'
+    : `${percentText(r.rate)} (${fmtInt(r.succeeded)}/${fmtInt(r.runs)}; 95 % ${percentText(r.interval[0])}–${percentText(r.interval[1])})`;
+
+/** A flipped task, linked to head's first trace of it in the HTML report when there is one. */
+function flippedLine(t: FlippedTask, options: DiffMarkdownOptions): Markdown {
+  const first = t.traces[0];
+  const label = mdText(t.task, 160);
+  const linked =
+    first && options.htmlReportUrl
+      ? linkOrText(
+          label,
+          options.htmlReportUrl + htmlReportAnchor({ traceId: redact(first.id), file: redact(first.file) }),
+        )
+      : label;
+  return safeMd`- ${linked}: ${fmtInt(t.base.passed)}/${fmtInt(t.base.runs)} → ${fmtInt(t.head.passed)}/${fmtInt(t.head.runs)} passed`;
 }
 
 const changed = (d: DetectorDiff) => d.findings.delta !== 0 || d.wasteUsd.delta !== 0;
 
-function detectorRow(d: DetectorDiff, rate: Noise | undefined, bar: WasteBar | undefined): Markdown {
+function detectorRow(d: DetectorDiff, share: Quantity | undefined, bar: WasteBar | undefined): Markdown {
   const waste = d.wasteUsd.delta === 0 ? formatUsd(d.wasteUsd.head) : usdChange(d.wasteUsd);
-  return safeMd`| ${mdCode(d.detector)} | ${fmtInt(d.findings.base)} → ${fmtInt(d.findings.head)} (${signedInt(d.findings.delta)}) | ${rate ? noiseWord(rate) : '–'} | ${waste} |${bar ? safeMd` ${bar.down} | ${bar.up} |` : ''}`;
+  return safeMd`| ${mdCode(d.detector)} | ${fmtInt(d.findings.base)} → ${fmtInt(d.findings.head)} (${signedInt(d.findings.delta)}) | ${share ? readingWord(share) : '–'} | ${waste} |${bar ? safeMd` ${bar.down} | ${bar.up} |` : ''}`;
 }
 
 export function renderDiffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}): string {
@@ -202,7 +223,7 @@ export function renderDiffMarkdown(diff: ReportDiff, options: DiffMarkdownOption
 function firstScreen(diff: ReportDiff, options: DiffMarkdownOptions): Markdown[] {
   const top: Markdown[] = [verdictHeading(diff, options.title ?? 'tracejury diff'), blank, metricsLine(diff)];
   const lead = (options.lead ?? []).flatMap((line) => [blank, line]);
-  const minSeverity = diff.regression.newSignals ? diff.regression.newSignals.minSeverity : 'high';
+  const minSeverity = diff.regression.minSeverity;
   const worst = diff.signals.new.filter((s) => severityRank(s.severity) >= severityRank(minSeverity));
   const items = worst.slice(0, FIRST_SCREEN_FINDINGS).map((s) => signalLine(s, 'new', options, true));
   const length = (lines: Markdown[]) => lines.reduce((n, l) => n + l.length + 1, 0);
@@ -225,7 +246,7 @@ function firstScreen(diff: ReportDiff, options: DiffMarkdownOptions): Markdown[]
 export function diffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}): Markdown {
   const limit = options.limit ?? MARKDOWN_LIMIT;
   const cap = options.listLimit ?? 50;
-  const { totals, noise, signals } = diff;
+  const { totals, signals } = diff;
   const blocks: Block[] = [firstScreen(diff, options)];
   const unchanged: string[] = [];
 
@@ -266,11 +287,17 @@ export function diffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}
       ),
       head: chart
         ? [
-            safeMd`| detector | findings | findings per trace | waste | waste down | waste up |`,
+            safeMd`| detector | findings | share of runs | waste | waste down | waste up |`,
             safeMd`|---|---:|---|---:|---:|:---|`,
           ]
-        : [safeMd`| detector | findings | findings per trace | waste |`, safeMd`|---|---:|---|---:|`],
-      items: moved.map((d, i) => detectorRow(d, noise.findingsPerTrace[d.detector], chart?.bars[i])),
+        : [safeMd`| detector | findings | share of runs | waste |`, safeMd`|---|---:|---|---:|`],
+      items: moved.map((d, i) =>
+        detectorRow(
+          d,
+          diff.quantities.find((q) => q.id === d.detector),
+          chart?.bars[i],
+        ),
+      ),
       cap,
       more: (n) => safeMd`${fmtInt(n)} more changed detectors not shown`,
       foot: [
@@ -281,30 +308,64 @@ export function diffMarkdown(diff: ReportDiff, options: DiffMarkdownOptions = {}
     });
   } else if (still > 0) unchanged.push(plural(still, 'detector'));
 
-  // Per trace, with the intervals behind every noise word above; the gate's notes.
-  const v = diff.verdicts;
-  const words = [`waste ${noiseWord(noise.wastePerTrace)}`, `cost ${noiseWord(noise.costPerTrace)}`];
-  if (v.noise) words.push(`judges' pass rate ${noiseWord(v.noise)}`);
+  // Every quantity with its test and interval (what the words above rest on); the notes.
+  const compared = diff.quantities.filter((q) => q.status === 'compared');
+  const failed = diff.quantities.filter((q) => q.decision === 'failed').length;
+  const headline = headlineQuantity(diff);
+  const detectable =
+    headline && headline.reading === 'within noise' ? minDetectableText(headline) : undefined;
   blocks.push([
-    ...open(`Per trace: ${words.join(', ')}`),
-    safeMd`| per trace | base | head | change | ${Math.round(noise.confidence * 100)}% interval | |`,
-    safeMd`|---|---:|---:|---:|---:|---|`,
-    noiseRow(safeMd`waste`, noise.wastePerTrace, true),
-    noiseRow(safeMd`cost`, noise.costPerTrace, true),
-    ...(v.noise
-      ? [
-          noiseRow(
-            safeMd`judges' pass rate (${fmtInt(v.base.passed)}/${fmtInt(v.base.total)} → ${fmtInt(v.head.passed)}/${fmtInt(v.head.total)})`,
-            v.noise,
-            false,
-          ),
-        ]
-      : []),
+    ...open(
+      `Quantities: ${fmtInt(compared.length)} compared${failed > 0 ? `, ${fmtInt(failed)} failed the gate` : ', none failed the gate'}`,
+    ),
+    safeMd`| quantity | base | head | change | 95 % interval | test | p (one-sided, toward worse) | |`,
+    safeMd`|---|---:|---:|---:|---:|---|---:|---|`,
+    ...diff.quantities.map((q) => quantityTableRow(diff, q)),
     blank,
-    safeMd`Bootstrap over traces, ${fmtInt(noise.resamples)} resamples: "within noise" means the interval holds 0. ${plural(diff.base.traces, 'trace')} in base, ${plural(diff.head.traces, 'trace')} in head · judge spend ${usdChange(totals.judgeUsd)}`,
+    safeMd`Gated: ${diff.regression.gate.join(', ')}, at α ${diff.gate.alpha} across them (Holm's correction; success takes half of α first). A change smaller than its minimum effect never fails, and an improvement never does.${detectable ? ` ${detectable[0]!.toUpperCase()}${detectable.slice(1)}.` : ''} ${plural(diff.base.traces, 'trace')} in base, ${plural(diff.head.traces, 'trace')} in head · judge spend ${usdChange(totals.judgeUsd)}`,
     ...diff.notes.flatMap((n) => [blank, safeMd`> ${mdText(n, 500)}`]),
     ...close,
   ]);
+
+  // Outcomes: success per agent, and the tasks that flipped (each linked to head's trace).
+  const o = diff.outcomes;
+  if (o && (o.byAgent.length > 0 || o.flipped.toFailCount + o.flipped.toPassCount > 0 || o.passHatK)) {
+    const agents =
+      o.byAgent.length > 0
+        ? [
+            safeMd`| agent | base | head |`,
+            safeMd`|---|---:|---:|`,
+            ...o.byAgent.map(
+              (a) => safeMd`| ${mdText(a.agent, 120)} | ${rateText(a.base)} | ${rateText(a.head)} |`,
+            ),
+            blank,
+          ]
+        : [];
+    const lists: [string, FlippedTask[], number][] = [
+      ['Pass → fail', o.flipped.toFail, o.flipped.toFailCount],
+      ['Fail → pass', o.flipped.toPass, o.flipped.toPassCount],
+    ];
+    const shown = lists.filter(([, , n]) => n > 0);
+    const pct = (r: SuccessRate | null) => (r === null ? '–' : percentText(r.rate));
+    const pk = commonPassHatK(o);
+    blocks.push([
+      ...open(
+        `Outcomes: success ${pct(o.base)} → ${pct(o.head)}${pk ? `, pass^${pk.k} ${pk.base.toFixed(2)} → ${pk.head.toFixed(2)}` : ''}; ${fmtInt(o.flipped.toFailCount)} tasks pass → fail, ${fmtInt(o.flipped.toPassCount)} fail → pass`,
+      ),
+      ...agents,
+      ...(shown.length === 0 ? close : []),
+    ]);
+    shown.forEach(([name, list, count], i) =>
+      blocks.push({
+        title: [safeMd`#### ${name} (${fmtInt(count)})`],
+        head: [blank],
+        items: list.map((t) => flippedLine(t, options)),
+        cap,
+        more: (n) => safeMd`${fmtInt(n + count - list.length)} more tasks not shown`,
+        foot: i === shown.length - 1 ? close : [],
+      }),
+    );
+  }
 
   // Session scores that moved (or appeared, or disappeared); the rest counted.
   const sessionsMoved = diff.sessions.filter((s) => s.delta !== 0 || s.basePassed !== s.headPassed);

@@ -1,15 +1,21 @@
-/** ReportDiff v1: what `tracejury diff --format json` prints and `diffReports` returns. */
+/** ReportDiff v2: what `tracejury diff --format json` prints and `diffReports` returns. */
 import { z } from 'zod';
-import { SeveritySchema } from '../detect/signal.js';
 import { ReviewItemSchema } from '../report/schema.js';
+import { RegressionPolicySchema } from './config.js';
 import { GateFailureSchema } from './gate.js';
 import { DiffSignalSchema } from './match.js';
-import { NoiseSectionSchema } from './noise.js';
+import { OutcomesDiffSchema } from './outcomes.js';
+import { QuantitySchema } from './quantity.js';
 import { SessionDiffSchema } from './sessions.js';
 import { DetectorDiffSchema, SeverityDiffSchema, TotalsDiffSchema } from './totals.js';
 import { VerdictDiffSchema } from './verdicts.js';
 
-export const REPORT_DIFF_VERSION = 1;
+/**
+ * 2: the regression gate is a statistical test (`quantities`, `outcomes`, `costs`, the gate's
+ * `decidedBy`); `regression` is the new policy; the bootstrap `noise` section and the verdicts'
+ * noise are replaced by the quantities.
+ */
+export const REPORT_DIFF_VERSION = 2;
 
 const SideSchema = z.object({
   generatedAt: z.string(),
@@ -17,6 +23,22 @@ const SideSchema = z.object({
   traces: z.number().int().nonnegative(),
   files: z.number().int().nonnegative(),
   gatePassed: z.boolean(),
+  /** The report's own gate's first reason, when it failed. */
+  gateReason: z.string().optional(),
+  /** A Vitest run's tests: how many, how many failed. */
+  tests: z
+    .object({ total: z.number().int().nonnegative(), failed: z.number().int().nonnegative() })
+    .optional(),
+});
+
+export const CostCoverageSchema = z.object({
+  llmCalls: z.number().int().nonnegative(),
+  /** Calls of models with no price and no recorded cost. */
+  unpriced: z.number().int().nonnegative(),
+  /** Calls with no token counts and no recorded cost. */
+  unmeasured: z.number().int().nonnegative(),
+  /** Whose cost is known: every call's, some, or none (then cost and waste are unknown, not $0). */
+  known: z.enum(['all', 'some', 'none']),
 });
 
 export const ReportDiffSchema = z.object({
@@ -25,16 +47,21 @@ export const ReportDiffSchema = z.object({
   base: SideSchema,
   head: SideSchema,
   /** The regression policy the gate applied (defaults filled in). */
-  regression: z.object({
-    newSignals: z.union([z.literal(false), z.object({ minSeverity: SeveritySchema })]),
-    wasteIncreasePct: z.union([z.number(), z.literal(false)]),
-    verdictPassRateDrop: z.union([z.number(), z.literal(false)]),
-  }),
+  regression: RegressionPolicySchema,
   totals: TotalsDiffSchema,
   /** Findings and waste per detector with a finding on either side, most waste first. */
   detectors: z.array(DetectorDiffSchema),
   severities: SeverityDiffSchema,
-  noise: NoiseSectionSchema,
+  /** How much of each side's cost is known. */
+  costs: z.object({ base: CostCoverageSchema, head: CostCoverageSchema }),
+  /** Success per side, per agent, and the tasks that flipped; null when no side records success. */
+  outcomes: OutcomesDiffSchema.nullable(),
+  /**
+   * Each quantity compared: success, the share of runs with a finding at the gate's severity,
+   * waste, cost, the judges' score, and each detector's share of runs; with the pairing, the change,
+   * its interval, the test, p-values and the gate's decision.
+   */
+  quantities: z.array(QuantitySchema),
   signals: z.object({
     /** Findings in head with no match in base, worst first. */
     new: z.array(DiffSignalSchema),
@@ -49,11 +76,12 @@ export const ReportDiffSchema = z.object({
   gate: z.object({
     passed: z.boolean(),
     reasons: z.array(z.string()),
-    /**
-     * The same failures as data, one per reason in its order: the rule, its limit, what fired it.
-     * Optional (added after diffVersion 1 was published): a diff written before has reasons only.
-     */
-    failures: z.array(GateFailureSchema).optional(),
+    /** The same failures as data, one per reason in its order: the rule, its limit, what fired it. */
+    failures: z.array(GateFailureSchema),
+    /** What decided a failure: a quantity id (success first), `newSignals` or `comparable`; null when it passed. */
+    decidedBy: z.string().nullable(),
+    /** The false-alarm rate held across the gated quantities, by Holm's correction. */
+    alpha: z.number(),
   }),
   notes: z.array(z.string()),
 });

@@ -1,12 +1,12 @@
 /**
  * The judges' pass rate in each report: passed verdicts over all verdicts (an indeterminate
- * verdict is not a pass: the tribunal fails closed), with a bootstrap interval over verdicts as
- * noise.ts gives traces.
+ * verdict is not a pass: the tribunal fails closed). Whether it moved beyond noise is the
+ * `success` quantity's question when runs record no outcome (runs.ts), and the judges' mean score
+ * is a quantity of its own.
  */
 import { z } from 'zod';
 import type { Report } from '../report/schema.js';
-import { sparse } from './bootstrap.js';
-import { measureNoise, NoiseSchema } from './noise.js';
+import { tidy } from './delta.js';
 
 const RateSchema = z.object({
   passed: z.number().int().nonnegative(),
@@ -20,8 +20,6 @@ export const VerdictDiffSchema = z.object({
   head: RateSchema,
   /** head rate − base rate; null when either side has no verdict. */
   delta: z.number().nullable(),
-  /** null when either side has no verdict. */
-  noise: NoiseSchema.nullable(),
 });
 export type VerdictDiff = z.infer<typeof VerdictDiffSchema>;
 
@@ -31,12 +29,8 @@ const rate = (r: Report) => {
   return { passed, total, rate: total === 0 ? null : passed / total };
 };
 
-const passes = (r: Report) => sparse(r.verdicts.map((v) => (v.passed && !v.indeterminate ? 1 : 0)));
-
 export function verdictDiff(base: Report, head: Report): VerdictDiff {
   const b = rate(base);
   const h = rate(head);
-  if (b.rate === null || h.rate === null) return { base: b, head: h, delta: null, noise: null };
-  const [noise] = measureNoise(b.total, h.total, [[passes(base), passes(head)]], 'verdicts');
-  return { base: b, head: h, delta: noise!.delta, noise: noise! };
+  return { base: b, head: h, delta: b.rate === null || h.rate === null ? null : tidy(h.rate - b.rate) };
 }

@@ -17,7 +17,7 @@ import type { LoadStats } from '../trace/load.js';
 import { measureTrace } from '../trace/measure.js';
 import type { LoadedTrace, Trace } from '../trace/schema.js';
 import { isUnnamedModel } from '../pricing/pricer.js';
-import { isUnpricedCall } from '../pricing/unpricedModels.js';
+import { isUnmeasuredCall, isUnpricedCall } from '../pricing/unpricedModels.js';
 import { fmtInt, plural } from '../util/thousands.js';
 import { VERSION } from '../version.js';
 import { evaluateGate, type GateDetectorFailure } from './gate.js';
@@ -92,6 +92,7 @@ export function summariseTrace(
 ): TraceSummary {
   const m = measureTrace(trace);
   const unpriced = trace.steps.filter(isUnpricedCall).length;
+  const unmeasured = trace.steps.filter(isUnmeasuredCall).length;
   const unread = Object.values(unreadSpansOf(trace) ?? {}).reduce((a, n) => a + n, 0);
   return {
     id: trace.id,
@@ -108,6 +109,8 @@ export function summariseTrace(
     tokens: { input: m.inputTokens, output: m.outputTokens },
     costUsd: m.costUsd,
     unpricedLlmCalls: unpriced,
+    ...(unmeasured > 0 ? { unmeasuredLlmCalls: unmeasured } : {}),
+    ...(trace.taskId !== undefined ? { task: trace.taskId } : {}),
     ...(m.durationMs !== undefined ? { durationMs: m.durationMs } : {}),
     measures: {
       maxPromptTokens: m.maxPromptTokens,
@@ -132,6 +135,7 @@ export function createReportAccumulator(): ReportAccumulator {
   const traces: TraceSummary[] = [];
   const signals: ReportSignal[] = [];
   const totals = { steps: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  let unmeasuredLlmCalls = 0;
   const outcomes = createOutcomeTally();
   const decisions = createDecisionTally();
   const unread = { traces: 0, byName: new Map<string, number>() };
@@ -153,6 +157,7 @@ export function createReportAccumulator(): ReportAccumulator {
       totals.inputTokens += summary.tokens.input;
       totals.outputTokens += summary.tokens.output;
       totals.costUsd += summary.costUsd;
+      unmeasuredLlmCalls += summary.unmeasuredLlmCalls ?? 0;
     },
 
     finish({
@@ -204,6 +209,16 @@ export function createReportAccumulator(): ReportAccumulator {
               ? '; calls that name no model ("unknown") can be priced as one with --default-model or prices.defaultModel'
               : ''
           }`,
+        );
+      }
+      if (unmeasuredLlmCalls > 0) {
+        const how = 'record usage (input and output tokens) or a cost per call to price them';
+        allNotes.push(
+          unmeasuredLlmCalls === totals.llmCalls
+            ? `none of the ${plural(totals.llmCalls, 'LLM call')} carries token counts or a recorded cost: ` +
+                `the run's cost and waste are unknown, not $0; ${how}`
+            : `${plural(unmeasuredLlmCalls, 'LLM call')} of ${fmtInt(totals.llmCalls)} carry no token counts and no ` +
+                `recorded cost: their cost is unknown and counted as $0 in the totals; ${how}`,
         );
       }
       if (unread.traces > 0) {
@@ -278,7 +293,7 @@ export function createReportAccumulator(): ReportAccumulator {
           errorCount: stats.errorCount,
           formats: stats.formats,
         },
-        totals: { ...totals, unknownModels },
+        totals: { ...totals, unknownModels, ...(unmeasuredLlmCalls > 0 ? { unmeasuredLlmCalls } : {}) },
         traces,
         signals,
         waste,

@@ -80,6 +80,7 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
   for (const p of parts)
     for (const u of p.totals.unknownModels) unknown.set(u.model, (unknown.get(u.model) ?? 0) + u.calls);
   const sum = (f: (t: Report['totals']) => number) => parts.reduce((a, p) => a + f(p.totals), 0);
+  const unmeasuredLlmCalls = sum((t) => t.unmeasuredLlmCalls ?? 0);
 
   const judgeUsd = parts.reduce((a, p) => a + p.cost.judgeUsd, 0);
   const byTier = sumRecords(parts.map((p) => p.cost.byTier));
@@ -170,6 +171,7 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
       outputTokens: sum((t) => t.outputTokens),
       costUsd: sum((t) => t.costUsd),
       unknownModels: [...unknown].sort((a, b) => b[1] - a[1]).map(([model, calls]) => ({ model, calls })),
+      ...(unmeasuredLlmCalls > 0 ? { unmeasuredLlmCalls } : {}),
     },
     traces,
     signals,

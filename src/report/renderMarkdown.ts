@@ -11,6 +11,8 @@ import {
   decisionsLine,
   failingFindings,
   formatCost,
+  formatWaste,
+  unmeasuredCallsLine,
   formatUsd,
   gateThreshold,
   groupSignals,
@@ -66,7 +68,7 @@ export function reportMarkdown(report: Report, options: MarkdownOptions = {}): M
     blank,
   );
   out.push(
-    safeMd`${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatCost(totals)}** · waste **${formatUsd(waste.totalUsd)}** (${fmtInt(waste.totalTokens)} tokens)`,
+    safeMd`${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatCost(totals)}** · waste **${formatWaste(report)}** (${fmtInt(waste.totalTokens)} tokens)`,
   );
   if (report.outcomes) out.push(blank, safeMd`${outcomeLine(report.outcomes)}`);
   out.push(blank, safeMd`Gate: ${gateThreshold(report)}`);
@@ -192,6 +194,8 @@ export function reportMarkdown(report: Report, options: MarkdownOptions = {}): M
       )}`,
     );
   }
+  const unmeasured = unmeasuredCallsLine(totals);
+  if (unmeasured) out.push(blank, safeMd`Unpriced calls: ${unmeasured}.`);
   const decided = decisionsLine(report);
   if (decided) out.push(blank, mdText(decided, 1000));
   const baselines = baselinesLine(report);

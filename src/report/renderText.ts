@@ -7,6 +7,8 @@ import {
   decisionsLine,
   failingFindings,
   formatCost,
+  formatWaste,
+  unmeasuredCallsLine,
   formatUsd,
   gateThreshold,
   groupSignals,
@@ -133,8 +135,11 @@ export function renderText(report: Report, options: TextOptions = {}): string {
         ),
     );
   }
+  const unmeasured = unmeasuredCallsLine(totals);
+  if (unmeasured)
+    lines.push(c.yellow(`Unpriced calls: `) + unmeasured + c.dim(' — record usage or a cost per call'));
   const waste = report.waste;
-  lines.push(`Waste: ${formatUsd(waste.totalUsd)}` + c.dim(` (${fmtInt(waste.totalTokens)} tokens)`));
+  lines.push(`Waste: ${formatWaste(report)}` + c.dim(` (${fmtInt(waste.totalTokens)} tokens)`));
   const decided = decisionsLine(report);
   if (decided) lines.push(c.dim(show(decided)));
   const baselines = baselinesLine(report);

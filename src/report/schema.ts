@@ -20,7 +20,10 @@ export const REPORT_SCHEMA_VERSION = 1;
  * tier, dismissals, review), `baselines` (which baseline each baseline detector used, per agent
  * version) and `traces[].measures` (what a later run needs to take this report's good runs as its
  * baseline). 4: `verdicts[].replayed` and `verdicts[].judges[].replayed`: a verdict (or one judge's
- * answer) read from the judge cassette rather than asked in the run.
+ * answer) read from the judge cassette rather than asked in the run;
+ * `traces[].task` (the task a run attempted, which `tracejury diff` pairs base and
+ * head runs by) and `traces[].unmeasuredLlmCalls` / `totals.unmeasuredLlmCalls` (LLM calls with no
+ * token counts and no recorded cost, whose cost is unknown rather than $0).
  */
 export const REPORT_SCHEMA_MINOR = 4;
 
@@ -53,6 +56,13 @@ export const TraceSummarySchema = z.object({
   costUsd: usdAmount(),
   /** LLM steps whose model could not be priced (not counted in costUsd). */
   unpricedLlmCalls: z.number().int().nonnegative(),
+  /**
+   * LLM steps with no token counts and no recorded cost (priced at $0 from nothing): their cost is
+   * unknown, not zero (schema 1.4; absent when none).
+   */
+  unmeasuredLlmCalls: z.number().int().positive().optional(),
+  /** The task the run attempted (the trace's `taskId`): what `tracejury diff` pairs runs by (1.4). */
+  task: z.string().optional(),
   durationMs: z.number().nonnegative().optional(),
   signals: z.number().int().nonnegative(),
   /**
@@ -266,6 +276,11 @@ export const ReportSchema = z.object({
     costUsd: usdAmount(),
     /** Models with no recorded cost and no price: their calls are not in costUsd. */
     unknownModels: z.array(z.object({ model: z.string(), calls: z.number().int().nonnegative() })),
+    /**
+     * LLM calls with no token counts and no recorded cost: counted at $0 in costUsd, their real
+     * cost unknown (schema 1.4; absent when none).
+     */
+    unmeasuredLlmCalls: z.number().int().positive().optional(),
   }),
   traces: z.array(TraceSummarySchema),
   signals: z.array(ReportSignalSchema),

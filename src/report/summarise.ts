@@ -97,15 +97,44 @@ export function severityMix(g: Pick<DetectorGroup, 'bySeverity'>): string {
   return present.length > 1 ? present.map((sev) => `${g.bySeverity[sev]} ${sev}`).join(', ') : '';
 }
 
+type CostTotals = Pick<Report['totals'], 'costUsd' | 'llmCalls' | 'unknownModels' | 'unmeasuredLlmCalls'>;
+
+/**
+ * LLM calls whose cost is unknown: calls of models with no price and no recorded cost, and calls
+ * with no token counts and no recorded cost (priced at $0 from nothing). `all` when no call's cost
+ * is known, so that a total of $0.00 must not be shown as if it were measured.
+ */
+export function unknownCostCalls(totals: CostTotals): { unpriced: number; unmeasured: number; all: boolean } {
+  const unpriced = totals.unknownModels.reduce((n, u) => n + u.calls, 0);
+  const unmeasured = totals.unmeasuredLlmCalls ?? 0;
+  return { unpriced, unmeasured, all: totals.llmCalls > 0 && unpriced + unmeasured >= totals.llmCalls };
+}
+
 /**
  * The run's cost as both renderers state it: "$0.0563", "$0.0563 (+ 3 unpriced calls)", or
- * "unknown" when no LLM call could be priced, so that "$0.00" never reads as free.
+ * "unknown" when no LLM call could be priced (no price for its model, or no token counts), so that
+ * "$0.00" never reads as free.
  */
-export function formatCost(totals: Pick<Report['totals'], 'costUsd' | 'llmCalls' | 'unknownModels'>): string {
-  const unpriced = totals.unknownModels.reduce((n, u) => n + u.calls, 0);
-  if (unpriced === 0) return formatUsd(totals.costUsd);
-  if (unpriced >= totals.llmCalls) return 'unknown';
-  return `${formatUsd(totals.costUsd)} (+ ${plural(unpriced, 'unpriced call')})`;
+export function formatCost(totals: CostTotals): string {
+  const { unpriced, unmeasured, all } = unknownCostCalls(totals);
+  if (all) return 'unknown';
+  if (unpriced + unmeasured === 0) return formatUsd(totals.costUsd);
+  return `${formatUsd(totals.costUsd)} (+ ${plural(unpriced + unmeasured, 'unpriced call')})`;
+}
+
+/** Waste in dollars, or "unknown" when no call's cost is known (waste is priced from call costs). */
+export function formatWaste(report: Pick<Report, 'totals' | 'waste'>): string {
+  return unknownCostCalls(report.totals).all ? 'unknown' : formatUsd(report.waste.totalUsd);
+}
+
+/**
+ * "1,090 LLM calls carry no token counts and no recorded cost: their cost is unknown, not $0", or
+ * undefined when every call carries one or the other.
+ */
+export function unmeasuredCallsLine(totals: CostTotals): string | undefined {
+  const n = totals.unmeasuredLlmCalls ?? 0;
+  if (n === 0) return undefined;
+  return `${plural(n, 'LLM call')} ${n === 1 ? 'carries' : 'carry'} no token counts and no recorded cost: ${n === 1 ? 'its' : 'their'} cost is unknown, not $0`;
 }
 
 /** "Outcomes: 116 of 200 runs with a recorded outcome failed" — beside the gate line. */

@@ -26,6 +26,8 @@ export interface WorkerInput {
   within?: string;
   /** The agent of traces that name none (`--agent` / `agent:`). */
   agent?: string;
+  /** The metadata path of a trace's task, for traces that name none (`taskKey:`). */
+  taskKey?: string;
   config: DetectorSections & { prices: PriceOverrides; baselines: { minRuns: number; window: number } };
   baselines: BaselineFile;
   /** Baselines of the base branch's report, after the store's. */

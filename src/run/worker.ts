@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     cwd: input.cwd,
     ...(input.within !== undefined ? { within: input.within } : {}),
     ...(input.agent !== undefined ? { agent: input.agent } : {}),
+    ...(input.taskKey !== undefined ? { taskKey: input.taskKey } : {}),
     shard: input.shard,
     onProgress: (p) =>
       port.postMessage({

@@ -22,6 +22,7 @@ import type { ZodError } from 'zod';
 import { createPricer, type Pricer } from '../pricing/pricer.js';
 import { formatInputError, type InputError } from './inputError.js';
 import { fileAgentKey, keyAgent } from './agentKey.js';
+import { keyTask } from './taskKey.js';
 import { parseTrace } from './fastParse.js';
 import { importerFor, importers } from './formats/index.js';
 import {
@@ -69,6 +70,8 @@ export interface LoadOptions {
   maxOpenTraces?: number;
   /** The agent of traces whose recording names none (`--agent` / `agent:`); else their file's path. */
   agent?: string;
+  /** Where in a trace's metadata its task is, when the recording names none (`taskKey:`). */
+  taskKey?: string;
 }
 
 /** The path that means stdin, and how reports name it. */
@@ -258,8 +261,11 @@ export class FileReader {
     private readonly addError: (e: InputError) => void,
     private readonly pricer: Pricer,
     forced: InputFormat | undefined,
-    /** The option's agent, and the file's own agent key, for traces that name no agent. */
-    private readonly agent: { option: string | undefined; fileKey: string },
+    /**
+     * The option's agent, and the file's own agent key, for traces that name no agent; the
+     * metadata path of a trace's task, for traces that name none (taskKey.ts).
+     */
+    private readonly agent: { option: string | undefined; fileKey: string; taskKey?: string | undefined },
     /** Set when reading a pipe: the window of open traces a grouping reader holds. */
     private readonly maxOpenTraces?: number,
   ) {
@@ -441,7 +447,7 @@ export class FileReader {
   private accept(imported: ImportedTrace[]): LoadedTrace[] {
     const out: LoadedTrace[] = [];
     for (const item of imported) {
-      const keyed = keyAgent(item.trace, this.agent.option, this.agent.fileKey);
+      const keyed = keyAgent(keyTask(item.trace, this.agent.taskKey), this.agent.option, this.agent.fileKey);
       // push() checked the nesting of every value a reader was given; keyAgent adds a string.
       const parsed = parseTrace(keyed.input, { nestingChecked: item.isPushedValue === true });
       if (!parsed.success) {
@@ -578,6 +584,7 @@ export function streamTraceBatches(
       const reader = new FileReader(file, stats, addError, pricer, plan?.format ?? options.inputFormat, {
         option: options.agent,
         fileKey: fileAgentKey(filePath, options.cwd ?? process.cwd()),
+        taskKey: options.taskKey,
       });
       try {
         yield* readFile_(filePath, file, fileIndex, size, reader, addError, plan, (n) => {
@@ -603,7 +610,7 @@ export function streamTraceBatches(
         addError,
         pricer,
         options.inputFormat,
-        { option: options.agent, fileKey: STDIN_NAME },
+        { option: options.agent, fileKey: STDIN_NAME, taskKey: options.taskKey },
         maxOpen,
       );
       yield* readPipe(options.stdin ?? process.stdin, reader, files.length, addError, (n) => {

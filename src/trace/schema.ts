@@ -168,6 +168,15 @@ export const TraceSchema = z.object({
   output: z.unknown().optional(),
   /** Whether the run succeeded, when the recording says so. */
   outcome: OutcomeSchema.optional(),
+  /**
+   * The task the run attempted (a benchmark task, a dataset item, a test case): `tracejury diff`
+   * compares base and head task by task when both name the same tasks. See taskKey.ts.
+   */
+  taskId: z
+    .string()
+    .min(1, { error: 'empty; name the task the run attempted, or leave taskId out' })
+    .optional()
+    .describe('The task the run attempted; tracejury diff pairs base and head runs by it'),
   /** Names of the tools the agent was offered. */
   availableTools: z.array(z.string()).optional(),
   steps: z.array(StepSchema).default([]),

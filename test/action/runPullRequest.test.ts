@@ -16,7 +16,7 @@ import { commentMarker } from '../../src/action/comment.js';
 import type { ActionContext, ActionDeps } from '../../src/action/deps.js';
 import { run } from '../../src/action/run.js';
 import type { Report } from '../../src/report/schema.js';
-import { finding, report, trace } from '../diff/reports.js';
+import { report, taskRun } from '../diff/reports.js';
 import { fakeCore } from '../helpers/fakeCore.js';
 import {
   GITHUB_TOKEN_IDENTITY,
@@ -37,13 +37,19 @@ const PR = 7;
 const FILE = 'tracejury-report-default.json';
 const MARKER = commentMarker('default');
 
-/** main's report: one calm trace. The PR's report: the same trace, now looping (a new high finding). */
-const base: Report = { ...report({ traces: [trace({ id: 'run-1' })] }), generatedAt: 'base' };
+/**
+ * main's report: 30 tasks, every one solved. The PR's report: 20 of them now fail, and one loops
+ * (a new high finding).
+ */
+const base: Report = { ...taskRun(Array.from({ length: 30 }, () => [true])), generatedAt: 'base' };
 const head: Report = {
-  ...report({ traces: [trace({ id: 'run-1' })], signals: [finding({ traceId: 'run-1' })] }),
+  ...taskRun(
+    Array.from({ length: 30 }, (_, i) => [i >= 20]),
+    { flag: (i) => i === 1 },
+  ),
   generatedAt: 'head',
 };
-/** What a fork would plant: the PR's own findings, so nothing looks new. */
+/** What a fork would plant: the PR's own report, so nothing looks worse. */
 const planted: Report = { ...head, generatedAt: 'planted' };
 
 const context = {
@@ -147,7 +153,7 @@ describe('run() and a baseline someone else chose', () => {
     expect(rec.failed).toEqual([expect.stringMatching(/^tracejury: regression: /)]);
     expect(rec.outputs.passed).toBe('false');
     expect(rec.outputs['new-signals']).toBe('1');
-    expect(comment).toContain('### tracejury ❌ regression');
+    expect(comment).toContain('### tracejury ❌ success 100 % → 33 % (−67 pts');
     expect(comment).toContain(`Compared with the report of run #\u200b${push.run_number} on main`);
   });
 
@@ -219,5 +225,44 @@ describe('run() and a comment someone else wrote', () => {
     expect(comments[0]!.body).toBe(fakePass);
     expect(comments[1]!.body).toContain('### tracejury');
     expect(patched()).toEqual(['/repos/acme/agent/issues/comments/2']);
+  });
+});
+
+describe('run() on a Vitest run whose tests failed', () => {
+  /** A Vitest report of two tests, one attempt each: both passed, or both failed. */
+  const testRun = (passed: boolean): Report => {
+    const tests = ['evals > books a flight', 'evals > cancels'].map((name) => ({
+      name,
+      file: 'evals.test.ts',
+      state: passed ? ('passed' as const) : ('failed' as const),
+      attempts: 1,
+      passedAttempts: passed ? 1 : 0,
+      traces: [],
+    }));
+    const r = report({ tests });
+    r.testRun = {
+      tests: 2,
+      passed: passed ? 2 : 0,
+      failed: passed ? 0 : 2,
+      skipped: 0,
+      repeated: 0,
+      passHatK: [],
+      passAtK: [],
+    };
+    if (!passed) r.gate = { passed: false, reasons: ['2 tests of 2 failed (first: evals > books a flight)'] };
+    return r;
+  };
+
+  it('opens its comment with ❌ and the failed tests, though two tests a side cannot show a regression', async () => {
+    const push = addRun(store, { workflowFile: 'ci.yml' });
+    seedArtifact(store, push, { name: FILE, bytes: JSON.stringify(testRun(true)) });
+    writeFileSync(path.join(workspace, 'head.json'), JSON.stringify(testRun(false)));
+    const { rec, comment } = await runOnPullRequest({ 'fail-on': 'any' });
+    const first = comment.split('\n')[1];
+    expect(first).toBe(
+      '### tracejury ❌ 2 of 2 tests failed in head; no regression shown against base: success 100 % → 0 % (−100 pts), 2 tests paired; within noise (at 2 tests a side no drop in success can be told from noise)',
+    );
+    expect(comment).not.toContain('✅ no regression');
+    expect(rec.outputs.passed).toBe('false');
   });
 });

@@ -5,14 +5,19 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReportDiffSchema } from '../../src/diff/schema.js';
 import { cli } from '../helpers/cli.js';
-import { finding, report, trace } from '../diff/reports.js';
+import { finding, report, taskRun, trace } from '../diff/reports.js';
 
 const traces = [trace({ id: 'a' }), trace({ id: 'b' })];
 const base = report({ traces });
-const regressed = report({
-  traces,
-  signals: [finding({ traceId: 'b', severity: 'high', detector: 'RETRY_STORM' })],
-});
+/** 30 tasks run once a side: all passed in base, 20 fail in head (and one loops). */
+const passing = taskRun(
+  Array.from({ length: 30 }, () => [true]),
+  { file: 'runs.jsonl' },
+);
+const regressed = taskRun(
+  Array.from({ length: 30 }, (_, i) => [i >= 20]),
+  { file: 'runs.jsonl', flag: (i) => i === 1 },
+);
 
 function dir(files: Record<string, unknown>): string {
   const d = mkdtempSync(path.join(tmpdir(), 'tj-diff-'));
@@ -30,28 +35,39 @@ describe('tracejury diff', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('exits 1 when it fails, with the reason in every format', async () => {
-    const d = dir({ 'base.json': base, 'head.json': regressed });
+  it('exits 1 when it fails, naming success with its change in every format', async () => {
+    const d = dir({ 'base.json': passing, 'head.json': regressed });
     const text = await cli(['diff', 'base.json', 'head.json'], d);
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain('Regression gate: FAILED — 1 new finding at high or worse: RETRY_STORM');
+    expect(text.stdout).toMatch(
+      /Regression gate: FAILED — success 100 % → 33 % \(−67 pts, 95 % interval −\d+ … −\d+\), 30 tasks paired: worse beyond noise/,
+    );
+    expect(text.stdout).toMatch(/^Success: 100 % \(30\/30\).* → 33 % \(10\/30\).*, from recorded outcomes$/m);
     const json = await cli(['diff', 'base.json', 'head.json', '--format', 'json'], d);
     expect(json.code).toBe(1);
     const diff = ReportDiffSchema.parse(JSON.parse(json.stdout));
-    expect(diff.signals.new).toHaveLength(1);
+    expect(diff.gate.decidedBy).toBe('success');
+    expect(diff.outcomes!.flipped.toFailCount).toBe(20);
     const md = await cli(['diff', 'base.json', 'head.json', '--format', 'markdown'], d);
-    expect(md.stdout).toMatch(/^### tracejury diff ❌ regression/);
+    expect(md.stdout).toMatch(/^### tracejury diff ❌ success 100 % → 33 % \(−67 pts/);
   });
 
   it('applies the regression: section of --config (or of tracejury.yml in the working directory)', async () => {
     const d = dir({
-      'base.json': base,
+      'base.json': passing,
       'head.json': regressed,
-      'lenient.yml': 'regression:\n  newSignals: { minSeverity: critical }\n',
+      'findings-only.yml': 'regression:\n  gate: [findings]\n',
     });
-    expect((await cli(['diff', 'base.json', 'head.json', '--config', 'lenient.yml'], d)).code).toBe(0);
-    writeFileSync(path.join(d, 'tracejury.yml'), 'regression:\n  newSignals: false\n');
+    expect((await cli(['diff', 'base.json', 'head.json', '--config', 'findings-only.yml'], d)).code).toBe(0);
+    writeFileSync(path.join(d, 'tracejury.yml'), 'regression:\n  minEffect: { success: 0.9 }\n');
     expect((await cli(['diff', 'base.json', 'head.json'], d)).code).toBe(0);
+    // A key of the first version still loads, read as its replacement, with a warning.
+    writeFileSync(path.join(d, 'tracejury.yml'), 'regression:\n  verdictPassRateDrop: false\n');
+    const old = await cli(['diff', 'base.json', 'head.json'], d);
+    expect(old.code).toBe(0);
+    expect(old.stderr).toContain(
+      'tracejury: warning: tracejury.yml:2: regression.verdictPassRateDrop: false is read as leaving success out of regression.gate',
+    );
     writeFileSync(path.join(d, 'tracejury.yml'), 'regression:\n  newSignal: false\n');
     const typo = await cli(['diff', 'base.json', 'head.json'], d);
     expect(typo.code).toBe(2);
@@ -61,11 +77,11 @@ describe('tracejury diff', () => {
   });
 
   it('writes --out in the format its extension names and prints one line', async () => {
-    const d = dir({ 'base.json': base, 'head.json': regressed });
+    const d = dir({ 'base.json': passing, 'head.json': regressed });
     const r = await cli(['diff', 'base.json', 'head.json', '--out', 'out/diff.md'], d);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(
-      'tracejury diff: waste $0.00 → $0.00, 1 new finding, 0 resolved, regression gate FAILED → out/diff.md\n',
+      'tracejury diff: success 100 % → 33 %, waste $0.00 → $0.00, 1 new finding, 0 resolved, regression gate FAILED → out/diff.md\n',
     );
     expect(readFileSync(path.join(d, 'out/diff.md'), 'utf8')).toMatch(/^### tracejury diff/);
     await cli(['diff', 'base.json', 'head.json', '--out', 'diff.json'], d);

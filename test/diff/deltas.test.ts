@@ -92,8 +92,19 @@ describe('diffReports: totals and deltas', () => {
     expect(d.verdicts.base).toEqual({ passed: 3, total: 4, rate: 0.75 });
     expect(d.verdicts.head).toEqual({ passed: 1, total: 2, rate: 0.5 });
     expect(d.verdicts.delta).toBe(-0.25);
-    expect(d.verdicts.noise!.label).toBe('too few verdicts (2 < 10)');
-    expect(diffReports(report(), report()).verdicts).toMatchObject({ delta: null, noise: null });
+    expect(diffReports(report(), report()).verdicts).toMatchObject({ delta: null });
+    // With no outcome recorded, the judges' verdicts are success, compared as independent samples.
+    const success = d.quantities.find((q) => q.id === 'success')!;
+    expect(success).toMatchObject({
+      source: 'verdicts',
+      base: { runs: 4, mean: 0.75 },
+      head: { runs: 2, mean: 0.5 },
+    });
+    expect(d.outcomes).toMatchObject({
+      source: 'verdicts',
+      base: { succeeded: 3, runs: 4 },
+      head: { succeeded: 1, runs: 2 },
+    });
   });
 
   it('pairs session scores by session id and metric, or by test name', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchSignals } from '../../src/diff/match.js';
-import { finding } from './reports.js';
+import { matchSignals, persistingFindings, taskLookup } from '../../src/diff/match.js';
+import { finding, report, trace } from './reports.js';
 
 describe('signal matching', () => {
   it('reads a renamed trace as one new and one resolved finding', () => {
@@ -66,5 +66,31 @@ describe('signal matching', () => {
       ],
     );
     expect(m).toEqual({ new: [], resolved: [], persisting: 0 });
+  });
+
+  it('matches runs of one task across trace ids and files when the reports name the task', () => {
+    // Trial 0 of task 3 looped in base, trial 2 of it loops in head: the same place, persisting.
+    const base = report({
+      traces: [trace({ id: 'task-3-trial-0', file: 'base.json', task: '3' })],
+      signals: [finding({ traceId: 'task-3-trial-0', file: 'base.json' })],
+    });
+    const head = report({
+      traces: [
+        trace({ id: 'task-3-trial-2', file: 'head.json', task: '3' }),
+        trace({ id: 'task-4-trial-2', file: 'head.json', task: '4' }),
+      ],
+      signals: [
+        finding({ traceId: 'task-3-trial-2', file: 'head.json' }),
+        finding({ traceId: 'task-4-trial-2', file: 'head.json' }),
+      ],
+    });
+    const tasks = { baseTask: taskLookup(base), headTask: taskLookup(head) };
+    const m = matchSignals(base.signals, head.signals, tasks);
+    expect(m.persisting).toBe(1);
+    expect(m.new.map((s) => s.traceId)).toEqual(['task-4-trial-2']);
+    expect(m.resolved).toEqual([]);
+    // Without task keys, every one of them is new or resolved.
+    expect(matchSignals(base.signals, head.signals).persisting).toBe(0);
+    expect(persistingFindings(base, head).map((s) => s.traceId)).toEqual(['task-3-trial-2']);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diffReports } from '../../src/diff/diffReports.js';
 import { renderDiffMarkdown } from '../../src/diff/renderMarkdown.js';
 import { renderDiffText } from '../../src/diff/renderText.js';
-import { finding, report, syntheticRun, trace } from './reports.js';
+import { finding, report, taskRun, trace } from './reports.js';
 
 const SECRET = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -34,60 +34,99 @@ function hostile() {
 const firstScreen = (md: string) => md.slice(0, md.indexOf('<details>'));
 
 describe('renderDiffMarkdown', () => {
-  it('opens with the verdict naming the rule and the number that fired it, then cost, waste and findings with a word for noise', () => {
-    const md = renderDiffMarkdown(
-      diffReports(syntheticRun(1, 50, 0.2), syntheticRun(2, 50, 0.2, { retryLoopShare: 0.3 })),
+  it('opens with the verdict naming what moved and by how much, then success, cost, waste and findings', () => {
+    // 60 tasks: 40 passed in base; 25 of them fail in head.
+    const outcomes = (pass: (i: number) => boolean) => Array.from({ length: 60 }, (_, i) => [pass(i)]);
+    const d = diffReports(
+      taskRun(
+        outcomes((i) => i < 40),
+        { file: 'base.jsonl' },
+      ),
+      taskRun(
+        outcomes((i) => i >= 25 && i < 40),
+        { file: 'head.jsonl' },
+      ),
     );
+    const md = renderDiffMarkdown(d);
     expect(md).toMatch(
-      /^### tracejury diff ❌ regression: waste per trace \+[\d.]+%, beyond noise \(rule `regression\.wasteIncreasePct`: 20%\)\n\n/,
+      /^### tracejury diff ❌ success 67 % → 25 % \(−42 pts, 95 % interval −\d+ … −\d+\), 60 tasks paired\n\n/,
     );
-    expect(firstScreen(md)).toMatch(
-      /\*\*Cost\*\* \$[\d.]+ → \$[\d.]+ \(\+[\d.]+%; per trace up\) · \*\*Waste\*\* \$[\d.]+ → \$[\d.]+ \(\+[\d.]+%; per trace up\) · \*\*Findings\*\* \d+ → \d+: \d+ new, \d+ resolved/,
+    expect(firstScreen(md)).toContain(
+      '**Success** 67 % → 25 % (−42 pts; worse) · **Cost** $0.6000, unchanged · **Waste** $0.00, unchanged · **Findings** 0, none new or resolved; runs with a high-or-worse finding 0 % → 0 % (within noise)',
     );
-    // The retry loops are medium: none is named on the first screen, whose list is high or worse.
-    expect(firstScreen(md)).not.toContain('New at high');
+    // The collapsed blocks: every quantity with its test, and the tasks that flipped.
+    expect(md).toContain('<details><summary>Quantities: 4 compared, 1 failed the gate</summary>');
+    expect(md).toMatch(
+      /\| success \| 67 % \| 25 % \| −42 pts \| −\d+ … −\d+ \| sign-flip, exact · 60 tasks paired \| < 0\.0001 \(< 0\.0001 adjusted\) \| \*\*FAILED: worse beyond noise\*\* \|/,
+    );
+    expect(md).toContain(
+      '<details><summary>Outcomes: success 67 % → 25 %; 25 tasks pass → fail, 0 fail → pass</summary>',
+    );
+    expect(md).toContain('#### Pass → fail (25)');
+    expect(md).toContain('- task-0: 1/1 → 0/1 passed');
     expect(md).not.toContain('```');
   });
 
-  it('says "within noise" beside a failing rule only with the rule that failed named, and what a pass checked', () => {
-    const traces = Array.from({ length: 20 }, (_, i) => trace({ id: `t${i}` }));
-    const base = report({ traces });
-    const head = report({
-      traces,
-      signals: [finding({ traceId: 't3', severity: 'critical', wasteUsd: 0.001 })],
-    });
-    const failed = renderDiffMarkdown(diffReports(base, head));
-    expect(failed).toMatch(
-      /^### tracejury diff ❌ regression: 1 new finding at high or worse \(rule `regression\.newSignals\.minSeverity`: high\)\n/,
+  it('passes saying what it compared, and how small a drop the runs could have told from noise', () => {
+    const outcomes = (pass: (i: number) => boolean) => Array.from({ length: 20 }, (_, i) => [pass(i)]);
+    const d = diffReports(
+      taskRun(
+        outcomes((i) => i < 10),
+        { file: 'base.jsonl' },
+      ),
+      taskRun(
+        outcomes((i) => i < 9),
+        { file: 'head.jsonl' },
+      ),
     );
-    expect(firstScreen(failed)).toContain('**Waste** $0.00 → $0.001 (+$0.001; per trace within noise)');
-    expect(firstScreen(failed)).toContain('**Cost** $0.2000, unchanged');
-    const passed = renderDiffMarkdown(diffReports(head, head));
-    expect(passed).toMatch(
-      /^### tracejury diff ✅ no regression: no new finding at high or worse; waste per trace within noise\n/,
-    );
-    expect(firstScreen(passed)).toContain('**Findings** 1, none new or resolved');
-    // A waste number that cannot be compared fails the gate, and the waste line says so.
-    const broken = diffReports(base, head);
-    broken.noise.wastePerTrace.head = Number.POSITIVE_INFINITY;
-    broken.gate = {
-      passed: false,
-      reasons: ['x'],
-      failures: [
-        {
-          rule: 'comparable',
-          setting: '',
-          limit: '',
-          fired: 'waste per trace is not a finite number in one of the reports',
-        },
-      ],
-    };
-    const md = renderDiffMarkdown(broken);
+    const md = renderDiffMarkdown(d);
     expect(md).toMatch(
-      /^### tracejury diff ❌ regression: waste per trace is not a finite number in one of the reports: the change cannot be judged\n/,
+      /^### tracejury diff ✅ no regression: success 50 % → 45 % \(−5 pts, 95 % interval −15 … 0\), 20 tasks paired; within noise \(at 20 tasks a side a drop in success under \d+ points cannot be told from noise\)\n/,
     );
-    expect(firstScreen(md)).toMatch(/\*\*Waste\*\* [^·]*cannot be judged\)/);
-    expect(firstScreen(md)).not.toMatch(/\*\*Waste\*\* [^·]*within noise/);
+  });
+
+  it('opens with ❌ when head fails its own gate, even with no regression shown (2 of 2 tests failed)', () => {
+    const test = (name: string, passed: boolean) => ({
+      name,
+      file: 'evals.test.ts',
+      state: passed ? ('passed' as const) : ('failed' as const),
+      attempts: 1,
+      passedAttempts: passed ? 1 : 0,
+      traces: [],
+    });
+    const base = report({ tests: [test('books', true), test('cancels', true)] });
+    const head = report({ tests: [test('books', false), test('cancels', false)] });
+    head.testRun = { tests: 2, passed: 0, failed: 2, skipped: 0, repeated: 0, passHatK: [], passAtK: [] };
+    head.gate = { passed: false, reasons: ['2 tests of 2 failed (first: books)'] };
+    const md = renderDiffMarkdown(diffReports(base, head));
+    expect(md).toMatch(
+      /^### tracejury diff ❌ 2 of 2 tests failed in head; no regression shown against base: success 100 % → 0 % \(−100 pts\), 2 tests paired; within noise \(at 2 tests a side no drop in success can be told from noise\)\n/,
+    );
+  });
+
+  it('names a new-finding failure by its rule, and says cost is unknown rather than $0.00', () => {
+    const silent = (file: string, flagged: boolean) =>
+      report({
+        traces: Array.from({ length: 3 }, (_, i) => ({
+          ...trace({ id: `t${i}`, file, costUsd: 0, unmeasured: 2 }),
+          tokens: { input: 0, output: 0 },
+        })),
+        signals: flagged ? [finding({ traceId: 't1', file, severity: 'critical' })] : [],
+      });
+    const d = diffReports(silent('runs.jsonl', false), silent('runs.jsonl', true), {
+      regression: { newSignals: { minSeverity: 'high' } },
+    });
+    const md = renderDiffMarkdown(d);
+    expect(md).toMatch(
+      /^### tracejury diff ❌ 1 new finding at high or worse on a task clean in every base run \(rule regression\.newSignals\.minSeverity: high\)\n/,
+    );
+    expect(firstScreen(md)).toContain(
+      "**Cost** unknown: base's 6 LLM calls carry no token counts or recorded cost; head's 6 LLM calls carry no token counts or recorded cost · **Waste** unknown, as cost is",
+    );
+    expect(firstScreen(md)).not.toContain('$0.00');
+    expect(md).toContain(
+      'waste per run (gated) and cost per run not compared: no LLM call of base could be priced (6 LLM calls with no token counts or recorded cost)',
+    );
   });
 
   it('names the first five new findings at the gate severity or worse on the first screen, each linked to its trace in the HTML report', () => {
@@ -152,7 +191,7 @@ describe('renderDiffMarkdown', () => {
     });
     const md = renderDiffMarkdown(diffReports(base, head));
     expect(md).toContain('<details><summary>Detectors: 2 changed, 2 unchanged</summary>');
-    expect(md).toContain('| detector | findings | findings per trace | waste | waste down | waste up |');
+    expect(md).toContain('| detector | findings | share of runs | waste | waste down | waste up |');
     expect(md).toContain(
       `| \`FALLBACK_STORM\` | 0 → 1 (+1) | within noise | $0.00 → $0.0800 (+$0.0800, new) |  | ${'█'.repeat(16)} |`,
     );
@@ -225,7 +264,7 @@ describe('renderDiffMarkdown', () => {
     expect(tight).toMatch(/_… [\d,]+ more new signals not shown_/);
     expect(tight).toMatch(/_… [\d,]+ more resolved signals not shown_/);
     expect(firstScreen(tight)).toBe(firstScreen(md));
-    expect(tight).toContain('<details><summary>Per trace: waste up, cost within noise</summary>');
+    expect(tight).toContain('<details><summary>Quantities: ');
   });
 });
 
@@ -240,12 +279,13 @@ describe('renderDiffText', () => {
       }),
     );
     const text = renderDiffText(evil);
-    expect(text).toMatch(
-      /^tracejury diff — base 1 trace, head 1 trace\n\nRegression gate: FAILED — 1 new finding at high or worse/,
-    );
+    expect(text).toMatch(/^tracejury diff — base 1 trace, head 1 trace\n\nRegression gate: passed\n/);
     expect(text).not.toContain('\x1b');
     expect(text).toContain('a\\x1b[2J\\nGate: passed');
-    expect(text).toContain('too few traces (1 < 10)');
+    // One trace a side: no rise could be told from noise, and the text says so.
+    expect(text).toContain(
+      'at 1 run a side no rise in runs with a high-or-worse finding can be told from noise',
+    );
     expect(renderDiffText(diff)).not.toContain(SECRET);
   });
 

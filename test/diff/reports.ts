@@ -16,6 +16,13 @@ export interface TraceSpec {
   line?: number;
   costUsd?: number;
   test?: string;
+  /** The task the run attempted (traces[].task). */
+  task?: string;
+  /** Its recorded outcome. */
+  success?: boolean;
+  agentId?: string;
+  /** LLM calls with no token counts and no recorded cost. */
+  unmeasured?: number;
 }
 
 export function trace(t: TraceSpec): TraceSummary {
@@ -24,7 +31,7 @@ export function trace(t: TraceSpec): TraceSummary {
     file: t.file ?? 'runs.jsonl',
     ...(t.line !== undefined ? { line: t.line } : {}),
     format: 'native',
-    agentId: 'agent',
+    agentId: t.agentId ?? 'agent',
     status: 'ok',
     steps: 3,
     llmCalls: 2,
@@ -34,6 +41,9 @@ export function trace(t: TraceSpec): TraceSummary {
     unpricedLlmCalls: 0,
     signals: 0,
     ...(t.test !== undefined ? { test: t.test } : {}),
+    ...(t.task !== undefined ? { task: t.task } : {}),
+    ...(t.success !== undefined ? { outcome: { success: t.success, source: 'test' } } : {}),
+    ...(t.unmeasured !== undefined ? { unmeasuredLlmCalls: t.unmeasured } : {}),
   };
 }
 
@@ -76,13 +86,14 @@ export function report(
     sessions?: SessionScore[];
     review?: Report['review'];
     judgeUsd?: number;
+    tests?: Report['tests'];
   } = {},
 ): Report {
   const traces = parts.traces ?? [];
   const signals = parts.signals ?? [];
   return ReportSchema.parse({
     schemaVersion: 1,
-    schemaMinor: 2,
+    schemaMinor: 4,
     tool: { name: 'tracejury', version: '0.1.0' },
     generatedAt: '2026-01-01T00:00:00.000Z',
     inputs: {
@@ -111,7 +122,42 @@ export function report(
     cost: { judgeUsd: parts.judgeUsd ?? 0, byTier: {} },
     gate: { passed: true, reasons: [] },
     notes: [],
+    ...(parts.tests ? { tests: parts.tests } : {}),
   });
+}
+
+/**
+ * A run of tasks: `outcomes[i]` lists the recorded outcomes of task i's runs (one trace each), in
+ * file `file`; `flag(i, r)` puts a high TOOL_LOOP finding on run r of task i.
+ */
+export function taskRun(
+  outcomes: readonly (readonly boolean[])[],
+  options: {
+    file?: string;
+    flag?: (task: number, run: number) => boolean;
+    task?: (i: number) => string;
+    agentId?: string;
+  } = {},
+): Report {
+  const file = options.file ?? 'runs.jsonl';
+  const traces: TraceSummary[] = [];
+  const signals: ReportSignal[] = [];
+  outcomes.forEach((runs, i) =>
+    runs.forEach((success, r) => {
+      const id = `${file}-task-${i}-run-${r}`;
+      traces.push(
+        trace({
+          id,
+          file,
+          task: options.task?.(i) ?? `task-${i}`,
+          success,
+          ...(options.agentId ? { agentId: options.agentId } : {}),
+        }),
+      );
+      if (options.flag?.(i, r)) signals.push(finding({ traceId: id, file }));
+    }),
+  );
+  return report({ traces, signals });
 }
 
 /**

@@ -1,12 +1,16 @@
-/** What changed per trace and whether it is real or noise, and waste and findings per detector. */
+/**
+ * Every quantity the diff compared, with its test, interval and what the gate made of it; waste
+ * and findings per detector.
+ */
 import { fmtInt, formatUsd } from '../model/format.js';
 import type { DiffPage } from '../model/page.js';
 import { NoteList } from './NoteList.js';
 
-const LABEL_CLASS: Record<string, string> = {
-  up: 'noise-up',
-  down: 'noise-down',
-  'within noise': 'noise-within',
+const TONE_CLASS: Record<string, string> = {
+  failed: 'noise-up',
+  worse: 'noise-worse',
+  better: 'noise-down',
+  neutral: 'noise-within',
 };
 
 export function ChangesTab({ page }: { page: DiffPage }) {
@@ -15,34 +19,39 @@ export function ChangesTab({ page }: { page: DiffPage }) {
   const rate = (x: number | null) => (x === null ? '–' : x.toFixed(2));
   return (
     <section aria-label="Changes" class="run">
-      <h3>Per trace</h3>
+      <h3>Quantities</h3>
       <p class="muted">{page.lines.method}</p>
-      <table class="table" data-testid="noise">
+      <table class="table" data-testid="quantities">
         <thead>
           <tr>
-            <th>Measure</th>
+            <th>Quantity</th>
             <th class="num">Base</th>
             <th class="num">Head</th>
             <th class="num">Change</th>
             <th class="num">95% interval</th>
+            <th>Test</th>
+            <th class="num">p</th>
             <th>Verdict</th>
           </tr>
         </thead>
         <tbody>
-          {page.noise.map((n) => (
-            <tr key={n.name}>
-              <td>{n.name}</td>
-              <td class="num">{n.base}</td>
-              <td class="num">{n.head}</td>
-              <td class="num">{n.change}</td>
-              <td class="num">{n.interval}</td>
+          {page.quantities.map((q) => (
+            <tr key={q.id} data-quantity={q.id}>
+              <td>{q.name}</td>
+              <td class="num">{q.base}</td>
+              <td class="num">{q.head}</td>
+              <td class="num">{q.change}</td>
+              <td class="num">{q.interval}</td>
+              <td>{q.test}</td>
+              <td class="num">{q.p}</td>
               <td>
-                <span class={`noise ${LABEL_CLASS[n.label] ?? 'noise-few'}`}>{n.label}</span>
+                <span class={`noise ${TONE_CLASS[q.tone] ?? 'noise-within'}`}>{q.verdict}</span>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {page.lines.detectable !== undefined && <p class="muted">{page.lines.detectable}</p>}
       {diff.detectors.length > 0 && (
         <>
           <h3>By detector</h3>
@@ -73,7 +82,7 @@ export function ChangesTab({ page }: { page: DiffPage }) {
       {(v.base.total > 0 || v.head.total > 0) && (
         <p>
           Judges' pass rate {rate(v.base.rate)} → {rate(v.head.rate)} ({v.base.passed}/{v.base.total} →{' '}
-          {v.head.passed}/{v.head.total}){v.noise ? `, ${v.noise.label}` : ''}
+          {v.head.passed}/{v.head.total})
         </p>
       )}
       <NoteList notes={diff.notes} />

@@ -5,6 +5,7 @@ import type { TraceIndex } from '../model/traces.js';
 import type { Navigate } from './App.js';
 import { ChangesTab } from './ChangesTab.js';
 import { DiffFindingList } from './DiffFindingList.js';
+import { OutcomesTab } from './OutcomesTab.js';
 import { ReviewTab } from './ReviewTab.js';
 import { SessionChanges } from './SessionChanges.js';
 import type { Tab } from './TabBar.js';
@@ -16,7 +17,16 @@ export function diffTabs(page: DiffPage): Tab[] {
     { id: 'new', label: 'New findings', count: diff.signals.new.length },
     { id: 'resolved', label: 'Resolved', count: diff.signals.resolved.length },
     { id: 'persisting', label: 'Persisting', count: diff.signals.persisting },
-    { id: 'changes', label: 'Changes and noise' },
+    ...(diff.outcomes
+      ? [
+          {
+            id: 'outcomes',
+            label: 'Outcomes',
+            count: diff.outcomes.flipped.toFailCount + diff.outcomes.flipped.toPassCount,
+          },
+        ]
+      : []),
+    { id: 'changes', label: 'Quantities' },
     ...(changedSessions > 0 ? [{ id: 'sessions', label: 'Sessions', count: changedSessions }] : []),
     ...(diff.review.length > 0 ? [{ id: 'review', label: 'Review', count: diff.review.length }] : []),
   ];
@@ -47,6 +57,8 @@ export function DiffTabs({ page, index, route }: Props) {
       );
     case 'changes':
       return <ChangesTab page={page} />;
+    case 'outcomes':
+      return <OutcomesTab page={page} index={index} />;
     case 'sessions':
       return <SessionChanges sessions={page.diff.sessions} />;
     case 'review':

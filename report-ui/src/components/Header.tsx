@@ -21,6 +21,11 @@ export function Header({ page }: { page: Page }) {
           {what} {gate.passed ? 'passed' : 'FAILED'}
         </span>
         {page.kind === 'report' && <span class="gate-rule">{page.lines.gateThreshold}</span>}
+        {page.kind === 'diff' && (
+          <span class="gate-rule" data-testid="verdict">
+            {page.lines.verdict}
+          </span>
+        )}
         {gate.reasons.length > 0 && (
           <ul class="gate-reasons">
             {gate.reasons.map((r, i) => (

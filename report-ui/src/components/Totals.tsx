@@ -1,5 +1,5 @@
 /** The run in numbers: traces, cost, waste, findings by severity, review and input errors. */
-import { fmtInt, formatUsd } from '../model/format.js';
+import { fmtInt } from '../model/format.js';
 import { SEVERITY_ORDER, type ReportPage, type Severity } from '../model/page.js';
 import { SeverityBadge } from './SeverityBadge.js';
 
@@ -24,11 +24,7 @@ export function Totals({ page }: { page: ReportPage }) {
         value={page.lines.cost}
         note={`${fmtInt(r.totals.inputTokens + r.totals.outputTokens)} tokens`}
       />
-      <Card
-        label="Waste"
-        value={formatUsd(r.waste.totalUsd)}
-        note={`${fmtInt(r.waste.totalTokens)} tokens`}
-      />
+      <Card label="Waste" value={page.lines.waste} note={`${fmtInt(r.waste.totalTokens)} tokens`} />
       <div class="card">
         <div class="card-label">Findings</div>
         <div class="card-value">{fmtInt(findings)}</div>

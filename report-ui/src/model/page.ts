@@ -4,6 +4,7 @@
  */
 import type { DiffPage } from '../../../src/diff/htmlPageData.js';
 import type { DiffSignal } from '../../../src/diff/match.js';
+import type { FlippedTask, SuccessRate } from '../../../src/diff/outcomes.js';
 import type { EmbeddedTraceInfo, ReportPage } from '../../../src/report/html/pageData.js';
 import type { Report, ReportSignal, TestResult, TraceSummary } from '../../../src/report/schema.js';
 import type { Step, Trace } from '../../../src/trace/schema.js';
@@ -13,11 +14,13 @@ export type {
   DiffPage,
   DiffSignal,
   EmbeddedTraceInfo,
+  FlippedTask,
   Report,
   ReportPage,
   ReportSignal,
   Severity,
   Step,
+  SuccessRate,
   TestResult,
   Trace,
   TraceSummary,

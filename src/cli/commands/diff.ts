@@ -9,6 +9,7 @@ import { persistingFindings } from '../../diff/match.js';
 import { createPricer } from '../../pricing/pricer.js';
 import { renderDiffText } from '../../diff/renderText.js';
 import type { ReportDiff } from '../../diff/schema.js';
+import { percentText } from '../../diff/quantityText.js';
 import type { Report } from '../../report/schema.js';
 import { readReport } from '../../report/readReport.js';
 import { formatUsd } from '../../report/summarise.js';
@@ -25,7 +26,7 @@ const OPTIONS = {
   config: {
     argument: 'FILE',
     description:
-      'tracejury.yml with a regression: section (default: found in the working\ndirectory; without one: new high or critical findings fail, waste per\ntrace up more than 20 % beyond noise fails, a pass-rate drop over 0.1\nbeyond noise fails)',
+      'tracejury.yml with a regression: section (default: found in the working\ndirectory; without one: success, the share of runs with a high-or-worse\nfinding and waste per run fail when worse beyond noise, at α 0.05 across\nthem, by at least 5 points, 5 points and 20 %)',
   },
   format: formatOption('text'),
   out: outOption(`write the diff to FILE ${extensionsHelp()};\nstdout gets a one-line summary`),
@@ -35,10 +36,12 @@ const OPTIONS = {
 
 const HELP = `tracejury diff <base-report.json> <head-report.json> [options]
 
-Compares two Report v1 files (analyze --format json, or the Vitest reporter's): totals and waste
-with their changes, findings new in head, resolved and persisting, session scores, the judges'
-pass rate, and whether each change per trace is real or noise (a seeded 95 % bootstrap interval;
-no interval with fewer than 10 traces a side). Then applies the regression: gate of the config.
+Compares two Report v1 files (analyze --format json, or the Vitest reporter's): success, the
+share of runs with a finding, waste and cost per run, the judges' score and each detector's share
+of runs, each with a one-sided test toward worse, a 95 % interval and the pairing used (task by
+task when both sides hold the same tasks: Vitest test names, recorded task keys, or the same
+traces); findings new in head, resolved and persisting; tasks whose outcome flipped; session
+scores. Then applies the regression: gate of the config (docs/cli.md, "The regression gate").
 
 ${optionsHelp(OPTIONS)}
 
@@ -73,8 +76,16 @@ const RENDERERS: Record<OutputFormat, (diff: ReportDiff, o: RenderOptions) => It
 };
 
 function summaryLine(diff: ReportDiff, out: string): string {
+  const o = diff.outcomes;
+  const success =
+    o?.base && o.head ? `success ${percentText(o.base.rate)} → ${percentText(o.head.rate)}, ` : '';
+  const waste = diff.quantities.find((q) => q.id === 'waste');
+  const wasteText =
+    waste?.status === 'unknown'
+      ? 'waste unknown'
+      : `waste ${formatUsd(diff.totals.wasteUsd.base)} → ${formatUsd(diff.totals.wasteUsd.head)}`;
   return (
-    `tracejury diff: waste ${formatUsd(diff.totals.wasteUsd.base)} → ${formatUsd(diff.totals.wasteUsd.head)}, ` +
+    `tracejury diff: ${success}${wasteText}, ` +
     `${plural(diff.signals.new.length, 'new finding')}, ${fmtInt(diff.signals.resolved.length)} resolved, ` +
     `regression gate ${diff.gate.passed ? 'passed' : 'FAILED'} → ${out}\n`
   );
@@ -99,7 +110,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
           base,
           head,
           traces: await htmlTraces(
-            diffTraceRefs(diff, head, persistingFindings(base.signals, head.signals)),
+            diffTraceRefs(diff, head, persistingFindings(base, head)),
             io,
             values['html-traces'],
             // A report may come from a fork: only files inside the working directory are read.

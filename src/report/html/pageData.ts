@@ -56,6 +56,8 @@ export interface ReportPage {
   /** Lines the text report words the same way. */
   lines: {
     cost: string;
+    /** Waste in dollars, or "unknown" when no call's cost is known. */
+    waste: string;
     gateThreshold: string;
     decisions?: string | undefined;
     baselines?: string | undefined;

@@ -1,7 +1,14 @@
 /** The report page's data (pageData.ts), built from a report and the traces collected for it. */
 import { findDetector } from '../../detect/registry.js';
 import type { Report } from '../schema.js';
-import { baselinesLine, decisionsLine, formatCost, gateThreshold, outcomeLine } from '../summarise.js';
+import {
+  baselinesLine,
+  decisionsLine,
+  formatCost,
+  formatWaste,
+  gateThreshold,
+  outcomeLine,
+} from '../summarise.js';
 import type { CollectedTraces } from './collectTraces.js';
 import type { DetectorInfo, PageTraces, ReportPage } from './pageData.js';
 
@@ -41,6 +48,7 @@ export function reportPage(report: Report, collected: CollectedTraces, howToGetA
     report,
     lines: {
       cost: formatCost(report.totals),
+      waste: formatWaste(report),
       gateThreshold: gateThreshold(report),
       ...(decisions !== undefined ? { decisions } : {}),
       ...(baselines !== undefined ? { baselines } : {}),

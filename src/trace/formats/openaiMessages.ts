@@ -4,7 +4,10 @@
  *
  * - τ-bench runs: an array of `{task_id, trial, reward, info, traj}`, `traj` being the message list.
  *   One trace per run, id `task-<task_id>-trial-<trial>`; reward, task and trial go to metadata,
- *   and the reward to `outcome` (success when it is 1).
+ *   the reward to `outcome` (success when it is 1) and the task to `taskId` (so that `tracejury
+ *   diff` pairs the trials of one task). AgentDojo's runs, converted to the same shape, name their
+ *   task in `info` (`suite`, `user_task_id`, `injection_task_id`); their `task_id` also names the
+ *   pipeline, so the task key is `<suite>/<user task>/<injection task or none>` instead.
  * - Who&When logs: `{question, question_ID, history: [{role, name?, content}], mistake_agent,
  *   mistake_step, mistake_reason, ground_truth, level, is_correct}`. Every history entry is a
  *   `message` step (`from` = name ?? role), so `metadata.mistakeStepNumber` (= mistake_step + 1)
@@ -155,6 +158,26 @@ function toolStepOf(call: ToolCall, issuedBy: number): ToolStepInput {
     ...(call.id ? { callId: call.id } : {}),
     issuedBy,
   };
+}
+
+/** A scalar id as a task key part, or undefined. */
+const idText = (v: unknown): string | undefined =>
+  (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isFinite(v))
+    ? String(v)
+    : undefined;
+
+/**
+ * The task of a τ-bench-shaped run: AgentDojo's suite, user task and injection task when `info`
+ * names a user task (its `task_id` also names the pipeline, which would keep two pipelines' runs
+ * of one task apart), else τ-bench's `task_id`.
+ */
+function taskOfRun(taskId: unknown, info: Record<string, unknown> | undefined): string | undefined {
+  const userTask = idText(info?.user_task_id);
+  if (userTask !== undefined)
+    return [idText(info?.suite), userTask, idText(info?.injection_task_id) ?? 'none']
+      .filter((p) => p !== undefined)
+      .join('/');
+  return idText(taskId);
 }
 
 interface Converted {
@@ -356,6 +379,8 @@ export const openaiMessagesImporter: Importer = {
       };
       const outcome = outcomeFromTauReward(run.reward);
       if (outcome) trace.outcome = outcome;
+      const task = taskOfRun(run.task_id, info);
+      if (task !== undefined) trace.taskId = task;
       if (converted.input !== undefined) trace.input = converted.input;
       if (converted.output !== undefined) trace.output = converted.output;
       const tools = toolNames(run.tools) ?? toolNames(info?.tools);

@@ -4,7 +4,7 @@
  * RETRY_STORM finding opened on its timeline, the filters, the PR comment's anchor, new and
  * resolved findings.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,9 +157,15 @@ describeInBrowser('the HTML report in a browser', () => {
       ],
       root,
     );
-    await cli(['diff', base, head, '--out', diffHtml], root);
+    // newSignals on: the deterministic-replay rule, under which these new findings fail the gate.
+    const strict = path.join(dir, 'strict.yml');
+    writeFileSync(strict, 'regression:\n  newSignals: { minSeverity: high }\n');
+    await cli(['diff', base, head, '--config', strict, '--out', diffHtml], root);
     const { page } = await open(diffHtml);
     expect(await page.locator('[data-testid="gate"]').textContent()).toMatch(/Regression gate FAILED/);
+    expect(await page.locator('[data-testid="verdict"]').textContent()).toMatch(
+      /^❌ \d+ new findings at high or worse on tasks clean in every base run/,
+    );
     const fresh = page.locator('[data-testid="new-finding"]');
     expect(
       (await fresh.allTextContents()).map((t) => /RETRY_STORM|EMPTY_LLM_RESPONSE/.exec(t)?.[0]).sort(),
@@ -176,5 +182,39 @@ describeInBrowser('the HTML report in a browser', () => {
     await fresh.filter({ hasText: 'RETRY_STORM' }).locator('a').click();
     await page.locator('[data-testid="trace-view"]').waitFor();
     expect(await page.locator('.tl-row.highlighted').first().textContent()).toContain('cancel_subscription');
+  });
+
+  it('shows the quantities, and the tasks whose outcome flipped, each opening its run in head', async () => {
+    const run = (id: string, task: string, success: boolean) =>
+      JSON.stringify({
+        id,
+        taskId: task,
+        agentId: 'support',
+        outcome: { success, source: 'test' },
+        steps: [{ type: 'tool', name: success ? 'lookup_order' : 'cancel_subscription' }],
+      });
+    const base = path.join(dir, 'flip-base.jsonl');
+    const head = path.join(dir, 'flip-head.jsonl');
+    writeFileSync(base, [run('a-1', 'refund', true), run('b-1', 'track', false)].join('\n') + '\n');
+    writeFileSync(head, [run('a-2', 'refund', false), run('b-2', 'track', true)].join('\n') + '\n');
+    const reports = ['base', 'head'].map((side) => path.join(dir, `flip-${side}.json`));
+    await cli(['analyze', base, '--out', reports[0]!], dir);
+    await cli(['analyze', head, '--out', reports[1]!], dir);
+    const diffHtml = path.join(dir, 'flip.html');
+    await cli(['diff', reports[0]!, reports[1]!, '--out', diffHtml], dir);
+    const { page } = await open(diffHtml);
+    await page.click('a[href="#changes"]');
+    const success = page.locator('[data-testid="quantities"] tr[data-quantity="success"]');
+    await success.waitFor();
+    expect(await success.textContent()).toContain('2 tasks paired');
+    await page.click('a[href="#outcomes"]');
+    const toFail = page.locator('[data-testid="flipped-to-fail"]');
+    await toFail.waitFor();
+    expect(await toFail.textContent()).toContain('refund');
+    expect(await page.locator('[data-testid="flipped-to-pass"]').textContent()).toContain('track');
+    await toFail.locator('a.trace-link').first().click();
+    await page.locator('[data-testid="trace-view"]').waitFor();
+    expect(await page.locator('[data-testid="trace-view"]').getAttribute('data-trace-id')).toBe('a-2');
+    expect(await page.locator('.tl-row').first().textContent()).toContain('cancel_subscription');
   });
 });

@@ -145,10 +145,43 @@ describe('the HTML diff', () => {
     expect(new Set(page.persisting.map((s) => s.traceId))).toEqual(new Set(['both']));
     expect(page.persisting).toHaveLength(diff.signals.persisting);
     expect(page.traces.embedded.map((e) => e.id)).toEqual(['both', 'new']);
-    expect(page.noise.map((n) => n.name).slice(0, 2)).toEqual(['waste', 'cost']);
+    expect(page.quantities.map((q) => q.id).slice(0, 3)).toEqual(['findings', 'waste', 'cost']);
+    expect(page.lines.verdict).toMatch(
+      /^❌ head's own gate failed: RETRY_STORM.*; no regression shown against base: runs with a high-or-worse finding /,
+    );
     // Without the two reports the page still renders, listing no persisting finding.
     const bare = JSON.parse(scripts(renderDiffHtml({ diff }))[0]!.body) as DiffPage;
     expect(bare.persisting).toEqual([]);
     expect(bare.traces.embedded).toEqual([]);
+  });
+
+  it("links the tasks whose outcome flipped to head's traces of them, and embeds those traces", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tj-diff-flip-'));
+    const run = (id: string, success: boolean) =>
+      JSON.stringify({
+        id,
+        taskId: id.split('@')[0],
+        outcome: { success, source: 'test' },
+        steps: [{ type: 'tool', name: 'search' }],
+      });
+    writeFileSync(
+      path.join(dir, 'base.jsonl'),
+      [run('refund@1', true), run('cancel@1', false)].join('\n') + '\n',
+    );
+    writeFileSync(
+      path.join(dir, 'head.jsonl'),
+      [run('refund@2', false), run('cancel@2', true)].join('\n') + '\n',
+    );
+    const base = await analyze(['base.jsonl'], { cwd: dir, baselines: false });
+    const head = await analyze(['head.jsonl'], { cwd: dir, baselines: false });
+    const diff = diffReports(base, head);
+    expect(diff.outcomes!.flipped.toFail.map((t) => [t.task, t.traces.map((r) => r.id)])).toEqual([
+      ['refund', ['refund@2']],
+    ]);
+    const file = path.join(dir, 'diff.html');
+    await writeDiffHtml(file, { diff, base, head, cwd: dir, within: dir });
+    const page = JSON.parse(scripts(readFileSync(file, 'utf8'))[0]!.body) as DiffPage;
+    expect(page.traces.embedded.map((e) => e.id).sort()).toEqual(['cancel@2', 'refund@2']);
+    expect(page.lines.success).toBe('50 % → 50 %, from recorded outcomes');
   });
 });
