@@ -19,9 +19,11 @@ export const REPORT_SCHEMA_VERSION = 1;
  * Vitest run read twice is in the report once; `decisions` (where each signal was decided: per
  * tier, dismissals, review), `baselines` (which baseline each baseline detector used, per agent
  * version) and `traces[].measures` (what a later run needs to take this report's good runs as its
- * baseline).
+ * baseline). 4: `sessionCoverage` — how many traces named a session (and were scored in
+ * `sessions[]`) and how many named none (scored in no session: runs without a session or
+ * conversation id are no longer grouped into one by agent).
  */
-export const REPORT_SCHEMA_MINOR = 3;
+export const REPORT_SCHEMA_MINOR = 4;
 
 /** The full name of the Vitest test (file > suite > test) a trace, signal or verdict belongs to. */
 const TestNameSchema = z.string();
@@ -98,6 +100,17 @@ export const SessionScoreSchema = z.object({
   test: TestNameSchema.optional(),
 });
 export type SessionScore = z.infer<typeof SessionScoreSchema>;
+
+/**
+ * How the run's traces fell into sessions (schema 1.4): `sessions` the recordings named (a session
+ * or conversation id), the `grouped` traces in them, and the traces that named none
+ * (`withoutSession`), which are scored in no session.
+ */
+export const SessionCoverageSchema = z.object({
+  sessions: z.number().int().nonnegative(),
+  grouped: z.number().int().nonnegative(),
+  withoutSession: z.number().int().nonnegative(),
+});
 
 export const ReportVerdictSchema = VerdictSchema.extend({ test: TestNameSchema.optional() });
 
@@ -271,6 +284,8 @@ export const ReportSchema = z.object({
   waste: WasteSchema,
   verdicts: z.array(ReportVerdictSchema),
   sessions: z.array(SessionScoreSchema),
+  /** Traces in named sessions and traces in none (schema 1.4; absent in older reports and Vitest runs). */
+  sessionCoverage: SessionCoverageSchema.optional(),
   review: z.array(ReviewItemSchema),
   /**
    * Judges are configured but never ran (no API key and no cassette entry): how many escalated

@@ -3,14 +3,13 @@
  * the same scores as `--jobs 1`), each is reduced to its four per-trace signals and dropped, and
  * `finish` scores each session with agent_reliability and agent_consistency.
  *
- * Grouping:
- * - traces that name a `sessionId` are grouped by it (whatever their agent: a session is one
- *   conversation, even when several agents took part);
- * - in a run where no trace names one, each agentId is one session (reported under the agentId,
- *   `grouped_by: "agentId"` in its metadata);
- * - a trace without a sessionId among traces that have one joins its agent's session when that
- *   agent has exactly one; an agent with none or several keeps such traces in a session of their
- *   own, reported under the agentId (`… (no sessionId)` should a recorded session have that name).
+ * Grouping: a session is what the recording groups. Traces that name a `sessionId` (a session or
+ * conversation id: `session.id`, `gen_ai.conversation.id`, Langfuse's `sessionId`, …) are grouped
+ * by it, whatever their agent — a session is one conversation, even when several agents took
+ * part. Traces that name none are scored in no session: independent runs of an agent (a benchmark's
+ * tasks, the tests of a suite) are not one conversation, and scoring them as one made every run of
+ * a failing task drag the others below the threshold. How many traces named no session is counted
+ * (`withoutSession`), for the report to say.
  *
  * Repeats across traces: a trace whose tool calls and output are near-identical to one of the
  * previous PREVIOUS_RUNS traces of its session is a loop across traces (fromDetectorSignals.ts
@@ -62,25 +61,33 @@ export interface SessionTraceInput {
   verdicts?: readonly VerdictLike[];
 }
 
+/** How the traces added fell into sessions. */
+export interface SessionCoverage {
+  /** Sessions the recordings named. */
+  sessions: number;
+  /** Traces in them. */
+  grouped: number;
+  /** Traces that named no session: scored in none. */
+  withoutSession: number;
+}
+
 export interface SessionAccumulator {
   /** Adds a trace; returns its per-trace signals. */
   add(input: SessionTraceInput): TraceSignals;
   finish(settings: SessionSettings): SessionScoreEntry[];
+  coverage(): SessionCoverage;
 }
 
 interface Group {
   traces: TraceSignals[];
   agents: Set<string>;
-  /** Traces without a sessionId that joined this recorded session. */
-  joined: number;
 }
 
 export function createSessionAccumulator(options: { maxTracked?: number } = {}): SessionAccumulator {
   const maxTracked = options.maxTracked ?? MAX_TRACKED_SESSIONS;
   const recorded = new Map<string, Group>();
-  const unsessioned = new Map<string, TraceSignals[]>();
-  /** The one recorded session of each agent, or null when it has several. */
-  const sessionOfAgent = new Map<string, string | null>();
+  let grouped = 0;
+  let withoutSession = 0;
   /** Recent fingerprints per recorded session, least recently seen first. */
   const recent = new Map<string, number[][]>();
 
@@ -115,45 +122,25 @@ export function createSessionAccumulator(options: { maxTracked?: number } = {}):
         ...(repeat !== undefined ? { repeatSimilarity: repeat } : {}),
       });
       if (sessionId === undefined) {
-        let list = unsessioned.get(agentId);
-        if (!list) unsessioned.set(agentId, (list = []));
-        list.push(traceSignals);
-      } else {
-        let group = recorded.get(sessionId);
-        if (!group) recorded.set(sessionId, (group = { traces: [], agents: new Set(), joined: 0 }));
-        group.traces.push(traceSignals);
-        group.agents.add(agentId);
-        const known = sessionOfAgent.get(agentId);
-        if (known === undefined) sessionOfAgent.set(agentId, sessionId);
-        else if (known !== null && known !== sessionId) sessionOfAgent.set(agentId, null);
+        withoutSession++;
+        return traceSignals;
       }
+      let group = recorded.get(sessionId);
+      if (!group) recorded.set(sessionId, (group = { traces: [], agents: new Set() }));
+      group.traces.push(traceSignals);
+      group.agents.add(agentId);
+      grouped++;
       return traceSignals;
     },
 
+    coverage: () => ({ sessions: recorded.size, grouped, withoutSession }),
+
     finish(settings) {
-      const groups: { sessionId: string; groupedBy: 'sessionId' | 'agentId'; group: Group }[] = [];
-      for (const [sessionId, group] of recorded) groups.push({ sessionId, groupedBy: 'sessionId', group });
-      for (const [agentId, traces] of unsessioned) {
-        const only = sessionOfAgent.get(agentId);
-        if (only !== undefined && only !== null) {
-          const group = recorded.get(only)!;
-          for (const t of traces) group.traces.push(t);
-          group.joined += traces.length;
-          continue;
-        }
-        const sessionId = recorded.has(agentId) ? `${agentId} (no sessionId)` : agentId;
-        groups.push({
-          sessionId,
-          groupedBy: 'agentId',
-          group: { traces, agents: new Set([agentId]), joined: 0 },
-        });
-      }
       const out: SessionScoreEntry[] = [];
-      for (const { sessionId, groupedBy, group } of groups) {
+      for (const [sessionId, group] of recorded) {
         const context = {
-          grouped_by: groupedBy,
+          grouped_by: 'sessionId',
           agent_ids: [...group.agents].sort().slice(0, 10),
-          ...(group.joined > 0 ? { traces_without_session_id: group.joined } : {}),
         };
         const metrics: [SessionMetricName, SessionMetricResult, number][] = [
           [
