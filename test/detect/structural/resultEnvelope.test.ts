@@ -4,6 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { maskVolatile, resultContent } from '../../../src/detect/detectors/structural/resultEnvelope.js';
+import { toolLoop } from '../../../src/detect/detectors/structural/toolLoop.js';
+import { loadTraces } from '../../../src/trace/load.js';
+import { runDetector } from '../tester.js';
 
 /** A LangChain.js ToolMessage as its toJSON() writes it (what OpenInference puts in output.value). */
 const toolMessage = (content: unknown, id: string, status = 'success') =>
@@ -77,5 +80,19 @@ describe('maskVolatile', () => {
       'at <time> id <uuid>',
     );
     expect(maskVolatile('flight on 2024-05-15 departs 08:00')).toBe('flight on 2024-05-15 departs 08:00');
+  });
+});
+
+describe('a LangChain.js agent recorded by OpenInference', () => {
+  // Three lookups of one order, each answered by a ToolMessage that differs from the others only
+  // in its tool_call_id and run id (test/fixtures/openinference/langchain-tool-messages.jsonl).
+  it('is found looping: the same request, the same answer inside different envelopes', async () => {
+    const { traces } = await loadTraces('test/fixtures/openinference/langchain-tool-messages.jsonl');
+    expect(traces).toHaveLength(1);
+    const tools = traces[0]!.trace.steps.filter((s) => s.type === 'tool');
+    expect(tools).toHaveLength(3);
+    const [loop] = runDetector(toolLoop, traces[0]!.trace);
+    expect(loop).toMatchObject({ confidence: 0.94 });
+    expect(loop!.message).toMatch(/lookupOrder called 3× .* identical arguments and the same result$/);
   });
 });
