@@ -6,8 +6,8 @@
  * Read from the transcript's shape, not from one harness's wording: a turn is rejected when the
  * agent answered without a tool call (an LLM output of text, or nothing) and the very next step is a
  * message from someone other than the assistant that another such turn of the run also got —
- * - word for word (numbers and quoted names aside), and long enough (≥ 40 characters) not to be a
- *   "yes" or "thanks"; or
+ * - word for word (numbers aside), and long enough (≥ 40 characters) not to be a "yes" or
+ *   "thanks"; or
  * - an error (it opens with "Error", "Invalid", "Traceback", "Could not…", or names an
  *   invalid/malformed action, format or command, a parse error, "no valid action") for the same
  *   reason: the same opening words once numbers and quoted names are masked.
@@ -16,8 +16,8 @@
  * sends every round ("Based on your analysis, answer the questions below…") is recognised by how it
  * recurs in the run, not by its words — it also arrives where it answers no tool-less turn (after a
  * tool call, as the task's opening message), or it alternates, at a fixed period, with replies that
- * differ every round (the results of what the agent asked for). A rejection answers the turn instead
- * of its work.
+ * mostly differ from round to round (the results of what the agent asked for). A rejection answers
+ * the turn instead of its work.
  *
  * It fires at `min_rejections` rejected turns. A streak is rejections with no tool call between
  * them (the agent never got an action through); a streak of `high_streak` or more, or a run that
@@ -58,20 +58,18 @@ function replyText(content: unknown): string {
 /** Quoted names and code spans: what an error is about, not why it was sent. */
 const QUOTED = /"[^"\n]{0,200}"|'[^'\n]{0,200}'|`[^`\n]{0,200}`|“[^”\n]{0,200}”/g;
 
-/** The reply as compared: whitespace collapsed, quoted names and numbers masked, case folded, bounded. */
+/** The reply as compared: whitespace collapsed, numbers masked, case folded, bounded. */
 const shapeOf = (text: string): string =>
-  text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, REPLY_CHARS)
-    .replace(QUOTED, '"…"')
-    .replace(/\d+/g, '#')
-    .toLowerCase();
+  text.replace(/\s+/g, ' ').trim().slice(0, REPLY_CHARS).replace(/\d+/g, '#').toLowerCase();
 
-/** Words of an error's opening that name its reason ("invalid action: "…" is missing"). */
+/**
+ * An error's reason: the first words of its first sentence, quoted names masked ("invalid action
+ * "…""): what was wrong, not with what.
+ */
 const REASON_WORDS = 3;
 const reasonOf = (shape: string): string =>
   shape
+    .replace(QUOTED, '"…"')
     .split(/[.\n]/, 1)[0]!
     .split(/[^\p{L}#"…]+/u)
     .filter(Boolean)
@@ -118,9 +116,10 @@ function roundPrompts(steps: readonly Step[], replies: readonly Reply[]): Set<st
     const at = byShape.get(shape)!;
     const gaps = at.slice(1).map((k, j) => k - at[j]!);
     if (gaps.some((g) => g !== gaps[0]) || gaps[0]! < 2) continue;
-    // Between its occurrences, replies that differ each time: the round's results.
+    // Between its occurrences, replies that mostly differ: the round's results.
     const between = replies.filter((r, k) => k > at[0]! && k < at[at.length - 1]! && r.shape !== shape);
-    if (new Set(between.map((r) => r.shape)).size === between.length) prompts.add(shape);
+    const distinct = new Set(between.map((r) => r.shape)).size;
+    if (distinct >= Math.min(2, between.length) && 2 * distinct >= between.length) prompts.add(shape);
   }
   return prompts;
 }
