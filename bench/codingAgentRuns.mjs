@@ -43,6 +43,8 @@ const MODULES = [
   'cache',
 ];
 const FUNCS = ['tokenize', 'parse', 'render', 'to_html', 'convert', 'validate', 'merge', 'resolve', 'format'];
+/** Words that tell pages and attempts apart (numbers alone do not: they are masked when replies are compared). */
+const WORDS = ['first', 'second', 'third', 'fourth', 'fifth'];
 const ERRORS = ['AssertionError', 'TypeError', 'ValueError', 'KeyError', 'IndexError', 'AttributeError'];
 
 /** One abstract run: what the agent does, in order, independent of how its design records it. */
@@ -59,7 +61,12 @@ function plan(r, resolved) {
   if (r() < 0.4) read('grep', `${fn}_compat`, '');
   read('view', file, `def ${fn}(value):\n    return value.split(" ")`);
   if (r() < 0.4)
-    for (let p = 1; p <= int(r, 2, 3); p++) read('page', file, `lines ${p * 100}-${p * 100 + 99} of ${file}`);
+    for (let p = 1; p <= int(r, 2, 3); p++)
+      read(
+        'page',
+        file,
+        `lines ${p * 100}-${p * 100 + 99} of ${file}: def ${pick(r, FUNCS)}_${WORDS[p]}(value)`,
+      );
   acts.push({
     kind: 'create',
     target: 'repro.py',
@@ -74,7 +81,7 @@ function plan(r, resolved) {
     acts.push({ kind: 'edit', target: file, from: `v${e}`, to: `v${e + 1}` });
     if (r() < 0.2)
       acts.push({ kind: 'run', cmd: 'pip install -e .', ok: true, text: 'Successfully installed' });
-    if (r() < 0.3) read('view', file, `def ${fn}(value):\n    return value.split() # v${e + 1}`);
+    if (r() < 0.3) read('view', file, `def ${fn}(value):\n    return value.split() # ${WORDS[e]} attempt`);
     const passes = last && resolved;
     // After an edit the same failure may come back: a new attempt, not a loop.
     acts.push({

@@ -107,7 +107,9 @@ testDetector(harnessRejection, {
     {
       name: 'search then patch: three answers refused for the same reason',
       trace: t(searchThenPatch.unparsedAnswers),
-      signals: [{ steps: [2, 4, 6], severity: 'medium', confidence: 0.75, message: /error-like replies/ }],
+      signals: [
+        { steps: [2, 4, 6], severity: 'medium', confidence: 0.75, message: /the same error in other words/ },
+      ],
     },
   ],
 });

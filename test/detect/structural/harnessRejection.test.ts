@@ -177,7 +177,7 @@ testDetector(harnessRejection, {
         talk(),
         message('environment', 'Invalid action: "finish" needs an answer.'),
       ]),
-      signals: [{ steps: [2, 4, 6], message: /got error-like replies/, confidence: 0.75 }],
+      signals: [{ steps: [2, 4, 6], message: /got the same error in other words/, confidence: 0.75 }],
     },
   ],
 });

@@ -203,7 +203,7 @@ export const harnessRejection = defineDetector({
         confidence: identical ? 0.85 : 0.75,
         steps,
         message:
-          `${plural(rejected.length, 'turn')} without a tool call ${identical ? 'got the same reply' : 'got error-like replies'} ` +
+          `${plural(rejected.length, 'turn')} without a tool call ${identical ? 'got the same reply' : 'got the same error in other words'} ` +
           `(${steps.length <= 6 ? `steps ${steps.join(', ')}` : stepSpan(steps)}): “${replyShown}”` +
           (longest > 1 ? `; ${longest} in a row` : '') +
           (endedRejected ? '; the run ended rejected' : ''),
