@@ -172,6 +172,10 @@ const WRITE_VERBS = new Set([
   'approve',
   'refund',
   'return',
+  'checkout',
+  'purchase',
+  'buy',
+  'confirm',
 ]);
 
 /** A name's words: `str_replace_editor` → str, replace, editor; `lookupOrder` → lookup, order. */
