@@ -41,25 +41,19 @@ function progressOf(calls: readonly ToolCall[], start: number, end: number, stat
   const facts: (CallFacts | undefined)[] = new Array(end);
   for (let p = from; p < end; p++) facts[p] = callFacts(calls[p]!, p);
   const repeats = findRepeats(facts, LOOKBACK + 1, states);
+  const progressAt = (p: number): Progress => {
+    // A write that moved the run on is progress; one that took it back (redone, undone) is not.
+    if (states.effect[p] === 'new') return 'progress';
+    if (states.effect[p] === 'seen') return 'stuck';
+    // Anything else: stuck when it asks again, in the same state, what it asked, and hears the same.
+    const r = repeats[p];
+    if (!r) return 'progress';
+    if (facts[p]!.outcome.kind === 'unrecorded' || facts[r.of]!.outcome.kind === 'unrecorded')
+      return 'unknown';
+    return r.same ? 'stuck' : 'progress';
+  };
   const out: Progress[] = [];
-  for (let p = start; p < end; p++) {
-    const effect = states.effect[p]!;
-    if (effect === 'new') out.push('progress');
-    else if (effect === 'seen') out.push('stuck');
-    else {
-      const r = repeats[p];
-      const o = facts[p]!.outcome.kind;
-      out.push(
-        !r
-          ? 'progress'
-          : o === 'unrecorded' || facts[r.of]!.outcome.kind === 'unrecorded'
-            ? 'unknown'
-            : r.same
-              ? 'stuck'
-              : 'progress',
-      );
-    }
-  }
+  for (let p = start; p < end; p++) out.push(progressAt(p));
   return out;
 }
 

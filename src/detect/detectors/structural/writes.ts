@@ -9,8 +9,9 @@
  * 1. An editor's command field (`command`, `action`, `operation`): `create`, `str_replace`,
  *    `insert`, `undo_edit`, `write`, `append`, `delete`, … write; `view`, `read`, `open`, `list`,
  *    `search`, … read (an OpenHands-style `str_replace_editor` with `command: "view"` reads).
- * 2. A shell command (a string argument named `command`, `cmd`, `script`, `code` or `input`, or the
- *    arguments themselves when they are a string): written when one of its parts redirects into a
+ * 2. A shell command (a string argument named `command`, `cmd`, `script`, `code` or `input`, a list
+ *    of them under `commands`, or the arguments themselves when they are a string): written when one
+ *    of its parts (split at `&&`, `||`, `;`, `|` and new lines outside quotes) redirects into a
  *    file (`>`, `>>`, not `/dev/null` or another descriptor), edits in place (`sed -i`,
  *    `perl -pi`), applies a patch (`git apply`, `patch`), changes the tree (`cp`, `mv`, `rm`,
  *    `mkdir`, `touch`, `tee`, `git checkout|reset|stash|commit|…`), installs (`pip install`,
@@ -328,7 +329,7 @@ const SETUP = /^python3?\s+setup\.py\s+(?:develop|install|build_ext|build)\b/;
 const PYTHON_WRITES =
   /\bopen\([^)]*,\s*(?:mode\s*=\s*)?['"][wax]b?\+?['"]|\.write_(?:text|bytes)\(|\bshutil\.(?:copy|move|rmtree)|\bos\.(?:remove|rename|replace|unlink|makedirs|mkdir)\(|\.unlink\(/;
 
-/** Leading words that only set up the command: `cd x`, `VAR=1`, `sudo`, `timeout 60`, `env`. */
+/** The part without the words that only set it up: `VAR=1`, `sudo`, `env`, `timeout 60`, a `(`. */
 function programOf(part: string): string {
   let p = part.replace(/^\(+\s*/, '');
   for (;;) {
