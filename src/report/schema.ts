@@ -7,6 +7,7 @@ import { SeveritySchema, SignalSchema } from '../detect/signal.js';
 import { SignalStatusSchema } from '../detect/status.js';
 import { VerdictSchema } from '../judge/verdict.js';
 import { InputErrorSchema, type InputError } from '../trace/inputError.js';
+import { SessionCoverageSchema } from '../session/coverage.js';
 import { tokenCount, usdAmount } from '../util/amounts.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -100,17 +101,6 @@ export const SessionScoreSchema = z.object({
   test: TestNameSchema.optional(),
 });
 export type SessionScore = z.infer<typeof SessionScoreSchema>;
-
-/**
- * How the run's traces fell into sessions (schema 1.4): `sessions` the recordings named (a session
- * or conversation id), the `grouped` traces in them, and the traces that named none
- * (`withoutSession`), which are scored in no session.
- */
-export const SessionCoverageSchema = z.object({
-  sessions: z.number().int().nonnegative(),
-  grouped: z.number().int().nonnegative(),
-  withoutSession: z.number().int().nonnegative(),
-});
 
 export const ReportVerdictSchema = VerdictSchema.extend({ test: TestNameSchema.optional() });
 

@@ -16,13 +16,15 @@
  * loopFromRepeat). Only recorded sessions are compared this way: runs that name no session are
  * independent runs of an agent, and the same task run k times is expected to look the same.
  *
- * Memory: per trace, its ids and four numbers; per recorded session, the fingerprints (32
+ * Memory: per trace of a recorded session, its ids and four numbers (a trace that names no session
+ * is counted and dropped); per recorded session, the fingerprints (32
  * numbers each) of its last PREVIOUS_RUNS traces, for the MAX_TRACKED_SESSIONS sessions seen
  * most recently. A session not seen for that long starts its comparison afresh.
  */
 import { agentConsistency } from './agentConsistency.js';
 import { agentReliability } from './agentReliability.js';
 import type { SessionSettings } from './config.js';
+import type { SessionCoverage } from './coverage.js';
 import { traceSignalsFromDetectors } from './fromDetectorSignals.js';
 import type { SessionMetricResult, TraceSignals } from './signals.js';
 import { sketchJaccard } from './similarity.js';
@@ -59,16 +61,6 @@ export interface SessionTraceInput {
   facts?: SessionFacts;
   /** Verdicts on the trace: the decided one with the lowest score sets confidence and coherence. */
   verdicts?: readonly VerdictLike[];
-}
-
-/** How the traces added fell into sessions. */
-export interface SessionCoverage {
-  /** Sessions the recordings named. */
-  sessions: number;
-  /** Traces in them. */
-  grouped: number;
-  /** Traces that named no session: scored in none. */
-  withoutSession: number;
 }
 
 export interface SessionAccumulator {
