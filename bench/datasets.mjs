@@ -33,6 +33,7 @@ import {
   STATE_DELTA_RULES,
 } from '../build/index.js';
 import { checkFlags, flag, repo, root } from './datasetArgs.mjs';
+import { DESIGNS, writeCodingAgentRuns } from './codingAgentRuns.mjs';
 
 checkFlags('node bench/datasets.mjs [DATASETS_DIR] [--only NAME] [--half dev|held-out] [--json FILE]', [
   '--only',
@@ -58,14 +59,27 @@ const DATASETS = [
   },
   { name: 'agentdojo', file: 'agentdojo/sample.jsonl', format: 'openai-messages' },
   { name: 'mini-swe-agent', file: 'mini-swe-agent/sample.jsonl', format: 'openai-messages' },
+  // ---- issue 28 (structural half): generated runs of four coding-agent designs ----
+  // bench/codingAgentRuns.mjs, seeded; written under bench/out/coding-agents/ at every run. They
+  // show the designs the shared samples lack; the real recordings above are what the figures rest on.
+  ...DESIGNS.map((design) => ({
+    name: `generated ${design}`,
+    path: path.join(repo, 'bench/out/coding-agents', `${design}.jsonl`),
+    format: 'native',
+    generated: true,
+  })),
+  // ---- end of issue 28 (structural half) ----
 ];
+
+/** Where a dataset's file is: under the datasets folder, or (generated sets) its own path. */
+const inputOf = (ds) => ds.path ?? path.join(root, ds.file);
 
 const pct = (n, d) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} %`);
 const usd = (v) => `$${v.toFixed(2)}`;
 
 function analyzeDataset(ds) {
-  const input = path.join(root, ds.file);
-  const out = path.join(outDir, `${ds.name}.json`);
+  const input = inputOf(ds);
+  const out = path.join(outDir, `${ds.name.replace(/\s+/g, '-')}.json`);
   try {
     execFileSync(
       process.execPath,
@@ -94,9 +108,9 @@ function analyzeDataset(ds) {
  * its file: the line of a JSONL record, the index in a JSON array (τ-bench).
  */
 async function infoById(ds) {
-  const { traces } = await loadTraces(path.join(root, ds.file), { inputFormat: ds.format });
+  const { traces } = await loadTraces(inputOf(ds), { inputFormat: ds.format });
   const position = new Map(traces.map(({ trace, source }, i) => [trace.id, source.line ?? i]));
-  if (ds.file.endsWith('.json')) traces.forEach(({ trace }, i) => position.set(trace.id, i));
+  if (inputOf(ds).endsWith('.json')) traces.forEach(({ trace }, i) => position.set(trace.id, i));
   return { info: new Map(traces.map(({ trace }) => [trace.id, trace.metadata?.info ?? {}])), position };
 }
 
@@ -106,7 +120,7 @@ async function infoById(ds) {
  * same functions analyze() runs, so the counts are the report's.
  */
 async function tier2Account(ds, keep) {
-  const { traces } = await loadTraces(path.join(root, ds.file), { inputFormat: ds.format });
+  const { traces } = await loadTraces(inputOf(ds), { inputFormat: ds.format });
   const analyser = createTraceAnalyser({
     config: { tiers: { stateDeltas: [] } },
     baselines: false,
@@ -184,7 +198,14 @@ function measure(ds, report, info, tier2) {
   const perDetector = new Map();
   const row = (d) => {
     if (!perDetector.has(d))
-      perDetector.set(d, { onFailed: 0, onSucceeded: 0, review: 0, severities: new Set() });
+      perDetector.set(d, {
+        onFailed: 0,
+        onSucceeded: 0,
+        review: 0,
+        severities: new Set(),
+        gateSucceeded: new Set(),
+        gateFailed: new Set(),
+      });
     return perDetector.get(d);
   };
   for (const s of report.signals) {
@@ -194,7 +215,13 @@ function measure(ds, report, info, tier2) {
     r.severities.add(s.severity);
     if (success.get(s.traceId) === true) r.onSucceeded++;
     else if (success.get(s.traceId) === false) r.onFailed++;
+    // The runs this detector alone would fail the gate on.
+    if (failOn.has(s.severity) && success.has(s.traceId))
+      (success.get(s.traceId) ? r.gateSucceeded : r.gateFailed).add(s.traceId);
   }
+  // Sessions: does a session score fail the report's gate, and how many runs named no session.
+  const sessionGateFailed = report.gate.reasons.some((r) => r.includes('(sessions.failGate)'));
+  const withoutSession = report.traces.filter((t) => t.sessionId === undefined).length;
 
   // Waste per detector that charges it: findings (what the totals count) and review signals.
   const charging = new Set(detectors.filter((d) => d.meta.priority !== undefined).map((d) => d.meta.id));
@@ -260,8 +287,18 @@ function measure(ds, report, info, tier2) {
     behaviouralGateOnSuccessful: failing(ok, behaviourFailing),
     behaviouralGateOnFailed: failing(bad, behaviourFailing),
     perDetector: Object.fromEntries(
-      [...perDetector].map(([d, r]) => [d, { ...r, severities: [...r.severities] }]),
+      [...perDetector].map(([d, r]) => [
+        d,
+        {
+          ...r,
+          severities: [...r.severities],
+          gateSucceeded: r.gateSucceeded.size,
+          gateFailed: r.gateFailed.size,
+        },
+      ]),
     ),
+    sessionGateFailed,
+    withoutSession,
     decided: Object.fromEntries(decided.map(([k, n, dismissed]) => [k, { signals: n, dismissed }])),
     tier2,
     costUsd: report.totals.costUsd,
@@ -296,11 +333,27 @@ function measure(ds, report, info, tier2) {
       String(r.onSucceeded),
       r.onFailed + r.onSucceeded === 0 ? '—' : (r.onFailed / (r.onFailed + r.onSucceeded)).toFixed(2),
       String(r.review),
+      pct(r.gateSucceeded.size, ok.length),
+      pct(r.gateFailed.size, bad.length),
     ]);
   lines.push(
     detRows.length
-      ? table(['detector', 'severity', 'findings on failed', 'on successful', 'precision', 'review'], detRows)
+      ? table(
+          [
+            'detector',
+            'severity',
+            'findings on failed',
+            'on successful',
+            'precision',
+            'review',
+            'gate: successful runs',
+            'failed runs',
+          ],
+          detRows,
+        )
       : '(no signals)',
+    '',
+    `Session gate: ${sessionGateFailed ? 'FAILED' : 'passed'}; ${withoutSession} of ${report.traces.length} runs named no session (scored in no session).`,
     '',
   );
   lines.push(
@@ -364,6 +417,8 @@ function measure(ds, report, info, tier2) {
     const benign = report.traces.filter((t) => info.get(t.id)?.attacked === false);
     const succeeded = attacked.filter((t) => info.get(t.id)?.attack_succeeded === true);
     const hit = (ts) => ts.filter((t) => injected.has(t.id)).length;
+    const benignSucceeded = benign.filter((t) => t.outcome?.success === true);
+    const benignGate = failing(benignSucceeded);
     Object.assign(result, {
       injection: {
         attacked: attacked.length,
@@ -372,6 +427,8 @@ function measure(ds, report, info, tier2) {
         benignHit: hit(benign),
         succeeded: succeeded.length,
         succeededHit: hit(succeeded),
+        benignSucceeded: benignSucceeded.length,
+        benignSucceededGate: benignGate,
       },
     });
     lines.push(
@@ -387,6 +444,8 @@ function measure(ds, report, info, tier2) {
           ['benign', `${hit(benign)} of ${benign.length}`, pct(hit(benign), benign.length)],
         ],
       ),
+      '',
+      `Successful benign runs failing the gate: ${benignGate} of ${benignSucceeded.length} (${pct(benignGate, benignSucceeded.length)}).`,
       '',
     );
   }
@@ -411,6 +470,7 @@ function measure(ds, report, info, tier2) {
 }
 
 const results = [];
+if (!only || only.startsWith('generated')) writeCodingAgentRuns(path.join(repo, 'bench/out/coding-agents'));
 for (const ds of DATASETS) {
   if (only && ds.name !== only) continue;
   const { info, position } = await infoById(ds);

@@ -588,6 +588,7 @@ export async function analyze(
     detectorFailures: failures,
     sessions: sessions.finish(config.sessions),
     failOnSessions: config.sessions.failGate,
+    sessionCoverage: sessions.coverage(),
     baselines: baselineUse,
   });
   const webhook = config.review?.webhook;

@@ -80,6 +80,8 @@ export interface FinishInput {
   sessions?: readonly SessionScore[];
   /** sessions.failGate: a session below its threshold fails the gate. */
   failOnSessions?: boolean;
+  /** How the traces fell into sessions (session/sessions.ts coverage()). */
+  sessionCoverage?: Report['sessionCoverage'];
   /** Which baseline each baseline detector used, per agent version (baseline/account.ts). */
   baselines?: BaselineUse[];
   now?: Date;
@@ -175,6 +177,7 @@ export function createReportAccumulator(): ReportAccumulator {
       detectorFailures = [],
       sessions = [],
       failOnSessions = false,
+      sessionCoverage,
       baselines,
       now = new Date(),
     }) {
@@ -299,6 +302,7 @@ export function createReportAccumulator(): ReportAccumulator {
         waste,
         verdicts: verdicts.map((v) => redactDeep(v)),
         sessions: sessions.map((s) => ({ ...s, reason: redact(s.reason) })),
+        ...(sessionCoverage ? { sessionCoverage } : {}),
         review,
         cost: costOf(judgeStats, verdicts, traces.length, tier3Usd),
         gate,

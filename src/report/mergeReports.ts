@@ -178,6 +178,7 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
     waste: wasteTotals(signals),
     verdicts: parts.flatMap((p) => p.verdicts),
     sessions: parts.flatMap((p) => p.sessions),
+    ...mergedSessionCoverage(parts),
     review: parts.flatMap((p) => p.review),
     ...(judgesNotRun.length > 0
       ? {
@@ -203,5 +204,20 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
       ...new Set(parts.flatMap((p) => p.notes).map((n) => redact(n))),
     ],
     ...(tests ? { tests, testRun: testRunSummary(tests) } : {}),
+  };
+}
+
+/**
+ * The shards' session coverage summed, when every shard has one (a session split across shards is
+ * one session, counted once by its id); none when a shard predates it or came from a Vitest run.
+ */
+function mergedSessionCoverage(parts: readonly Report[]): Pick<Report, 'sessionCoverage'> {
+  if (!parts.every((p) => p.sessionCoverage)) return {};
+  return {
+    sessionCoverage: {
+      sessions: new Set(parts.flatMap((p) => p.sessions.map((s) => s.sessionId))).size,
+      grouped: parts.reduce((a, p) => a + p.sessionCoverage!.grouped, 0),
+      withoutSession: parts.reduce((a, p) => a + p.sessionCoverage!.withoutSession, 0),
+    },
   };
 }

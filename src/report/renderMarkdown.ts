@@ -18,6 +18,7 @@ import {
   groupSignals,
   outcomeLine,
   precisionRows,
+  sessionCoverageText,
   sessionRows,
   sessionScoreText,
   severityMix,
@@ -173,6 +174,8 @@ export function reportMarkdown(report: Report, options: MarkdownOptions = {}): M
     if (sessions.length > maxSessions)
       out.push(blank, safeMd`_… and ${fmtInt(sessions.length - maxSessions)} more sessions (${seeAlso})_`);
   }
+  const coverage = sessionCoverageText(report);
+  if (coverage) out.push(blank, safeMd`_Sessions: ${coverage}._`);
   if (report.review.length > 0) {
     out.push(blank, safeMd`<details><summary>For review (${report.review.length})</summary>`, blank);
     for (const r of report.review.slice(0, maxReview))

@@ -14,6 +14,7 @@ import {
   groupSignals,
   outcomeLine,
   precisionRows,
+  sessionCoverageText,
   sessionRows,
   sessionScoreText,
   severityMix,
@@ -238,12 +239,14 @@ function sessionLines(
   limit: number,
 ): string[] {
   const rows = sessionRows(report);
-  if (rows.length === 0) return [];
+  const coverage = sessionCoverageText(report);
+  if (rows.length === 0) return coverage ? ['', c.b('Sessions: none') + c.dim(` (${coverage})`)] : [];
   const failed = rows.filter((r) => !r.passed).length;
   const lines = [
     '',
     c.b(`Sessions: ${fmtInt(rows.length)}`) +
       (failed > 0 ? c.red(` (${fmtInt(failed)} below threshold)`) : c.dim(' (all at or above threshold)')),
+    ...(coverage ? [c.dim(`  ${coverage}`)] : []),
   ];
   for (const r of rows.slice(0, limit)) {
     const scores = [

@@ -7,6 +7,7 @@ import { SeveritySchema, SignalSchema } from '../detect/signal.js';
 import { SignalStatusSchema } from '../detect/status.js';
 import { VerdictSchema } from '../judge/verdict.js';
 import { InputErrorSchema, type InputError } from '../trace/inputError.js';
+import { SessionCoverageSchema } from '../session/coverage.js';
 import { tokenCount, usdAmount } from '../util/amounts.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
@@ -23,7 +24,10 @@ export const REPORT_SCHEMA_VERSION = 1;
  * answer) read from the judge cassette rather than asked in the run;
  * `traces[].task` (the task a run attempted, which `tracejury diff` pairs base and
  * head runs by) and `traces[].unmeasuredLlmCalls` / `totals.unmeasuredLlmCalls` (LLM calls with no
- * token counts and no recorded cost, whose cost is unknown rather than $0).
+ * token counts and no recorded cost, whose cost is unknown rather than $0);
+ * `sessionCoverage` — how many traces named a session (and were scored in
+ * `sessions[]`) and how many named none (scored in no session: runs without a session or
+ * conversation id are no longer grouped into one by agent).
  */
 export const REPORT_SCHEMA_MINOR = 4;
 
@@ -287,6 +291,8 @@ export const ReportSchema = z.object({
   waste: WasteSchema,
   verdicts: z.array(ReportVerdictSchema),
   sessions: z.array(SessionScoreSchema),
+  /** Traces in named sessions and traces in none (schema 1.4; absent in older reports and Vitest runs). */
+  sessionCoverage: SessionCoverageSchema.optional(),
   review: z.array(ReviewItemSchema),
   /**
    * Judges are configured but never ran (no API key and no cassette entry): how many escalated

@@ -239,6 +239,19 @@ export function sessionRows(report: Pick<Report, 'sessions'>): SessionRow[] {
     .map(({ order: _order, ...row }) => row);
 }
 
+/**
+ * "40 traces named no session (no session or conversation id): they are scored in no session";
+ * undefined when every trace named one, or the report does not say (before schema 1.4).
+ */
+export function sessionCoverageText(report: Pick<Report, 'sessionCoverage'>): string | undefined {
+  const c = report.sessionCoverage;
+  if (!c || c.withoutSession === 0) return undefined;
+  return (
+    `${plural(c.withoutSession, 'trace')} named no session (no session or conversation id): ` +
+    `${c.withoutSession === 1 ? 'it is' : 'they are'} scored in no session`
+  );
+}
+
 /** "agent_reliability 0.10 < 0.50" (or ≥ when it passed). */
 export function sessionScoreText(metric: string, v: SessionMetricView): string {
   return `${metric} ${v.score.toFixed(2)} ${v.passed ? '≥' : '<'} ${v.threshold.toFixed(2)}`;

@@ -3,27 +3,28 @@
  * the same scores as `--jobs 1`), each is reduced to its four per-trace signals and dropped, and
  * `finish` scores each session with agent_reliability and agent_consistency.
  *
- * Grouping:
- * - traces that name a `sessionId` are grouped by it (whatever their agent: a session is one
- *   conversation, even when several agents took part);
- * - in a run where no trace names one, each agentId is one session (reported under the agentId,
- *   `grouped_by: "agentId"` in its metadata);
- * - a trace without a sessionId among traces that have one joins its agent's session when that
- *   agent has exactly one; an agent with none or several keeps such traces in a session of their
- *   own, reported under the agentId (`… (no sessionId)` should a recorded session have that name).
+ * Grouping: a session is what the recording groups. Traces that name a `sessionId` (a session or
+ * conversation id: `session.id`, `gen_ai.conversation.id`, Langfuse's `sessionId`, …) are grouped
+ * by it, whatever their agent — a session is one conversation, even when several agents took
+ * part. Traces that name none are scored in no session: independent runs of an agent (a benchmark's
+ * tasks, the tests of a suite) are not one conversation, and scoring them as one made every run of
+ * a failing task drag the others below the threshold. How many traces named no session is counted
+ * (`withoutSession`), for the report to say.
  *
  * Repeats across traces: a trace whose tool calls and output are near-identical to one of the
  * previous PREVIOUS_RUNS traces of its session is a loop across traces (fromDetectorSignals.ts
  * loopFromRepeat). Only recorded sessions are compared this way: runs that name no session are
  * independent runs of an agent, and the same task run k times is expected to look the same.
  *
- * Memory: per trace, its ids and four numbers; per recorded session, the fingerprints (32
+ * Memory: per trace of a recorded session, its ids and four numbers (a trace that names no session
+ * is counted and dropped); per recorded session, the fingerprints (32
  * numbers each) of its last PREVIOUS_RUNS traces, for the MAX_TRACKED_SESSIONS sessions seen
  * most recently. A session not seen for that long starts its comparison afresh.
  */
 import { agentConsistency } from './agentConsistency.js';
 import { agentReliability } from './agentReliability.js';
 import type { SessionSettings } from './config.js';
+import type { SessionCoverage } from './coverage.js';
 import { traceSignalsFromDetectors } from './fromDetectorSignals.js';
 import type { SessionMetricResult, TraceSignals } from './signals.js';
 import { sketchJaccard } from './similarity.js';
@@ -66,21 +67,19 @@ export interface SessionAccumulator {
   /** Adds a trace; returns its per-trace signals. */
   add(input: SessionTraceInput): TraceSignals;
   finish(settings: SessionSettings): SessionScoreEntry[];
+  coverage(): SessionCoverage;
 }
 
 interface Group {
   traces: TraceSignals[];
   agents: Set<string>;
-  /** Traces without a sessionId that joined this recorded session. */
-  joined: number;
 }
 
 export function createSessionAccumulator(options: { maxTracked?: number } = {}): SessionAccumulator {
   const maxTracked = options.maxTracked ?? MAX_TRACKED_SESSIONS;
   const recorded = new Map<string, Group>();
-  const unsessioned = new Map<string, TraceSignals[]>();
-  /** The one recorded session of each agent, or null when it has several. */
-  const sessionOfAgent = new Map<string, string | null>();
+  let grouped = 0;
+  let withoutSession = 0;
   /** Recent fingerprints per recorded session, least recently seen first. */
   const recent = new Map<string, number[][]>();
 
@@ -115,45 +114,25 @@ export function createSessionAccumulator(options: { maxTracked?: number } = {}):
         ...(repeat !== undefined ? { repeatSimilarity: repeat } : {}),
       });
       if (sessionId === undefined) {
-        let list = unsessioned.get(agentId);
-        if (!list) unsessioned.set(agentId, (list = []));
-        list.push(traceSignals);
-      } else {
-        let group = recorded.get(sessionId);
-        if (!group) recorded.set(sessionId, (group = { traces: [], agents: new Set(), joined: 0 }));
-        group.traces.push(traceSignals);
-        group.agents.add(agentId);
-        const known = sessionOfAgent.get(agentId);
-        if (known === undefined) sessionOfAgent.set(agentId, sessionId);
-        else if (known !== null && known !== sessionId) sessionOfAgent.set(agentId, null);
+        withoutSession++;
+        return traceSignals;
       }
+      let group = recorded.get(sessionId);
+      if (!group) recorded.set(sessionId, (group = { traces: [], agents: new Set() }));
+      group.traces.push(traceSignals);
+      group.agents.add(agentId);
+      grouped++;
       return traceSignals;
     },
 
+    coverage: () => ({ sessions: recorded.size, grouped, withoutSession }),
+
     finish(settings) {
-      const groups: { sessionId: string; groupedBy: 'sessionId' | 'agentId'; group: Group }[] = [];
-      for (const [sessionId, group] of recorded) groups.push({ sessionId, groupedBy: 'sessionId', group });
-      for (const [agentId, traces] of unsessioned) {
-        const only = sessionOfAgent.get(agentId);
-        if (only !== undefined && only !== null) {
-          const group = recorded.get(only)!;
-          for (const t of traces) group.traces.push(t);
-          group.joined += traces.length;
-          continue;
-        }
-        const sessionId = recorded.has(agentId) ? `${agentId} (no sessionId)` : agentId;
-        groups.push({
-          sessionId,
-          groupedBy: 'agentId',
-          group: { traces, agents: new Set([agentId]), joined: 0 },
-        });
-      }
       const out: SessionScoreEntry[] = [];
-      for (const { sessionId, groupedBy, group } of groups) {
+      for (const [sessionId, group] of recorded) {
         const context = {
-          grouped_by: groupedBy,
+          grouped_by: 'sessionId',
           agent_ids: [...group.agents].sort().slice(0, 10),
-          ...(group.joined > 0 ? { traces_without_session_id: group.joined } : {}),
         };
         const metrics: [SessionMetricName, SessionMetricResult, number][] = [
           [

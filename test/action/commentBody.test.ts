@@ -100,7 +100,7 @@ describe('the PR comment', () => {
     expect(screen).toContain('(zip download, 3 files)');
     // Only what changed is listed below; the rest is counted.
     expect(body).toContain('<details><summary>Detectors: 2 changed, 6 unchanged</summary>');
-    expect(body).toContain('Unchanged: 16 session scores.');
+    expect(body).toContain('Unchanged: 12 session scores.');
     expect(body).not.toMatch(/0\.000 → 0\.000|\| 0\.000 \|/);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Session scores in analyze()'s report: grouped by sessionId (agentId when no trace names one),
+ * Session scores in analyze()'s report: grouped by sessionId (runs that name none are in no session),
  * valid Report v1, gating by `sessions:` config, and shown by both renderers.
  */
 import { describe, expect, it } from 'vitest';
@@ -72,20 +72,34 @@ describe('sessions in the report', () => {
     expect(md).toMatch(/^- 1 session below its threshold .*session rough/m);
   });
 
-  it('is one session per agentId when no trace names a session', async () => {
-    const report = await run([
-      answer('1', undefined, 'a'),
-      answer('2', undefined, 'b'),
-      answer('3', undefined, 'a'),
-    ]);
+  it('scores no session for runs that name none, never fails the gate for them, and says how many', async () => {
+    // Independent runs of one agent, one of them looping: no session and conversation ids, so no
+    // session; the finding is left to failOn (critical here).
+    const report = await run([answer('1', undefined, 'a'), looping('2'), answer('3', undefined, 'b')]);
+    expect(ReportSchema.safeParse(report).success).toBe(true);
+    expect(report.sessions).toEqual([]);
+    expect(report.sessionCoverage).toEqual({ sessions: 0, grouped: 0, withoutSession: 3 });
+    expect(report.gate.passed).toBe(true);
+    expect(renderText(report)).toContain(
+      'Sessions: none (3 traces named no session (no session or conversation id): they are scored in no session)',
+    );
+    expect(renderMarkdown(report)).toContain(
+      '_Sessions: 3 traces named no session (no session or conversation id): they are scored in no session._',
+    );
+  });
+
+  it('scores the sessions the recording names and leaves the other runs out of them', async () => {
+    const report = await run([answer('1', 'calm'), looping('2'), answer('3', 'calm')]);
     const reliability = report.sessions.filter((s) => s.metric === 'agent_reliability');
     expect(
       reliability.map((s) => [s.sessionId, s.metadata.total_traces_in_session, s.metadata.grouped_by]),
-    ).toEqual([
-      ['a', 2, 'agentId'],
-      ['b', 1, 'agentId'],
-    ]);
+    ).toEqual([['calm', 2, 'sessionId']]);
+    expect(reliability[0]!.metadata).not.toHaveProperty('traces_without_session_id');
+    expect(report.sessionCoverage).toEqual({ sessions: 1, grouped: 2, withoutSession: 1 });
     expect(report.gate.passed).toBe(true);
+    expect(renderText(report)).toMatch(
+      /Sessions: 1 \(all at or above threshold\)\n {2}1 trace named no session/,
+    );
   });
 
   it('lowers a session that repeats its previous run near-identically', async () => {

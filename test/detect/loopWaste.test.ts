@@ -241,7 +241,7 @@ describe('the other structural loops', () => {
     expect(rejection.wasteUsd).toBeCloseTo(0.06, 10);
   });
 
-  it('TOOL_THRASHING charges the calls that issued the alternation after its first round', () => {
+  it('TOOL_THRASHING charges the calls that issued the alternation where it made no progress', () => {
     const a = (issuedBy: number) => tool('read_file', { args: { path: 'a.py' }, result: 'x = 1', issuedBy });
     const b = (issuedBy: number) => tool('run_tests', { args: {}, result: '1 failed', issuedBy });
     const trace = makeTrace([
@@ -253,14 +253,20 @@ describe('the other structural loops', () => {
       a(5),
       priced(0.04),
       b(7),
-      priced(0.05, { output: 'stuck' }),
+      priced(0.05),
+      a(9),
+      priced(0.06),
+      b(11),
+      priced(0.07, { output: 'stuck' }),
     ]);
     const signals = run(trace);
     const thrashing = only(signals, 'TOOL_THRASHING');
     // TOOL_LOOP sees the same round made again (priority 7, before TOOL_THRASHING's 8).
     const loop = of(signals, 'TOOL_LOOP');
-    const charged = [...(loop[0] ? chargedSteps(loop[0]) : []), ...chargedSteps(thrashing)].sort();
-    expect(charged).toEqual([5, 7]);
+    const charged = [...(loop[0] ? chargedSteps(loop[0]) : []), ...chargedSteps(thrashing)].sort(
+      (x, y) => x - y,
+    );
+    expect(charged).toEqual([5, 7, 9, 11]);
     expectChargedOnce(trace, signals);
   });
 

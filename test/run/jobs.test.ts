@@ -145,8 +145,14 @@ describe('--jobs', () => {
     expect(report.inputs.errorCount).toBe(2);
     expect(report.signals.length).toBeGreaterThan(20);
     // Session scores are part of the report, and must not depend on the threads either.
-    const sessions = (one.report as { sessions: { sessionId: string }[] }).sessions;
-    expect(new Set(sessions.map((s) => s.sessionId)).size).toBeGreaterThan(7);
+    const { sessions, sessionCoverage } = one.report as {
+      sessions: { sessionId: string }[];
+      sessionCoverage: { sessions: number; withoutSession: number };
+    };
+    expect(new Set(sessions.map((s) => s.sessionId)).size).toBeGreaterThanOrEqual(7);
+    // Runs that name no session are in none, and counted: the same count from every thread.
+    expect(sessionCoverage.sessions).toBe(new Set(sessions.map((s) => s.sessionId)).size);
+    expect(sessionCoverage.withoutSession).toBeGreaterThan(0);
     // The native agents have 20 good runs and more: their baseline detectors wait for the input's
     // own baselines, which workers must hand over as one thread does.
     const baselines = (

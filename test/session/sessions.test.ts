@@ -41,35 +41,31 @@ describe('session grouping', () => {
     });
   });
 
-  it('makes one session per agentId when no trace names a session', () => {
+  it('scores no session for runs that name none, and counts them', () => {
     const acc = createSessionAccumulator();
     for (const [id, agent] of [
       ['x1', 'x'],
       ['y1', 'y'],
       ['x2', 'x'],
     ] as const)
-      acc.add({ traceId: id, agentId: agent, signals: [] });
-    const out = acc.finish(defaults).filter((e) => e.metric === 'agent_reliability');
-    expect(out.map((e) => [e.sessionId, e.metadata.total_traces_in_session, e.metadata.grouped_by])).toEqual([
-      ['x', 2, 'agentId'],
-      ['y', 1, 'agentId'],
-    ]);
+      acc.add({ traceId: id, agentId: agent, signals: [loop] });
+    expect(acc.finish(defaults)).toEqual([]);
+    expect(acc.coverage()).toEqual({ sessions: 0, grouped: 0, withoutSession: 3 });
   });
 
-  it("a trace without a sessionId joins its agent's only session; with several it keeps a group of its own", () => {
+  it("never joins a run that names no session to a session, not even its agent's only one", () => {
     const acc = createSessionAccumulator();
     acc.add({ traceId: 'o1', agentId: 'one', sessionId: 'only', signals: [] });
-    acc.add({ traceId: 'o2', agentId: 'one', signals: [] });
+    acc.add({ traceId: 'o2', agentId: 'one', signals: [loop] });
     acc.add({ traceId: 'm1', agentId: 'many', sessionId: 'm-a', signals: [] });
     acc.add({ traceId: 'm2', agentId: 'many', sessionId: 'm-b', signals: [] });
     acc.add({ traceId: 'm3', agentId: 'many', signals: [] });
-    acc.add({ traceId: 'c1', agentId: 'clash', sessionId: 'many', signals: [] });
     const out = acc.finish(defaults).filter((e) => e.metric === 'agent_reliability');
     const by = Object.fromEntries(out.map((e) => [e.sessionId, e.metadata]));
-    expect(by.only).toMatchObject({ total_traces_in_session: 2, traces_without_session_id: 1 });
-    // "many" is also a recorded session id: the agent's own group says what it is.
-    expect(by['many (no sessionId)']).toMatchObject({ total_traces_in_session: 1, grouped_by: 'agentId' });
-    expect(Object.keys(by)).toEqual(['only', 'm-a', 'm-b', 'many', 'many (no sessionId)']);
+    expect(Object.keys(by)).toEqual(['only', 'm-a', 'm-b']);
+    expect(by.only).toMatchObject({ total_traces_in_session: 1, grouped_by: 'sessionId' });
+    expect(out.every((e) => e.passed)).toBe(true);
+    expect(acc.coverage()).toEqual({ sessions: 3, grouped: 3, withoutSession: 2 });
   });
 });
 

@@ -25,7 +25,7 @@ const lookups = (lastResult: string) =>
       tool('get_reservation_details', { args: { id: 'R2' } }),
       tool('get_reservation_details', { args: { id: 'R3' }, result: lastResult }),
     ],
-    { id: 'iter-1', output: 'done' },
+    { id: 'iter-1', sessionId: 'conversation-1', output: 'done' },
   );
 const iterating = lookups('{"status": "confirmed"}');
 

@@ -101,7 +101,7 @@ describe('examples/vitest', () => {
 
   it('writes the report under the example root, every test named, the gate passed', () => {
     expect(report, `no report at ${STATE_DIR}`).toBeDefined();
-    expect(report.schemaMinor).toBe(3);
+    expect(report.schemaMinor).toBe(4);
     expect(report.testRun).toMatchObject({ tests: 16, passed: 16, failed: 0, repeated: 1 });
     expect(report.gate.passed).toBe(true);
     expect(report.inputs.errorCount).toBe(0);

@@ -17,8 +17,15 @@ function Score({ m }: { m: SessionMetric | undefined }) {
 
 export function SessionsTab({ page, index }: { page: ReportPage; index: TraceIndex }) {
   const rows = sessionRows(page.report.sessions);
+  const without = page.report.sessionCoverage?.withoutSession ?? 0;
   return (
     <section aria-label="Sessions">
+      {without > 0 && (
+        <p class="muted" data-testid="without-session">
+          {without} trace{without === 1 ? '' : 's'} named no session (no session or conversation id):{' '}
+          {without === 1 ? 'it is' : 'they are'} scored in no session.
+        </p>
+      )}
       <table class="table">
         <thead>
           <tr>

@@ -2,24 +2,35 @@
  * Tier 2's reading of repeated tool calls (detection-tiers.md, "State delta analysis"): each call's
  * result compared with what the calls before it returned. Pure over the steps.
  *
- * - same: the result is one an earlier call of the same tool returned (normalised text);
+ * - same: the result is one an earlier call of the same tool returned (normalised text, without
+ *   its envelope: repetition.ts), or a JSON result from which three or more fields vanished;
  * - empty / error: the lookup found nothing, or the call failed;
  * - void: the call returned no value (an action's acknowledgement): neither progress nor not;
- * - new: something came back that was not there before — new ids, new values (tokens no earlier
- *   result of the tool held), or fields that appeared in a JSON result;
+ * - new: a result no earlier call of the tool returned. That it holds no word the earlier results
+ *   did not is not enough to call it nothing new: a test's output after an edit rearranges words
+ *   it printed before, and says something else. The new tokens, ids and fields are kept as
+ *   evidence (and to see whether the run used them);
  * - unrecorded: the trace did not keep the result.
+ *
+ * A call asks again (`repeatsRequest`) when it makes an earlier call's request (same or near-same
+ * arguments) against the same state: a write between them (callStates.ts) makes it a new attempt,
+ * which `askedBefore` still records (the same test re-run after an edit).
  *
  * Fields that vanished (keys of a JSON result missing from the previous result of the tool) are
  * counted too: three or more vanishing at once is the reference's disappearance signal, and such a
  * result is not taken as progress even if it holds new values.
  */
+import { callStates } from '../../detect/detectors/structural/callStates.js';
 import {
   callFacts,
   nearIdentical,
   outcomeOf,
+  sameRequestAgain,
   type CallFacts,
   type OutcomeKind,
 } from '../../detect/detectors/structural/repetition.js';
+import { resultContent } from '../../detect/detectors/structural/resultEnvelope.js';
+import { toolCalls } from '../../detect/detectors/structural/shared.js';
 import type { Step, ToolStep, Trace } from '../../trace/schema.js';
 
 export type DeltaKind = 'same' | 'empty' | 'error' | 'void' | 'new' | 'unrecorded';
@@ -31,8 +42,13 @@ export interface CallDelta {
   kind: DeltaKind;
   /** What the call itself returned (a `same` delta may be a repeated value or a repeated error). */
   outcome: OutcomeKind;
-  /** It asks again what an earlier call of the tool asked (identical or near-identical arguments). */
+  /**
+   * It asks again what an earlier call of the tool asked (identical or near-identical arguments)
+   * against the same state: nothing written in between.
+   */
   repeatsRequest: boolean;
+  /** It makes an earlier call's request, in whatever state (after a write: the same test re-run). */
+  askedBefore: boolean;
   /** Values in the result no earlier result of the tool held (first few, for the evidence). */
   newValues: string[];
   newValueCount: number;
@@ -81,16 +97,19 @@ export function callDeltas(trace: Trace, steps: readonly number[]): CallDelta[] 
   const lastFields = new Map<string, string[] | undefined>();
   const asked: CallFacts[] = [];
   const out: CallDelta[] = [];
+  const states = callStates(trace);
+  const position = new Map(toolCalls(trace).map((c, pos) => [c.no, pos]));
   for (const no of steps) {
     const step = trace.steps[no - 1];
     if (step?.type !== 'tool') continue;
     const o = outcomeOf(step);
-    const request = callFacts({ step, no }, asked.length);
-    const repeatsRequest = asked.some((a) => nearIdentical(a, request));
+    const request = callFacts({ step, no }, position.get(no) ?? -1);
+    const earlier = asked.filter((a) => nearIdentical(a, request));
+    const repeatsRequest = earlier.some((a) => sameRequestAgain(states, a.pos, request.pos));
     asked.push(request);
     const texts = seenTexts.get(step.name) ?? new Set<string>();
     const tokens = seenTokens.get(step.name) ?? new Set<string>();
-    const fields = fieldsOf(step.result);
+    const fields = fieldsOf(resultContent(step.result).value);
     const before = lastFields.get(step.name);
     const appeared = fields && before ? fields.filter((f) => !before.includes(f)) : [];
     const vanished = fields && before ? before.filter((f) => !fields.includes(f)) : [];
@@ -112,17 +131,16 @@ export function callDeltas(trace: Trace, steps: readonly number[]): CallDelta[] 
             : 'error'
           : o.kind === 'empty' || o.kind === 'void'
             ? o.kind
-            : texts.has(o.text)
+            : texts.has(o.text) || vanished.length >= VANISHED_FIELDS
               ? 'same'
-              : (freshCount > 0 || appeared.length > 0) && vanished.length < VANISHED_FIELDS
-                ? 'new'
-                : 'same';
+              : 'new';
     out.push({
       step: no,
       tool: step.name,
       kind,
       outcome: o.kind,
       repeatsRequest,
+      askedBefore: earlier.length > 0,
       newValues: fresh,
       newValueCount: freshCount,
       fieldsAppeared: appeared,

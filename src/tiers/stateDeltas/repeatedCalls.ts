@@ -5,12 +5,15 @@
  * command that succeeded silently) count neither way.
  *
  * A later call is
- * - new: it brought information no earlier call of the tool had (new ids, values or fields), or it
- *   asked again and failed differently than before (the state behind the request changed);
- * - stale: it returned a value an earlier call had already returned, or it asked again what was
- *   asked before and came back empty or failed;
+ * - new: it brought back a result no earlier call of the tool had (deltas.ts: a different result,
+ *   not merely one with new words), or it asked again and failed differently than before (the
+ *   state behind the request changed);
+ * - stale: it returned a value an earlier call had already returned, word for word, or made an
+ *   earlier request again and failed exactly as before — the outcome stayed the same after a change
+ *   was made (the agent edited, waited or rephrased, and learnt nothing); or it asked again, against
+ *   the same state, what was asked before and came back empty;
  * - a miss: a request of its own that found nothing or failed (iterating over entities, one had
- *   nothing) — not progress, not a repeat.
+ *   nothing; two different greps that both matched nothing) — not progress, not a repeat.
  *
  * Decisions:
  * - Nothing new came back at all: a failure, 0.80 — 0.85 when the calls were fired back to back or
@@ -19,7 +22,9 @@
  *   request, or a final answer): healthy iteration or searching until found — no failure (0.20;
  *   0.15 when the next step uses what was found; 0.25 when some requests found nothing).
  * - The answers stopped changing: the last two calls brought nothing new and at least one was
- *   stale — a failure (0.75): the agent kept asking after there was nothing left to learn.
+ *   stale (a result returned before, word for word) — a failure (0.75): the agent kept asking
+ *   after there was nothing left to learn. A different result is new information however few new
+ *   words it has.
  * - Anything else (results not recorded; new and stale calls mixed) stays in the gray zone for the
  *   next tier, with what tier 2 saw in the evidence.
  */
@@ -33,10 +38,10 @@ type Reading = 'new' | 'stale' | 'miss';
 
 function readingOf(d: CallDelta): Reading {
   if (d.kind === 'new') return 'new';
-  if (d.kind === 'same' && d.outcome === 'value') return 'stale';
+  if (d.kind === 'same') return d.outcome === 'value' || d.askedBefore ? 'stale' : 'miss';
   // The same request failing differently than before: what stands behind it changed (a test
-  // re-run after an edit that now fails another way).
-  if (d.kind === 'error' && d.repeatsRequest && d.newValueCount > 0) return 'new';
+  // re-run after an edit that now fails another way, a service that answers with another error).
+  if (d.kind === 'error') return d.askedBefore ? 'new' : 'miss';
   return d.repeatsRequest ? 'stale' : 'miss';
 }
 

@@ -5,6 +5,9 @@ import { runDetector, testDetector } from '../tester.js';
 
 const FORMAT_ERROR = (n: number) =>
   `Please always provide EXACTLY ONE action in triple backticks, found ${n} actions.\n\nPlease format your action as shown in <response_example>.`;
+const ROUND_PROMPT =
+  'Based on your analysis, answer below questions:\n- do we need more context: construct search API calls.\n- where are bug locations: buggy files and methods.';
+const CONTINUE = 'Continue with the task. When you are done, reply with the final patch and nothing else.';
 /** An assistant turn with no tool call (text only). */
 const talk = (text = 'THOUGHT: let me look at the file first.') => llm({ output: text });
 /** An assistant turn that called the tool, and the tool's answer. */
@@ -56,6 +59,50 @@ testDetector(harnessRejection, {
         message('user', FORMAT_ERROR(2)),
         ...act('id'),
         message('user', FORMAT_ERROR(2)),
+      ]),
+    },
+    {
+      name: 'three errors for three different reasons are not the same error fed back',
+      trace: makeTrace([
+        talk(),
+        message('environment', 'Invalid action: "lookup[Paris" is missing a closing bracket.'),
+        talk(),
+        message('environment', 'Error: unknown tool "serach". Available tools: search, lookup, finish.'),
+        talk(),
+        message('environment', 'Could not parse your response as JSON; expected {"action": …}.'),
+      ]),
+    },
+    {
+      name: "a harness's fixed round prompt, alternating with the results of each round, is no rejection",
+      trace: makeTrace(
+        [
+          'search_class("Lexer")',
+          'search_method("tokenize")',
+          'search_code("split")',
+          'search_method("join")',
+        ].flatMap((q, i) => [
+          talk(q),
+          message(
+            'user',
+            `Result of ${q}: found ${['class Lexer', 'def tokenize', '2 call sites', 'def join'][i]!}.`,
+          ),
+          talk('Let me think about what this shows.'),
+          message('user', ROUND_PROMPT),
+        ]),
+      ),
+    },
+    {
+      name: 'a fixed prompt the harness also sends after turns that acted is no rejection',
+      trace: makeTrace([
+        message('user', CONTINUE),
+        ...act('ls'),
+        message('user', CONTINUE),
+        talk(),
+        message('user', CONTINUE),
+        talk(),
+        message('user', CONTINUE),
+        talk(),
+        message('user', CONTINUE),
       ]),
     },
     {
@@ -121,16 +168,16 @@ testDetector(harnessRejection, {
       signals: [{ severity: 'high', message: /the run ended rejected$/ }],
     },
     {
-      name: 'error-like replies in other words, from another harness: read from the wording',
+      name: 'errors for the same reason in other words, from another harness: read from their opening',
       trace: makeTrace([
         talk(),
         message('environment', 'Invalid action: "lookup[Paris" is missing a closing bracket.'),
         talk(),
-        message('environment', 'Error: unknown tool "serach". Available tools: search, lookup, finish.'),
+        message('environment', 'Invalid action: "serach[Rome]" names no tool you have.'),
         talk(),
-        message('environment', 'Could not parse your response as JSON; expected {"action": …}.'),
+        message('environment', 'Invalid action: "finish" needs an answer.'),
       ]),
-      signals: [{ steps: [2, 4, 6], message: /got error-like replies/, confidence: 0.75 }],
+      signals: [{ steps: [2, 4, 6], message: /got the same error in other words/, confidence: 0.75 }],
     },
   ],
 });

@@ -9,6 +9,7 @@ import {
   retries,
   textSimilarity,
 } from '../../../src/detect/detectors/structural/repetition.js';
+import { statesOf } from '../../../src/detect/detectors/structural/callStates.js';
 import type { ToolStep } from '../../../src/trace/schema.js';
 import { makeTrace, tool } from '../../helpers/traceBuilder.js';
 
@@ -104,6 +105,58 @@ describe('findRepeats and repeatLoops', () => {
   });
 });
 
+describe("findRepeats with the run's states", () => {
+  it('a re-run after a write is no repeat; after a failed write or a read, it is', () => {
+    const steps = calls(
+      tool('bash', { args: { command: 'pytest' }, result: '1 failed' }),
+      tool('bash', { args: { command: "sed -i 's/a/b/' x.py" }, result: '' }),
+      tool('bash', { args: { command: 'pytest' }, result: '1 failed' }),
+      tool('bash', { args: { command: "sed -i 's/c/d/' q.py" }, status: 'error', error: 'no such file' }),
+      tool('bash', { args: { command: 'pytest' }, result: '1 failed' }),
+    );
+    const f = steps.map((c, i) => callFacts(c, i));
+    const repeats = findRepeats(f, 5, statesOf(steps));
+    expect(repeats[2]).toBeUndefined();
+    expect(repeats[4]).toMatchObject({ of: 2, exact: true, same: true });
+    // Without the states, the edit is not seen.
+    expect(findRepeats(f, 5)[2]).toMatchObject({ of: 0, same: true });
+  });
+
+  it('a write repeats only the identical write', () => {
+    const steps = calls(
+      tool('bash', { args: { command: "cat > a.py <<'EOF'\nx = 1\nEOF" }, result: '' }),
+      tool('bash', { args: { command: "cat > a.py <<'EOF'\n  x = 1\nEOF" }, result: '' }),
+      tool('bash', { args: { command: "cat > a.py <<'EOF'\n  x = 1\nEOF" }, result: '' }),
+    );
+    const repeats = findRepeats(
+      steps.map((c, i) => callFacts(c, i)),
+      5,
+      statesOf(steps),
+    );
+    expect(repeats[1]).toBeUndefined();
+    expect(repeats[2]).toMatchObject({ of: 1, exact: true });
+  });
+});
+
+describe('outcomeOf: the envelope is not the outcome', () => {
+  it('compares tool messages by their content, not their ids', () => {
+    const wrap = (id: string) => ({ role: 'tool', tool_call_id: id, content: 'Order A-17: shipped' });
+    const [a, b] = calls(
+      tool('lookupOrder', { result: wrap('c1') }),
+      tool('lookupOrder', { result: wrap('c2') }),
+    ).map((c) => outcomeOf(c.step));
+    expect(a).toEqual({ kind: 'value', text: 'Order A-17: shipped' });
+    expect(b).toEqual(a);
+  });
+
+  it('takes an envelope that says the call failed as an error', () => {
+    const [o] = calls(
+      tool('x', { result: { type: 'tool_result', tool_use_id: 't', content: 'denied', is_error: true } }),
+    );
+    expect(outcomeOf(o!.step)).toEqual({ kind: 'error', text: 'denied' });
+  });
+});
+
 describe('newResults', () => {
   it('counts later calls that brought back a value not seen before, leaving out calls with no value', () => {
     expect(
@@ -117,6 +170,17 @@ describe('newResults', () => {
         ),
       ),
     ).toEqual({ fresh: 1, of: 3 });
+  });
+
+  it('counts a new error as new, and the same result in another state as a new attempt', () => {
+    const steps = calls(
+      tool('bash', { status: 'error', error: 'AssertionError: 2 != 3' }),
+      tool('bash', { status: 'error', error: 'AssertionError: 2 != 3' }),
+      tool('bash', { status: 'error', error: 'AssertionError: 2 != 4' }),
+      tool('bash', { status: 'error', error: 'AssertionError: 2 != 3' }),
+    );
+    expect(newResults(steps)).toEqual({ fresh: 1, of: 3 });
+    expect(newResults(steps, [0, 0, 0, 1])).toEqual({ fresh: 2, of: 3 });
   });
 });
 

@@ -9,6 +9,22 @@ const fail = (name: string, args?: unknown, error = 'timeout') =>
 testDetector(retryStorm, {
   valid: [
     {
+      name: 'a test failing again after each edit made with another tool: new attempts, not retries',
+      trace: makeTrace([
+        fail('bash', { command: 'python repro.py' }, 'AssertionError: 2 != 3'),
+        tool('str_replace_editor', {
+          args: { command: 'str_replace', path: 'x.py', old_str: 'a', new_str: 'b' },
+          result: 'edited',
+        }),
+        fail('bash', { command: 'python repro.py' }, 'AssertionError: 2 != 3'),
+        tool('str_replace_editor', {
+          args: { command: 'str_replace', path: 'x.py', old_str: 'b', new_str: 'c' },
+          result: 'edited',
+        }),
+        fail('bash', { command: 'python repro.py' }, 'AssertionError: 2 != 3'),
+      ]),
+    },
+    {
       name: 'just under: 2 failures in a row',
       trace: makeTrace([fail('fetch'), llm(), fail('fetch'), llm()]),
     },
@@ -39,6 +55,21 @@ testDetector(retryStorm, {
     },
   ],
   invalid: [
+    {
+      name: 'a test failing again with only reads (or a rejected edit) between: retries',
+      trace: makeTrace([
+        fail('bash', { command: 'python repro.py' }, 'AssertionError: 2 != 3'),
+        tool('str_replace_editor', { args: { command: 'view', path: 'x.py' }, result: 'def f(): ...' }),
+        fail('bash', { command: 'python repro.py' }, 'AssertionError: 2 != 3'),
+        fail(
+          'str_replace_editor',
+          { command: 'str_replace', path: 'x.py', old_str: 'zz', new_str: 'b' },
+          'old_str not found',
+        ),
+        fail('bash', { command: 'python repro.py' }, 'AssertionError: 2 != 3'),
+      ]),
+      signals: [{ steps: [1, 3, 5], message: /bash failed 3× in a row/ }],
+    },
     {
       name: 'just over: 3 failures with LLM steps between, never recovered',
       trace: makeTrace([

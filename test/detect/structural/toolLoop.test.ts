@@ -78,6 +78,27 @@ testDetector(toolLoop, {
       ]),
     },
     {
+      name: 'edit, then re-run the test, three times: each run is a new attempt, even with the same output',
+      trace: makeTrace([
+        bash('python reproduce.py', 'AssertionError: 2 != 3', 'error'),
+        bash("sed -i 's/a/b/' x.py", ''),
+        bash('python reproduce.py', 'AssertionError: 2 != 3', 'error'),
+        bash("cat > y.py <<'EOF'\nz = 1\nEOF", ''),
+        bash('python reproduce.py', 'AssertionError: 2 != 3', 'error'),
+      ]),
+    },
+    {
+      name: 'a lookup after a cancellation is a new question: the records changed',
+      trace: makeTrace([
+        tool('get_reservation_details', { args: { id: 'R1' }, result: { status: 'active' } }),
+        tool('cancel_reservation', { args: { id: 'R1' }, result: { status: 'cancelled' } }),
+        tool('get_reservation_details', { args: { id: 'R1' }, result: { status: 'cancelled' } }),
+        tool('get_reservation_details', { args: { id: 'R2' }, result: { status: 'active' } }),
+        tool('cancel_reservation', { args: { id: 'R2' }, result: { status: 'cancelled' } }),
+        tool('get_reservation_details', { args: { id: 'R2' }, result: { status: 'cancelled' } }),
+      ]),
+    },
+    {
       name: 'entity ids are not near-identical: three files read are three requests',
       trace: makeTrace([
         bash('cat astropy/io/ascii/connect.py', 'same text'),
@@ -162,12 +183,12 @@ testDetector(toolLoop, {
       ],
     },
     {
-      name: 'the same check re-run between other commands, same output each time: a finding, less sure',
+      name: 'the same check re-run between reads, same output each time: a finding, less sure',
       trace: makeTrace([
         bash('python reproduce.py', 'AssertionError: 2 != 3', 'error'),
-        bash("sed -i 's/a/b/' x.py", ''),
+        bash("sed -n '1,20p' x.py", 'def f(): ...'),
         bash('python reproduce.py', 'AssertionError: 2 != 3', 'error'),
-        bash("sed -i 's/c/d/' y.py", ''),
+        bash('grep -n count y.py', '3: count = 0'),
         bash('python reproduce.py', 'AssertionError: 2 != 3', 'error'),
       ]),
       signals: [
@@ -179,21 +200,63 @@ testDetector(toolLoop, {
       ],
     },
     {
-      name: 're-running a test after each edit, the output changing: the gray zone, for tier 2',
+      name: 'a status polled with nothing written in between, the answer changing: the gray zone, for tier 2',
       trace: makeTrace([
-        bash('python reproduce.py', 'AssertionError: 2 != 3', 'error'),
-        bash("sed -i 's/a/b/' x.py", ''),
-        bash('python reproduce.py', 'AssertionError: 3 != 4', 'error'),
-        bash("sed -i 's/c/d/' y.py", ''),
-        bash('python reproduce.py', 'ok'),
+        tool('job_status', { args: { id: 'J1' }, result: 'queued' }),
+        tool('job_status', { args: { id: 'J1' }, result: 'running' }),
+        tool('job_status', { args: { id: 'J1' }, result: 'done' }),
       ]),
       signals: [
         {
-          steps: [1, 3, 5],
-          message: /2 calls repeated an earlier one \(identical arguments\), 2 with a different result/,
+          steps: [1, 2, 3],
+          message:
+            /2 calls repeated an earlier one \(identical arguments\), 2 with a different result though nothing was written in between/,
           confidence: 0.5,
         },
       ],
+    },
+    {
+      name: 'the same edit failing three times: a failed write changes nothing, so it is a loop',
+      trace: makeTrace([
+        tool('edit_file', {
+          args: { path: 'x.py', old: 'a', new: 'b' },
+          status: 'error',
+          error: 'old text not found',
+        }),
+        tool('edit_file', {
+          args: { path: 'x.py', old: 'a', new: 'b' },
+          status: 'error',
+          error: 'old text not found',
+        }),
+        tool('edit_file', {
+          args: { path: 'x.py', old: 'a', new: 'b' },
+          status: 'error',
+          error: 'old text not found',
+        }),
+      ]),
+      signals: [{ steps: [1, 2, 3], confidence: 0.94 }],
+    },
+    {
+      name: 'LangChain.js tool messages that differ only in tool_call_id: the same result each time',
+      trace: makeTrace(
+        ['call_1', 'call_2', 'call_3'].map((id) =>
+          tool('lookupOrder', {
+            args: { orderId: 'A-17' },
+            result: JSON.stringify({
+              lc: 1,
+              type: 'constructor',
+              id: ['langchain_core', 'messages', 'ToolMessage'],
+              kwargs: {
+                status: 'success',
+                content: 'Order A-17: shipped',
+                tool_call_id: id,
+                name: 'lookupOrder',
+              },
+            }),
+          }),
+        ),
+      ),
+      signals: [{ steps: [1, 2, 3], confidence: 0.94, message: /identical arguments and the same result$/ }],
     },
     {
       name: 'a call retried until it worked: its failed attempts are the loop',
@@ -208,6 +271,21 @@ testDetector(toolLoop, {
           steps: [1, 2, 3, 4],
           message:
             /2 calls repeated an earlier one \(identical arguments\) and got the same result, 1 then got a different one/,
+          confidence: 0.94,
+        },
+      ],
+    },
+    {
+      name: 'a round of messages sent again, in the same order: the second round is a loop',
+      trace: makeTrace(
+        ['Alice', 'Bob', 'Charlie', 'Alice', 'Bob', 'Charlie'].map((to) =>
+          tool('send_direct_message', { args: { recipient: to, body: `Congrats, ${to}!` }, result: 'None' }),
+        ),
+      ),
+      signals: [
+        {
+          steps: [1, 2, 3, 4, 5, 6],
+          message: /3 calls repeated an earlier one \(identical arguments\) and got the same result$/,
           confidence: 0.94,
         },
       ],
@@ -241,7 +319,7 @@ testDetector(toolLoop, {
         {
           steps: [1, 2, 3],
           message:
-            'search_docs called 3× in 3 tool calls (steps 1–3), each time with different arguments, but 2 of 2 later calls came back empty, failed or with an earlier result',
+            'search_docs called 3× in 3 tool calls (steps 1–3), each time with different arguments, but 2 of 2 later calls came back empty or with an earlier result',
           confidence: 0.55,
         },
       ],

@@ -29,6 +29,46 @@ testDetector(toolThrashing, {
       trace: makeTrace([t('a'), t('b'), t('a'), t('b'), t('a')]),
     },
     {
+      name: 'new arguments on every call: progress over different items',
+      trace: makeTrace([
+        t('get_reservation_details', { id: 'R1' }),
+        t('search_direct_flight', { date: '05-14' }),
+        t('get_reservation_details', { id: 'R2' }),
+        t('search_direct_flight', { date: '05-15' }),
+      ]),
+    },
+    {
+      name: 'new searches that found nothing are still new searches',
+      trace: makeTrace([
+        tool('search_direct_flight', { args: { date: '05-15' }, result: [] }),
+        tool('search_onestop_flight', { args: { date: '05-15' }, result: [] }),
+        tool('search_direct_flight', { args: { date: '05-17' }, result: [] }),
+        tool('search_onestop_flight', { args: { date: '05-17' }, result: [{ flight: 'HAT082' }] }),
+      ]),
+    },
+    {
+      name: 'edit, run, edit, run: each edit new, so each run is a new attempt even with the same output',
+      trace: makeTrace([
+        tool('edit_file', { args: { path: 'a.py', content: 'v1' }, result: 'saved' }),
+        tool('run_tests', { args: { path: 'tests' }, result: '1 failed' }),
+        tool('edit_file', { args: { path: 'a.py', content: 'v2' }, result: 'saved' }),
+        tool('run_tests', { args: { path: 'tests' }, result: '1 failed' }),
+        tool('edit_file', { args: { path: 'a.py', content: 'v3' }, result: 'saved' }),
+        tool('run_tests', { args: { path: 'tests' }, result: '0 failed' }),
+      ]),
+    },
+    {
+      name: 'the same request asked again that came back different is progress',
+      trace: makeTrace([
+        tool('job_status', { args: { id: 'J1' }, result: 'queued' }),
+        tool('read_log', { args: { id: 'J1' }, result: 'starting' }),
+        tool('job_status', { args: { id: 'J1' }, result: 'running' }),
+        tool('read_log', { args: { id: 'J1' }, result: 'step 1 of 3' }),
+        tool('job_status', { args: { id: 'J1' }, result: 'done' }),
+        tool('read_log', { args: { id: 'J1' }, result: 'finished' }),
+      ]),
+    },
+    {
       name: 'progress over different items: new arguments and a new result (or an action done) each time',
       trace: makeTrace([
         tool('get_reservation_details', { args: { id: 'R1' }, result: { id: 'R1', cabin: 'economy' } }),
@@ -40,60 +80,70 @@ testDetector(toolThrashing, {
   ],
   invalid: [
     {
-      name: 'just over: A,B,A,B with some arguments repeated, LLM steps between',
+      name: 'just over: after the first round, 4 calls in a row ask again what they asked, with the same answers',
       trace: makeTrace([
         llm(),
-        t('search', { q: 1 }),
+        tool('search_docs', { args: { q: 'refund' }, result: 'doc-7' }),
         llm(),
-        t('read', { id: 1 }),
+        tool('read_doc', { args: { id: 'doc-7' }, result: 'Refunds take 5 days.' }),
         llm(),
-        t('search', { q: 2 }),
+        tool('search_docs', { args: { q: 'refund' }, result: 'doc-7' }),
         llm(),
-        t('read', { id: 1 }),
+        tool('read_doc', { args: { id: 'doc-7' }, result: 'Refunds take 5 days.' }),
+        llm(),
+        tool('search_docs', { args: { q: 'refund' }, result: 'doc-7' }),
+        llm(),
+        tool('read_doc', { args: { id: 'doc-7' }, result: 'Refunds take 5 days.' }),
       ]),
       signals: [
         {
-          steps: [2, 4, 6, 8],
+          steps: [6, 8, 10, 12],
           severity: 'high',
-          message: 'alternated between search and read for 4 consecutive tool calls (steps 2–8)',
+          message:
+            'alternated between search_docs and read_doc for 6 consecutive tool calls (steps 2–12), 4 calls in a row making no progress (steps 6–12)',
+          confidence: 0.92,
+        },
+      ],
+    },
+    {
+      name: 'near-identical requests with the same answers: less sure',
+      trace: makeTrace([
+        tool('run', { args: { command: 'python check_dates.py' }, result: 'ValueError: bad date' }),
+        tool('read', { args: { path: 'dates.py' }, result: 'def parse(d): ...' }),
+        tool('run', { args: { command: 'python3 check_dates.py' }, result: 'ValueError: bad date' }),
+        tool('read', { args: { path: 'dates.py' }, result: 'def parse(d): ...' }),
+        tool('run', { args: { command: 'python check_dates.py' }, result: 'ValueError: bad date' }),
+        tool('read', { args: { path: 'dates.py' }, result: 'def parse(d): ...' }),
+      ]),
+      signals: [{ steps: [3, 4, 5, 6], confidence: 0.85, message: 'the same or near-same requests' }],
+    },
+    {
+      name: 'requests repeated whose results were not recorded: the gray zone, for tier 2',
+      trace: makeTrace([
+        t('get', { id: 1 }),
+        t('check', { id: 1 }),
+        t('get', { id: 1 }),
+        t('check', { id: 1 }),
+        t('get', { id: 1 }),
+        t('check', { id: 1 }),
+      ]),
+      signals: [{ steps: [3, 4, 5, 6], confidence: 0.55, message: 'whose results were not recorded' }],
+    },
+    {
+      name: 'arguments not recorded: the alternation alone, as the reference has it',
+      trace: makeTrace([llm(), t('search'), llm(), t('read'), llm(), t('search'), llm(), t('read')]),
+      signals: [
+        {
+          steps: [2, 4, 6, 8],
+          message:
+            'alternated between search and read for 4 consecutive tool calls (steps 2–8); arguments not recorded',
           confidence: 0.76,
         },
       ],
     },
     {
-      name: 'new arguments on every call: reported in the gray zone (may be progress over different items)',
-      trace: makeTrace([
-        t('get_reservation_details', { id: 'R1' }),
-        t('search_direct_flight', { date: '05-14' }),
-        t('get_reservation_details', { id: 'R2' }),
-        t('search_direct_flight', { date: '05-15' }),
-      ]),
-      signals: [
-        {
-          steps: [1, 2, 3, 4],
-          message: 'with new arguments each time (may be progress over different items)',
-          confidence: 0.55,
-        },
-      ],
-    },
-    {
-      name: 'new arguments each time, but searches that found nothing: the gray zone, for tier 2',
-      trace: makeTrace([
-        tool('search_direct_flight', { args: { date: '05-15' }, result: [] }),
-        tool('search_onestop_flight', { args: { date: '05-15' }, result: [] }),
-        tool('search_direct_flight', { args: { date: '05-17' }, result: [] }),
-        tool('search_onestop_flight', { args: { date: '05-17' }, result: [{ flight: 'HAT082' }] }),
-      ]),
-      signals: [{ steps: [1, 2, 3, 4], confidence: 0.55 }],
-    },
-    {
-      name: 'each tool repeating its own arguments is clearly stuck',
-      trace: makeTrace([t('get', { id: 1 }), t('set', { v: 1 }), t('get', { id: 1 }), t('set', { v: 1 })]),
-      signals: [{ steps: [1, 2, 3, 4], message: 'repeating the same arguments', confidence: 0.92 }],
-    },
-    {
-      name: 'twice the minimum length',
-      trace: makeTrace(Array.from({ length: 8 }, (_, i) => t(i % 2 ? 'b' : 'a', { i: i % 3 }))),
+      name: 'arguments not recorded, twice the minimum length',
+      trace: makeTrace(Array.from({ length: 8 }, (_, i) => t(i % 2 ? 'b' : 'a'))),
       signals: [
         { steps: [1, 2, 3, 4, 5, 6, 7, 8], message: 'for 8 consecutive tool calls', confidence: 0.88 },
       ],
@@ -109,7 +159,7 @@ testDetector(toolThrashing, {
     {
       name: 'lowered minimum: A,B,A fires at min_alternations 3',
       config: { min_alternations: 3 },
-      trace: makeTrace([t('a', 1), t('b', 1), t('a', 2)]),
+      trace: makeTrace([t('a'), t('b'), t('a')]),
       signals: [{ steps: [1, 2, 3] }],
     },
   ],
@@ -118,6 +168,24 @@ testDetector(toolThrashing, {
 describe('TOOL_THRASHING evidence', () => {
   it('names the two tools and the run length', () => {
     const [s] = runDetector(toolThrashing, makeTrace([t('a'), t('b'), t('a'), t('b'), t('a')]));
-    expect(s?.evidence).toMatchObject({ tools: ['a', 'b'], calls: 5, minAlternations: 4 });
+    expect(s?.evidence).toMatchObject({ tools: ['a', 'b'], calls: 5, minAlternations: 4, judgedBy: 'name' });
+  });
+
+  it('says how many calls in a row made no progress, and charges the calls that issued them', () => {
+    const round = (i: number) => [
+      llm({ output: { role: 'assistant', toolCalls: [{ name: 'get', arguments: { id: 1 } }] } }),
+      tool('get', { args: { id: 1 }, result: 'A' }),
+      llm({ output: { role: 'assistant', toolCalls: [{ name: 'put', arguments: { id: 1, v: i % 2 } }] } }),
+      tool('check', { args: { id: 1 }, result: 'B' }),
+    ];
+    const [s] = runDetector(toolThrashing, makeTrace([0, 1, 2].flatMap(round)));
+    expect(s?.evidence).toMatchObject({
+      tools: ['get', 'check'],
+      calls: 6,
+      judgedBy: 'progress',
+      callsWithoutProgress: 4,
+      identicalRepeats: true,
+      wastedSteps: [5, 7, 9, 11],
+    });
   });
 });

@@ -101,7 +101,7 @@ describe('matchers in a real Vitest run', () => {
   it('writes Report v1 with every test, its traces and their signals named by test', () => {
     const report = project.readReport();
     expect(report.schemaVersion).toBe(1);
-    expect(report.schemaMinor).toBe(3);
+    expect(report.schemaMinor).toBe(4);
     expect(report.testRun).toMatchObject({ tests: 7, passed: 3, failed: 4 });
     const names = report.tests.map((t: { name: string }) => t.name);
     expect(names).toContain('evals.test.ts > looping trace is caught');

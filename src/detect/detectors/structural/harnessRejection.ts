@@ -1,20 +1,29 @@
 /**
  * HARNESS_REJECTION: the harness (or the user side of the loop) keeps rejecting the agent's turns —
  * format errors, "invalid action", "Please always provide EXACTLY ONE action", the same error
- * message fed back turn after turn — so the agent spends calls without acting.
+ * message fed back turn after turn for the same reason — so the agent spends calls without acting.
  *
  * Read from the transcript's shape, not from one harness's wording: a turn is rejected when the
  * agent answered without a tool call (an LLM output of text, or nothing) and the very next step is a
- * message from someone other than the assistant that either
- * - reads as an error (it opens with "Error", "Invalid", "Traceback", "Could not…", or names an
- *   invalid/malformed action, format or command, a parse error, "no valid action"), or
- * - repeats, word for word (numbers aside), the reply another tool-less turn of the run got, and is
- *   long enough (≥ 40 characters) not to be a "yes" or "thanks".
+ * message from someone other than the assistant that another such turn of the run also got —
+ * - word for word (numbers aside), and long enough (≥ 40 characters) not to be a "yes" or
+ *   "thanks"; or
+ * - an error (it opens with "Error", "Invalid", "Traceback", "Could not…", or names an
+ *   invalid/malformed action, format or command, a parse error, "no valid action") for the same
+ *   reason: the same opening words once numbers and quoted names are masked.
+ *
+ * A harness's fixed round prompt is not a rejection, however often it recurs: a text the harness
+ * sends every round ("Based on your analysis, answer the questions below…") is recognised by how it
+ * recurs in the run, not by its words — it also arrives where it answers no tool-less turn (after a
+ * tool call, as the task's opening message), or it alternates, at a fixed period, with replies that
+ * mostly differ from round to round (the results of what the agent asked for). A rejection answers
+ * the turn instead of its work.
  *
  * It fires at `min_rejections` rejected turns. A streak is rejections with no tool call between
  * them (the agent never got an action through); a streak of `high_streak` or more, or a run that
  * ends rejected (no tool call after its last rejection and no exit), is high; otherwise medium.
- * Identical replies are certain (0.85); error-like replies that differ are read from wording (0.75).
+ * Identical replies are certain (0.85); error replies that differ beyond their masked names are
+ * read from their opening words (0.75).
  *
  * Waste: the rejected turns — the LLM calls whose output the harness refused (each is a tool-less
  * answer, so no batch is split). Not the turns the harness accepted, and not the replies themselves
@@ -46,9 +55,26 @@ function replyText(content: unknown): string {
   return content === undefined || content === null ? '' : JSON.stringify(content);
 }
 
+/** Quoted names and code spans: what an error is about, not why it was sent. */
+const QUOTED = /"[^"\n]{0,200}"|'[^'\n]{0,200}'|`[^`\n]{0,200}`|“[^”\n]{0,200}”/g;
+
 /** The reply as compared: whitespace collapsed, numbers masked, case folded, bounded. */
 const shapeOf = (text: string): string =>
   text.replace(/\s+/g, ' ').trim().slice(0, REPLY_CHARS).replace(/\d+/g, '#').toLowerCase();
+
+/**
+ * An error's reason: the first words of its first sentence, quoted names masked ("invalid action
+ * "…""): what was wrong, not with what.
+ */
+const REASON_WORDS = 3;
+const reasonOf = (shape: string): string =>
+  shape
+    .replace(QUOTED, '"…"')
+    .split(/[.\n]/, 1)[0]!
+    .split(/[^\p{L}#"…]+/u)
+    .filter(Boolean)
+    .slice(0, REASON_WORDS)
+    .join(' ');
 
 export function isErrorLike(text: string): boolean {
   const head = text.trim().slice(0, REPLY_CHARS);
@@ -61,6 +87,41 @@ interface Reply {
   reply: number;
   text: string;
   shape: string;
+}
+
+/**
+ * Shapes of the run's fixed round prompts: replies the harness sends whatever the turn was. A shape
+ * recurs as a message that answers no tool-less turn, or alternates at a fixed period with replies
+ * that differ every time.
+ */
+function roundPrompts(steps: readonly Step[], replies: readonly Reply[]): Set<string> {
+  const prompts = new Set<string>();
+  const asReply = new Set(replies.map((r) => r.reply));
+  const byShape = new Map<string, number[]>();
+  replies.forEach((r, k) => {
+    const list = byShape.get(r.shape);
+    if (list) list.push(k);
+    else byShape.set(r.shape, [k]);
+  });
+  const recurring = [...byShape].filter(([, ks]) => ks.length >= 2).map(([shape]) => shape);
+  if (recurring.length === 0) return prompts;
+  // Sent where it answers no tool-less turn: after a tool call, or as the run's opening message.
+  steps.forEach((s, i) => {
+    if (s.type !== 'message' || s.from === 'assistant' || asReply.has(i)) return;
+    const shape = shapeOf(replyText(s.content));
+    if (byShape.has(shape)) prompts.add(shape);
+  });
+  for (const shape of recurring) {
+    if (prompts.has(shape)) continue;
+    const at = byShape.get(shape)!;
+    const gaps = at.slice(1).map((k, j) => k - at[j]!);
+    if (gaps.some((g) => g !== gaps[0]) || gaps[0]! < 2) continue;
+    // Between its occurrences, replies that mostly differ: the round's results.
+    const between = replies.filter((r, k) => k > at[0]! && k < at[at.length - 1]! && r.shape !== shape);
+    const distinct = new Set(between.map((r) => r.shape)).size;
+    if (distinct >= Math.min(2, between.length) && 2 * distinct >= between.length) prompts.add(shape);
+  }
+  return prompts;
 }
 
 /** Each tool-less assistant turn answered at once by a message from someone else. */
@@ -87,11 +148,11 @@ export const harnessRejection = defineDetector({
     kind: 'structural',
     severity: 'medium',
     failureMode: 'rejection',
-    description: 'Turns without a tool call answered by the same or an error-like reply, ≥3 times',
+    description: 'Turns without a tool call answered by the same reply or the same error, ≥3 times',
     priority: wastePriority('HARNESS_REJECTION'),
     wasteRule: 'the rejected turns: the LLM calls whose output the harness refused',
     fix: "show the agent the harness's expected format in the prompt, and stop the run after repeated rejections",
-    rule: 'The agent answers without a tool call and the harness (or the user side of the loop) replies with an error ("Invalid action", "Error: …", a parse error) or with the same message it gave another such turn, `min_rejections` times in a run: the agent spends calls without acting. High on a streak of `high_streak` rejections with no tool call between them, or when the run ends rejected.',
+    rule: 'The agent answers without a tool call and the harness (or the user side of the loop) replies with the same message it gave another such turn, or the same error for the same reason ("Invalid action: …", a parse error), `min_rejections` times in a run: the agent spends calls without acting. A fixed prompt the harness sends every round is not a rejection: it is recognised by how it recurs (it also comes where no turn was refused, or alternates with replies that differ every round). High on a streak of `high_streak` rejections with no tool call between them, or when the run ends rejected.',
     config: z.object({
       min_rejections: z.number().int().min(2).default(3).describe('Rejected turns in a run that fire'),
       high_streak: z
@@ -106,10 +167,19 @@ export const harnessRejection = defineDetector({
     const { min_rejections, high_streak } = ctx.config;
     const replies = repliesToToolLessTurns(trace.steps);
     if (replies.length < min_rejections) return [];
+    const prompts = roundPrompts(trace.steps, replies);
+    const candidates = replies.filter((r) => !prompts.has(r.shape));
     const seen = new Map<string, number>();
-    for (const r of replies) seen.set(r.shape, (seen.get(r.shape) ?? 0) + 1);
-    const rejected = replies.filter(
-      (r) => isErrorLike(r.text) || ((seen.get(r.shape) ?? 0) > 1 && r.shape.length >= MIN_TEMPLATE_CHARS),
+    const reasons = new Map<string, number>();
+    for (const r of candidates) {
+      seen.set(r.shape, (seen.get(r.shape) ?? 0) + 1);
+      if (isErrorLike(r.text)) reasons.set(reasonOf(r.shape), (reasons.get(reasonOf(r.shape)) ?? 0) + 1);
+    }
+    // The same reply again (a template), or the same error for the same reason.
+    const rejected = candidates.filter(
+      (r) =>
+        ((seen.get(r.shape) ?? 0) > 1 && r.shape.length >= MIN_TEMPLATE_CHARS) ||
+        (isErrorLike(r.text) && (reasons.get(reasonOf(r.shape)) ?? 0) > 1),
     );
     if (rejected.length < min_rejections) return [];
 
@@ -133,7 +203,7 @@ export const harnessRejection = defineDetector({
         confidence: identical ? 0.85 : 0.75,
         steps,
         message:
-          `${plural(rejected.length, 'turn')} without a tool call ${identical ? 'got the same reply' : 'got error-like replies'} ` +
+          `${plural(rejected.length, 'turn')} without a tool call ${identical ? 'got the same reply' : 'got the same error in other words'} ` +
           `(${steps.length <= 6 ? `steps ${steps.join(', ')}` : stepSpan(steps)}): “${replyShown}”` +
           (longest > 1 ? `; ${longest} in a row` : '') +
           (endedRejected ? '; the run ended rejected' : ''),

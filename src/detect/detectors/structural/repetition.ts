@@ -15,16 +15,22 @@
  *   that is a single token (an id, a name, a date, a number) is an entity, and so are the numbers in
  *   a text (line ranges, amounts, dates: `sed -n '100,130p' f` then `sed -n '330,360p' f` pages
  *   through a file): calls that differ in one are about different things.
- * - An outcome is the error or result text, whitespace collapsed and memory addresses masked
- *   (`0x7f3a…` differs run to run). A lookup that found nothing is `empty` (`[]`, `{}`, "no
- *   results", "not found"); a call that returned no value is `void` (blank, null/None — an action's
- *   acknowledgement, or a markup envelope with no words in it such as
- *   `<returncode>0</returncode><output></output>`: a command that succeeded silently).
+ * - An outcome is the error or result text without its envelope (resultEnvelope.ts: a LangChain
+ *   `ToolMessage` is its content, ids of the call and timestamps are not part of it), whitespace
+ *   collapsed and memory addresses masked (`0x7f3a…` differs run to run). A lookup that found
+ *   nothing is `empty` (`[]`, `{}`, "no results", "not found"); a call that returned no value is
+ *   `void` (blank, null/None — an action's acknowledgement, or a markup envelope with no words in
+ *   it such as `<returncode>0</returncode><output></output>`: a command that succeeded silently).
+ * - A call repeats an earlier one only when it ran against the same state (callStates.ts): a test
+ *   re-run after an edit is a new attempt, whatever it prints. A write repeats only the identical
+ *   write (its content is the point); readings may be near-identical.
  *
  * Pure helpers shared by TOOL_LOOP, TOOL_THRASHING and RETRY_STORM and by tier 2's rules.
  */
 import type { ToolStep } from '../../../trace/schema.js';
 import { dict } from '../../../util/dict.js';
+import { sameState, type CallStates } from './callStates.js';
+import { maskVolatile, resultContent } from './resultEnvelope.js';
 import { stableJson, type ToolCall } from './shared.js';
 
 export type OutcomeKind = 'error' | 'empty' | 'void' | 'value' | 'unrecorded';
@@ -77,7 +83,7 @@ const HEX_ADDRESS = /\b0x[0-9a-f]{6,}\b/gi;
 function textOf(v: unknown): string {
   if (v === undefined || v === null) return '';
   const raw = typeof v === 'string' ? v : JSON.stringify(v);
-  const text = collapse(raw.length > MAX_OUTCOME_CHARS ? raw.slice(0, MAX_OUTCOME_CHARS) : raw);
+  const text = maskVolatile(collapse(raw.length > MAX_OUTCOME_CHARS ? raw.slice(0, MAX_OUTCOME_CHARS) : raw));
   return text.includes('0x') ? text.replace(HEX_ADDRESS, '0x…') : text;
 }
 
@@ -92,45 +98,39 @@ function isEmptyEnvelope(text: string): boolean {
 }
 
 export function outcomeOf(step: ToolStep): Outcome {
-  if (step.status === 'error') return { kind: 'error', text: textOf(step.error ?? step.result) };
+  if (step.status === 'error')
+    return { kind: 'error', text: textOf(step.error ?? resultContent(step.result).value) };
   if (step.result === undefined) return { kind: 'unrecorded', text: '' };
-  const text = textOf(step.result);
+  const content = resultContent(step.result);
+  if (content.failed) return { kind: 'error', text: textOf(content.value) };
+  const text = textOf(content.value);
   const kind =
     VOID_TEXT.test(text) || isEmptyEnvelope(text) ? 'void' : EMPTY_TEXT.test(text) ? 'empty' : 'value';
   return { kind, text };
 }
 
 /**
- * Every call brought something new or did its action: a value no earlier call returned, or no
- * value at all (an action's acknowledgement) — never an empty lookup, an error or a repeated result.
+ * How many calls after the first brought back a value or an error no earlier call returned, of
+ * those that returned anything (calls with no value — an action done — are left out; an empty
+ * lookup is never new). With the state each call ran against (callStates.ts), a result is compared
+ * only with those of the same state: the same test failure after an edit is a new attempt's answer.
  */
-export function allNewResults(calls: readonly ToolCall[]): boolean {
-  const seen = new Set<string>();
-  for (const { step } of calls) {
-    const o = outcomeOf(step);
-    if (o.kind === 'void') continue;
-    if (o.kind !== 'value' || seen.has(o.text)) return false;
-    seen.add(o.text);
-  }
-  return true;
-}
-
-/**
- * How many calls after the first brought back a value no earlier call returned, of those that
- * returned anything (calls with no value — an action done — are left out).
- */
-export function newResults(calls: readonly ToolCall[]): { fresh: number; of: number } {
+export function newResults(
+  calls: readonly ToolCall[],
+  stateOf?: readonly number[],
+): { fresh: number; of: number } {
   const seen = new Set<string>();
   let fresh = 0;
   let of = 0;
   calls.forEach(({ step }, i) => {
     const o = outcomeOf(step);
     if (o.kind === 'void') return;
+    const key = stateOf ? `${stateOf[i]}\u0000${o.text}` : o.text;
     if (i > 0) {
       of++;
-      if (o.kind === 'value' && !seen.has(o.text)) fresh++;
+      if ((o.kind === 'value' || o.kind === 'error') && !seen.has(key)) fresh++;
     }
-    seen.add(o.text);
+    seen.add(key);
   });
   return { fresh, of };
 }
@@ -320,11 +320,14 @@ export interface Repeat {
 /**
  * For each call, the earlier call it repeats within `window` tool calls (itself included), if any:
  * preferring one with the same outcome, then identical arguments, then the nearest. `facts[p]` may
- * be undefined for calls no other call of the same tool is near (they repeat nothing).
+ * be undefined for calls no other call of the same tool is near (they repeat nothing). With the
+ * run's `states`, a call repeats only a call that ran against the same state, and a write only
+ * the identical write.
  */
 export function findRepeats(
   facts: readonly (CallFacts | undefined)[],
   window: number,
+  states?: CallStates,
 ): (Repeat | undefined)[] {
   const out: (Repeat | undefined)[] = new Array(facts.length);
   for (let p = 0; p < facts.length; p++) {
@@ -334,6 +337,7 @@ export function findRepeats(
     for (let i = p - 1; i >= 0 && i > p - window; i--) {
       const earlier = facts[i];
       if (!earlier?.recorded || earlier.name !== call.name) continue;
+      if (states && !sameRequestAgain(states, earlier.pos, call.pos)) continue;
       const exact = earlier.key === call.key;
       if (!exact && !nearIdentical(earlier, call)) continue;
       const same =
@@ -345,6 +349,17 @@ export function findRepeats(
     out[p] = best;
   }
   return out;
+}
+
+/**
+ * The call at position q may repeat the one at p: it ran against the state p ran against or left,
+ * and when either writes, both are the same write.
+ */
+export function sameRequestAgain(states: CallStates, p: number, q: number): boolean {
+  if (!sameState(states, p, q)) return false;
+  const a = states.writeKey[p]!;
+  const b = states.writeKey[q]!;
+  return a === b;
 }
 
 /** A stretch of calls that repeat earlier ones: the loop TOOL_LOOP reports. */

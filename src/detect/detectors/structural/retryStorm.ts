@@ -8,6 +8,8 @@
  * one before it — the same error (numbers aside) or arguments at least half alike. A single-tool
  * agent whose `bash` runs a grep that finds nothing, then a test that fails as expected, then a
  * different script, is not retrying anything: a failure unlike the one before starts a new streak.
+ * So does a failure after a write that took effect (callStates.ts): a test that still fails after
+ * an edit made with another tool is a new attempt, not a retry.
  *
  * Waste: the LLM calls that issued the retries — every failed call of the streak after the first
  * (the first attempt was needed to learn it fails); not the first, and not a call that also issued
@@ -16,21 +18,27 @@
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
+import { callStates, sameState, type CallStates } from './callStates.js';
 import { callFacts, retries, type CallFacts } from './repetition.js';
 import { allIdentical, fmtInt, stepNo, stepSpan, type ToolCall } from './shared.js';
 import { chargeEvidence, issuingCalls } from './issuingCalls.js';
 import { wastePriority } from '../../wastePriority.js';
 
-/** A failed call, with its facts worked out when first compared. */
+/** A failed call, with its position among the run's tool calls and its facts worked out when first compared. */
 interface Failure extends ToolCall {
+  pos: number;
   facts?: CallFacts;
 }
 
-/** `call` retries `last`: the same error text at a glance, else as repetition.ts compares them. */
-function retriesLast(last: Failure, call: Failure): boolean {
+/**
+ * `call` retries `last`: nothing was written between them, and the same error text at a glance,
+ * else as repetition.ts compares them.
+ */
+function retriesLast(states: CallStates, last: Failure, call: Failure): boolean {
+  if (!sameState(states, last.pos, call.pos)) return false;
   if (last.step.error !== undefined && last.step.error === call.step.error) return true;
-  last.facts ??= callFacts(last, 0);
-  call.facts ??= callFacts(call, 0);
+  last.facts ??= callFacts(last, last.pos);
+  call.facts ??= callFacts(call, call.pos);
   return retries(last.facts, call.facts);
 }
 
@@ -47,7 +55,7 @@ export const retryStorm = defineDetector({
     wasteRule:
       'the LLM calls that issued the retries after the first failure; not the first attempt, nor a call that also issued other calls',
     fix: "check the tool's arguments before retrying; cap retries with backoff and stop on non-retryable errors",
-    rule: 'One tool fails `threshold` times in a row with no successful call of it in between; LLM calls and other tools between the attempts do not break the streak. Each failure must retry the one before it (the same error, or arguments at least half alike): three different commands failing one after another are not a storm.',
+    rule: 'One tool fails `threshold` times in a row with no successful call of it in between; LLM calls and other tools between the attempts do not break the streak, unless they wrote something (an edit, a patch: the next failure is a new attempt). Each failure must retry the one before it (the same error, or arguments at least half alike): three different commands failing one after another are not a storm.',
     config: z.object({
       threshold: z
         .number()
@@ -108,13 +116,16 @@ export const retryStorm = defineDetector({
       });
     };
 
+    const states = callStates(trace);
+    let pos = -1;
     trace.steps.forEach((s, i) => {
       if (s.type !== 'tool') return;
+      pos++;
       if (s.status === 'error') {
-        const call: Failure = { step: s, no: stepNo(i) };
+        const call: Failure = { step: s, no: stepNo(i), pos };
         let streak = streaks.get(s.name);
         // A failure that does not retry the one before ends that streak and starts its own.
-        if (streak && !retriesLast(streak[streak.length - 1]!, call)) {
+        if (streak && !retriesLast(states, streak[streak.length - 1]!, call)) {
           close(s.name, recoversLater(i, s.name));
           streak = undefined;
         }

@@ -4,23 +4,26 @@
  * three reservations are iteration, not a loop.
  *
  * - A repeat is a call with the same (or a near-same) tool and arguments as one made at most
- *   `window − 1` tool calls before. Repeats chained that closely form a stretch; it is a loop when one
+ *   `window − 1` tool calls before, against the same state: a write that took effect between them
+ *   (an edit, a patch, `sed -i`, a booking cancelled — callStates.ts) makes the later call a new
+ *   attempt, not a repeat, so editing and re-running the tests is no loop. The same edit rejected
+ *   again and again changes nothing, and is. Repeats chained that closely form a stretch; it is a loop when one
  *   request was made ≥ `threshold` times in it (the reference's "≥3 in a 5-call window", for the same
  *   call), or when ≥ `threshold` of its calls repeat earlier ones (a round of calls made again).
  * - Every repeat got the same outcome as the call it repeats (or, in a stretch mixing requests,
  *   every repeat of the requests made ≥ `threshold` times did): a finding — 0.94 with identical
  *   arguments and nothing new asked in between, 0.88 with near-identical ones; 0.85 / 0.80 when new
  *   requests were made between the repeats (the agent tried something else, then asked again).
- * - Otherwise some repeat got a different outcome (polling a status, re-running a test after an
- *   edit, paging through a file): the gray zone (0.5), for tier 2 to judge what each brought back.
+ * - Otherwise some repeat got a different outcome with nothing written in between (polling a
+ *   status, a flaky test): the gray zone (0.5), for tier 2 to judge what each brought back.
  *
  * Where the trace records no arguments, what was repeated is unknown and the tool name is all there
  * is: ≥ `threshold` calls of one tool in a window of `window` tool calls are a finding (0.82; 0.88
  * when more than the threshold), as the reference's rule. Where arguments are recorded but no call
  * repeats another, the calls are iteration or exploration — no signal when at least half of those
  * after the first brought back something new (calls that returned no value, an action done, are
- * left out); the gray zone (0.55) when most came back empty, failed or with an earlier result, or
- * results were not recorded (for tier 2 to judge).
+ * left out); the gray zone (0.55) when most came back empty or with a result or error an earlier
+ * call of the same state had, or results were not recorded (for tier 2 to judge).
  *
  * One loop, one signal: loops of different tools over overlapping stretches of tool calls merge.
  *
@@ -42,6 +45,7 @@ import {
   type CallFacts,
   type RepeatLoop,
 } from './repetition.js';
+import { callStates, type CallStates } from './callStates.js';
 import { chargeEvidence, issuingCalls } from './issuingCalls.js';
 import { argsSummary, fmtInt, plural, stepSpan, toolCalls, type ToolCall } from './shared.js';
 import { wastePriority } from '../../wastePriority.js';
@@ -151,7 +155,7 @@ function repeatSignal(
   const detail = !finding
     ? `: ${plural(found.length, 'call')} repeated an earlier one (${how} arguments), ` +
       (outcomesRecorded
-        ? `${fmtInt(changed)} with a different result (polling, or re-running after a change?)`
+        ? `${fmtInt(changed)} with a different result though nothing was written in between (polling a changing status?)`
         : 'what came back was not recorded')
     : changed === 0 && oneRequest && allExact
       ? `, each time with identical arguments${outcomesRecorded ? ' and the same result' : ''}`
@@ -190,7 +194,13 @@ function repeatSignal(
  * A name-only loop that no repeat explains: by name when arguments were not recorded, in the gray
  * zone when they differ but their results were not recorded, nothing when both were (iteration).
  */
-function nameSignal(cluster: NameLoop[], calls: readonly ToolCall[], threshold: number, window: number) {
+function nameSignal(
+  cluster: NameLoop[],
+  calls: readonly ToolCall[],
+  threshold: number,
+  window: number,
+  states: CallStates | undefined,
+) {
   const positions =
     cluster.length === 1
       ? cluster[0]!.positions.slice()
@@ -201,7 +211,10 @@ function nameSignal(cluster: NameLoop[], calls: readonly ToolCall[], threshold: 
     return s.result !== undefined || s.status === 'error';
   });
   // Iteration or exploration: different requests, most of which brought back something new.
-  const results = newResults(positions.map((p) => calls[p]!));
+  const results = newResults(
+    positions.map((p) => calls[p]!),
+    states ? positions.map((p) => states.before[p]!) : undefined,
+  );
   if (argsRecorded && resultsRecorded && 2 * results.fresh >= results.of) return undefined;
   const perTool = cluster.map((loop) => {
     const summary = argsSummary(loop.positions.map((p) => calls[p]!.step.args));
@@ -233,7 +246,7 @@ function nameSignal(cluster: NameLoop[], calls: readonly ToolCall[], threshold: 
           ? allDistinct
             ? ', each time with different arguments (may be legitimate iteration)'
             : ', results not recorded (may be legitimate iteration)'
-          : `, ${allDistinct ? 'each time with different arguments' : 'with varying arguments'}, but ${fmtInt(results.of - results.fresh)} of ${plural(results.of, 'later call')} came back empty, failed or with an earlier result`),
+          : `, ${allDistinct ? 'each time with different arguments' : 'with varying arguments'}, but ${fmtInt(results.of - results.fresh)} of ${plural(results.of, 'later call')} came back empty or with an earlier result`),
     evidence: {
       tool: perTool[0]!.tool,
       tools: perTool.map((t) => t.tool),
@@ -262,7 +275,7 @@ export const toolLoop = defineDetector({
     wasteRule:
       'the LLM calls that issued the repeats (beyond the first of each request); not a repeat that got a new result, nor a call that also issued needed calls',
     fix: 'cache tool results by name + arguments and cap calls per tool, so the agent stops re-asking the same thing',
-    rule: 'A repeat is a tool call with the same or nearly the same arguments as one made at most `window` − 1 tool calls before; a loop is one request made `threshold` times that close together, or a round of `threshold` calls made again. When every repeat came back with the same result it is a finding; when some came back different (polling a job, rerunning a test after an edit) it is the gray zone, for tier 2 to judge. Calls with different arguments are iteration, not a loop. Where a trace records no arguments, `threshold` calls of one tool within `window` tool calls fire.',
+    rule: 'A repeat is a tool call with the same or nearly the same arguments as one made at most `window` − 1 tool calls before, with nothing written in between: an edit, a patch, `sed -i`, a file written, an API call that changes state makes the next run of a test a new attempt, not a repeat (the same edit rejected again changes nothing, and repeats). A loop is one request made `threshold` times that close together, or a round of `threshold` calls made again. When every repeat came back with the same result it is a finding; when some came back different (polling a job) it is the gray zone, for tier 2 to judge. Calls with different arguments are iteration, not a loop. Results are compared without their envelope (message wrappers, call ids, timestamps). Where a trace records no arguments, `threshold` calls of one tool within `window` tool calls fire.',
     config: z.object({
       threshold: z
         .number()
@@ -285,7 +298,9 @@ export const toolLoop = defineDetector({
     if (calls.length < threshold) return [];
 
     const facts = factsNearRepeats(calls, window);
-    const repeats = findRepeats(facts, window);
+    // The run's states matter only where some call could repeat another (most runs: nowhere).
+    const states = facts.some((f) => f !== undefined) ? callStates(trace) : undefined;
+    const repeats = findRepeats(facts, window, states);
     const loops = repeatLoops(repeats, facts, threshold, window);
     const found: (SignalDraft & { first: number; redundant: number[] })[] = loops.map((loop) => ({
       first: loop.calls[0]!,
@@ -295,7 +310,7 @@ export const toolLoop = defineDetector({
     const covered = new Set(loops.flatMap((l) => l.calls));
     for (const cluster of nameLoops(calls, threshold, window)) {
       if (cluster.some((l) => l.positions.some((p) => covered.has(p)))) continue;
-      const s = nameSignal(cluster, calls, threshold, window);
+      const s = nameSignal(cluster, calls, threshold, window, states);
       if (s) found.push({ first: Math.min(...cluster.map((l) => l.positions[0]!)), ...s });
     }
     return found

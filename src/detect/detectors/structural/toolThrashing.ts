@@ -1,28 +1,134 @@
 /**
  * TOOL_THRASHING: the agent alternates between exactly two tools, A, B, A, B, …, for at least
  * `min_alternations` consecutive tool calls (only tool steps count; LLM steps in between do not
- * break the run). A third tool, or the same tool twice in a row, ends the run.
+ * break the run) — and gets nowhere. A third tool, or the same tool twice in a row, ends the run.
  *
- * Judged by what is repeated (repetition.ts), not only by the two names:
- * - A search → read → search → read run where no call repeats an earlier call's arguments and every
- *   call brought back something new (a result that is not empty, not an error, not one seen before in
- *   the run) or did its action (no value returned) is progress over different items (on τ-bench:
- *   look up a reservation, cancel it, next reservation): no signal.
- * - New arguments each time, but some call came back empty, failed or returned what an earlier one
- *   did (or results were not recorded): the gray zone (0.55), for tier 2 to judge what each returned.
- * - Each tool repeating its own arguments is clearly thrashing (0.92); anything in between is a
- *   finding, more confident when the run is twice the minimum length.
+ * Alternating is how most agents work (edit the file, run the script; look up a reservation,
+ * cancel it), so the two names prove nothing: it is thrashing only when neither tool makes
+ * progress. A call makes no progress when
+ * - it writes, and its write took the run back to a state it had been in (the same edit redone,
+ *   an edit undone: callStates.ts), or it is a failed write made before, identically, in the same
+ *   state (the same edit rejected again);
+ * - it writes nothing and repeats an earlier call (same or near-same arguments, repetition.ts)
+ *   made against the same state, with the same outcome.
+ * Anything else is progress: a new edit, a new request, a known request after something changed,
+ * an answer that differs. A stretch of `min_alternations` or more calls in a row with no progress
+ * is a finding — 0.92 when every call repeats an earlier one exactly, 0.85 otherwise. Where such
+ * a stretch is long enough only when calls whose results were not recorded count as stuck, the
+ * gray zone (0.55), for tier 2. Where the trace records no arguments, what repeats is unknown and
+ * the names are all there is: the reference's rule (0.76; 0.88 at twice the minimum).
  *
- * Waste: the LLM calls that issued the run's calls after its first round (the first A and the
- * first B were needed; the alternation made the round again). Not a call that also issued calls
- * outside the run in the same batch (issuingCalls.ts). The runner prices them.
+ * Waste: the LLM calls that issued the calls of the stretch with no progress (issuingCalls.ts: not
+ * a call that also issued calls outside it in the same batch). The runner prices them.
  */
 import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
-import { allNewResults } from './repetition.js';
-import { argsSummary, plural, stepSpan, toolCalls } from './shared.js';
+import type { Trace } from '../../../trace/schema.js';
+import { callStates, type CallStates } from './callStates.js';
+import { callFacts, findRepeats, type CallFacts } from './repetition.js';
+import { plural, stepSpan, toolCalls, type ToolCall } from './shared.js';
 import { chargeEvidence, issuingCalls } from './issuingCalls.js';
 import { wastePriority } from '../../wastePriority.js';
+
+/** How far back (in tool calls) a call is compared: an edit undone and redone is 4 calls back. */
+const LOOKBACK = 8;
+
+type Progress = 'progress' | 'stuck' | 'unknown';
+
+/** What each call of calls[start, end) brought, against the calls before it. */
+function progressOf(calls: readonly ToolCall[], start: number, end: number, states: CallStates): Progress[] {
+  const from = Math.max(0, start - LOOKBACK);
+  const facts: (CallFacts | undefined)[] = new Array(end);
+  for (let p = from; p < end; p++) facts[p] = callFacts(calls[p]!, p);
+  const repeats = findRepeats(facts, LOOKBACK + 1, states);
+  const progressAt = (p: number): Progress => {
+    // A write that moved the run on is progress; one that took it back (redone, undone) is not.
+    if (states.effect[p] === 'new') return 'progress';
+    if (states.effect[p] === 'seen') return 'stuck';
+    // Anything else: stuck when it asks again, in the same state, what it asked, and hears the same.
+    const r = repeats[p];
+    if (!r) return 'progress';
+    if (facts[p]!.outcome.kind === 'unrecorded' || facts[r.of]!.outcome.kind === 'unrecorded')
+      return 'unknown';
+    return r.same ? 'stuck' : 'progress';
+  };
+  const out: Progress[] = [];
+  for (let p = start; p < end; p++) out.push(progressAt(p));
+  return out;
+}
+
+/** The longest stretch of consecutive entries `counts` accepts: [first, last + 1) offsets. */
+function longestStretch(progress: readonly Progress[], counts: (p: Progress) => boolean): [number, number] {
+  let best: [number, number] = [0, 0];
+  let a = 0;
+  for (let i = 0; i <= progress.length; i++) {
+    if (i < progress.length && counts(progress[i]!)) continue;
+    if (i - a > best[1] - best[0]) best = [a, i];
+    a = i + 1;
+  }
+  return best;
+}
+
+/** The signal of one alternation calls[start, end) between tools a and b, or none. */
+function judge(
+  trace: Trace,
+  calls: readonly ToolCall[],
+  start: number,
+  end: number,
+  min: number,
+): SignalDraft | undefined {
+  const run = calls.slice(start, end);
+  const a = run[0]!.step.name;
+  const b = run[1]!.step.name;
+  const len = run.length;
+  const alternated = `alternated between ${a} and ${b} for ${plural(len, 'consecutive tool call')}`;
+  const evidence = { tools: [a, b], calls: len, minAlternations: min };
+  if (run.some((c) => c.step.args === undefined)) {
+    const steps = run.map((c) => c.no);
+    return {
+      severity: 'high',
+      confidence: len >= 2 * min ? 0.88 : 0.76,
+      steps,
+      message: `${alternated} (${stepSpan(steps)}); arguments not recorded, so what repeated is unknown`,
+      evidence: { ...evidence, judgedBy: 'name', ...chargeEvidence(issuingCalls(trace, steps.slice(2))) },
+    };
+  }
+  const progress = progressOf(calls, start, end, callStates(trace));
+  const [s0, s1] = longestStretch(progress, (p) => p === 'stuck');
+  const [u0, u1] = longestStretch(progress, (p) => p !== 'progress');
+  const finding = s1 - s0 >= min;
+  if (!finding && u1 - u0 < min) return undefined;
+  const [first, last] = finding ? [s0, s1] : [u0, u1];
+  const stretch = run.slice(first, last);
+  const steps = stretch.map((c) => c.no);
+  const exact = stretch.every((c, i) => {
+    const p = start + first + i;
+    return calls
+      .slice(Math.max(0, p - LOOKBACK), p)
+      .some((e) => e.step.name === c.step.name && sameArgs(e, c));
+  });
+  return {
+    severity: 'high',
+    confidence: !finding ? 0.55 : exact ? 0.92 : 0.85,
+    steps,
+    message:
+      `${alternated} (${stepSpan(run.map((c) => c.no))}), ` +
+      (finding
+        ? `${plural(stretch.length, 'call')} in a row making no progress (${stepSpan(steps)}): ` +
+          `the same ${exact ? 'requests' : 'or near-same requests'} with the same results, or edits redone and undone`
+        : `${plural(stretch.length, 'call')} in a row repeating earlier requests whose results were not recorded (${stepSpan(steps)})`),
+    evidence: {
+      ...evidence,
+      judgedBy: 'progress',
+      callsWithoutProgress: stretch.length,
+      identicalRepeats: exact,
+      ...chargeEvidence(issuingCalls(trace, steps)),
+    },
+  };
+}
+
+const sameArgs = (x: ToolCall, y: ToolCall): boolean =>
+  JSON.stringify(x.step.args) === JSON.stringify(y.step.args);
 
 export const toolThrashing = defineDetector({
   meta: {
@@ -32,12 +138,12 @@ export const toolThrashing = defineDetector({
     kind: 'structural',
     severity: 'high',
     failureMode: 'loop',
-    description: 'Agent alternates between exactly two tools',
+    description: 'Agent alternates between exactly two tools without making progress',
     priority: wastePriority('TOOL_THRASHING'),
     wasteRule:
-      'the LLM calls that issued the alternation after its first round (one call of each tool); not a call that also issued other calls',
+      'the LLM calls that issued the calls of the alternation that made no progress; not a call that also issued other calls',
     fix: 'give the agent a decision rule between the two tools, and stop or escalate after a few switches',
-    rule: 'The agent alternates between two tools (A, B, A, B, …) for `min_alternations` tool calls in a row; a third tool, or one tool twice in a row, ends the alternation. When every call asked for something new and got something new back (look up a reservation, cancel it, look up the next) there is no signal; when the arguments were all new but some call came back empty, failed or with an earlier result, the gray zone; when calls repeat earlier arguments, a finding.',
+    rule: 'The agent alternates between two tools (A, B, A, B, …) for `min_alternations` tool calls in a row, and neither makes progress: every call of a stretch that long repeats an earlier request made against the same state with the same result, or redoes or undoes an earlier edit. Alternating while getting somewhere (edit the file, run the script, edit again; look up a reservation, cancel it, look up the next) is how agents work: no signal. Where arguments are not recorded, the alternation alone fires.',
     config: z.object({
       min_alternations: z
         .number()
@@ -45,7 +151,7 @@ export const toolThrashing = defineDetector({
         .min(3)
         .default(4)
         .describe(
-          'Consecutive tool calls alternating between two tools (A,B,A,B = 4) that count as thrashing',
+          'Consecutive tool calls alternating between two tools (A,B,A,B = 4) without progress that count as thrashing',
         ),
     }),
   },
@@ -65,48 +171,9 @@ export const toolThrashing = defineDetector({
       // Extend A,B,A,B,… while each call differs from the previous one and repeats the one before it.
       let end = start + 2;
       while (end < calls.length && name(end) !== name(end - 1) && name(end) === name(end - 2)) end++;
-      const len = end - start;
-      if (len >= min) {
-        const run = calls.slice(start, end);
-        const a = name(start);
-        const b = name(start + 1);
-        const argsOf = (tool: string) => run.filter((c) => c.step.name === tool).map((c) => c.step.args);
-        const argsA = argsOf(a);
-        const argsB = argsOf(b);
-        const summaryA = argsSummary(argsA);
-        const summaryB = argsSummary(argsB);
-        const repeatedArgs = summaryA.identical && summaryB.identical;
-        const allFresh =
-          summaryA.recorded &&
-          summaryA.distinct === argsA.length &&
-          summaryB.recorded &&
-          summaryB.distinct === argsB.length;
-        const steps = run.map((c) => c.no);
-        // Progress over different items: every call asked something new and got something new.
-        if (allFresh && allNewResults(run)) {
-          start = end - 1;
-          continue;
-        }
-        out.push({
-          severity: 'high',
-          confidence: repeatedArgs ? 0.92 : allFresh ? 0.55 : len >= 2 * min ? 0.88 : 0.76,
-          steps,
-          message:
-            `alternated between ${a} and ${b} for ${plural(len, 'consecutive tool call')} (${stepSpan(steps)})` +
-            (repeatedArgs
-              ? ', repeating the same arguments'
-              : allFresh
-                ? ', with new arguments each time (may be progress over different items)'
-                : ''),
-          evidence: {
-            tools: [a, b],
-            calls: len,
-            minAlternations: min,
-            repeatedArgs,
-            freshArgs: allFresh,
-            ...chargeEvidence(issuingCalls(trace, steps.slice(2))),
-          },
-        });
+      if (end - start >= min) {
+        const signal = judge(trace, calls, start, end, min);
+        if (signal) out.push(signal);
       }
       // The last call of a run can begin the next alternation (A,B,A,B,C,B,C,B).
       start = end - 1;
