@@ -15,7 +15,8 @@
  *   following code block") — ordinary on a Q&A page, so it counts only when the sentence or the code
  *   block it introduces departs from the page and the user's task;
  * - `stop`: to stop the reader's work ("stop what you are doing", "do not continue");
- * - `tool`: an action through tools aimed at an address, a link or an account;
+ * - `tool`: an action through tools (send, transfer, delete, book, grant …), aimed at an address, a
+ *   link or an account, or far from everything around it;
  * - `task`: any other request, which counts only when it departs from the document and the task
  *   ("Explain the theory of relativity." inside an invoice).
  *
@@ -53,12 +54,12 @@ export const REQUEST_LABELS: Record<RequestKind, string> = {
   answer: 'asks to change the reader’s answer',
   code: 'asks to put code into the reader’s code',
   stop: 'asks the reader to stop its work',
-  tool: 'asks for an action through tools, aimed at an address, link or account',
+  tool: 'asks for an action through tools',
   task: 'asks the reader for an unrelated task',
 };
 
 /** What raised a request's confidence beyond what it asks. */
-export type RequestBoost = 'departure' | 'framing' | 'alarm' | 'vocative' | 'override' | 'urgency';
+export type RequestBoost = 'departure' | 'system' | 'todo' | 'alarm' | 'vocative' | 'override' | 'urgency';
 
 export interface ReaderRequest {
   kind: RequestKind;
@@ -75,8 +76,15 @@ export interface ReaderRequest {
 export interface RequestContext {
   /** Topical stems of the user's task (contentWords.ts): what the agent was asked to do. */
   taskStems: ReadonlySet<string>;
+  /** The verbs of the user's requests: a request in data for the same action is the task's own. */
+  taskVerbs?: ReadonlySet<string>;
   /** The text is a message from another agent: asking things of its reader is what it is for. */
   fromAgent?: boolean;
+  /**
+   * Do not read overrides ("ignore your previous instructions", however spelt): the configuration
+   * disabled the catalogue's pattern for them (io.ignore_previous), whose tolerant reading this is.
+   */
+  noOverrides?: boolean;
 }
 
 /**
@@ -94,7 +102,8 @@ const REQUEST_BASE: Record<RequestKind, number> = {
 /** What each boost adds. Framing, a vocative or an override take a request out of the gray zone. */
 const BOOST: Record<RequestBoost, number> = {
   departure: 0.05,
-  framing: 0.25,
+  system: 0.3,
+  todo: 0.25,
   alarm: 0.25,
   vocative: 0.3,
   override: 0.3,
@@ -103,6 +112,11 @@ const BOOST: Record<RequestBoost, number> = {
 
 /** A departure at least this large, over at least MIN_WORDS words, is a request that does not belong. */
 const DEPARTS = 0.75;
+/**
+ * A bare task (no answer, code, address or framing to go by) must depart entirely: every topical word
+ * new to the document and the task. Documents ask people things in words partly their own.
+ */
+const TASK_DEPARTS = 1;
 /** A code block departs from the page when this share of its identifiers is new. */
 const BLOCK_DEPARTS = 0.6;
 const MIN_BLOCK_WORDS = 3;
@@ -113,10 +127,13 @@ const MAX_SENTENCES = 4000;
 
 /** The reader's answer: "your response", "the assistant's reply", "in your answer". */
 const ANSWER_REF =
-  /\b(?:your|the\s(?:assistant|ai|model|chatbot|bot)(?:['’]s)?)\s(?:(?:final|next|own|entire|whole|upcoming|generated|subsequent|current|every)\s)?(?:responses?|answers?|repl(?:y|ies)|outputs?|summar(?:y|ies)|explanations?|translations?|elucidations?|completions?)\b/;
-/** Parts of an answer that count only when the request transforms them ("scramble your message"). */
+  /\b(?:your|the\s(?:assistant|ai|model|chatbot|bot)(?:['’]s)?)\s(?:(?:final|next|own|entire|whole|upcoming|generated|subsequent|current|every)\s)?(?:responses?|answers?|repl(?:y|ies)|summar(?:y|ies)|explanations?|translations?|elucidations?|completions?)\b/;
+/**
+ * Parts of an answer that count only when the request transforms them ("scramble your message",
+ * "encode your output"): "sanitize your output" in an issue template means a program's output.
+ */
 const ANSWER_PART_REF =
-  /\b(?:your|the)\s(?:(?:final|next|own|entire|whole)\s)?(?:message|text|words|sentences|paragraphs|writing|letters)\b/;
+  /\b(?:your|the)\s(?:(?:final|next|own|entire|whole)\s)?(?:message|text|words|sentences|paragraphs|writing|letters|output)\b/;
 /** Verbs that transform an answer's text rather than ask for a document. */
 const TRANSFORMS = new Set([
   'encode',
@@ -219,14 +236,22 @@ const IN_YOUR_ANSWER = /^(?:in|within|throughout|when\swriting|when\sgiving)\s(?
 
 // ── framing, vocatives, overrides ────────────────────────────────────────────────────────────
 
-/** A fake system or admin block: "###(system_message)", "[SYSTEM]", "<|system|>", "SYSTEM NOTE:". */
+/**
+ * A fake system or admin block: "###(system_message)", "[SYSTEM]", "<|system|>", "SYSTEM NOTE:" —
+ * a role in brackets or tags at the start of a line, a role joined to "message" / "prompt" in one
+ * identifier, or a role notice opening a line. "John Smith (Developer)", a table cell "| Admin |"
+ * inside a line or a prompt template's <system> tag is not one.
+ */
 const FAKE_SYSTEM =
-  /(?:[#(\[<{|]\s?|^|\s)(?:system|sys|admin|administrator|developer|root)(?:[\s_-]?(?:message|msg|prompt|note|notice|instructions?|override|update|alert|command|directive))?\s?[)\]>}|]|(?:^|\s|#)(?:system|admin|developer)[\s_-](?:message|prompt|note|notice|instructions?|override|update|alert|command|directive)\s?[:!]/;
+  /(?:^|\n)[\s#*>=-]{0,6}(?:<\||[(\[{|]{1,2})\s?(?:system|sys|admin|administrator|developer|root)(?:[\s_-]?(?:message|msg|prompt|note|notice|instructions?|override|update|alert|command|directive))?\s?[)\]>}|]|\b(?:system|admin|developer)[_-](?:message|msg|prompt|note|notice|instructions?|override|directive)\b|(?:^|\n)[\s#*>=-]{0,6}(?:system|admin|developer)\s(?:message|prompt|note|notice|instructions?|override|alert|command|directive)\s?[:!]/;
 /** A TODO note at a line start, not inside a code comment ("# TODO", "// TODO" are a programmer's). */
 const TODO = /(?:^|\n)[ \t]*(?:[*>-][ \t]?)?(?:todo|to-do|to\sdo)\s?[:!-]/;
-/** Alarm: "IMPORTANT!!!", "URGENT:", "!!!", an <INFORMATION>-style tag around instructions. */
+/**
+ * Alarm: "IMPORTANT!!!", "URGENT!!", an <INFORMATION>-style tag around instructions (not the tags of
+ * a prompt template, <instructions> or <system>, which a harness's own files are full of).
+ */
 const ALARM =
-  /(?:important|urgent|attention|warning|critical|alert)\s?!{2,}|!{3,}|<\/?(?:information|important|instructions?|notice|admin|system|urgent)>/;
+  /(?:important|urgent|attention|warning|critical|alert)\s?!{2,}|<\/?(?:information|important|urgent)>/;
 const URGENCY = /\b(?:immediately|right\snow|right\saway|asap|at\sonce|without\sdelay|urgently|this\sis\s(?:extremely\s|very\s)?important)\b/;
 /** "from me, Emma, to you, Nova-2": one author addressing the reader by name. */
 const FROM_ME_TO_YOU = /\bfrom\sme,?\s[^\n,.!?]{1,40},\sto\syou,?\s[^\n.!?]{1,40}/;
@@ -264,7 +289,8 @@ export function isModelLikeName(name: string): boolean {
     if (/[a-z]/.test(lower) && (/[0-9]/.test(lower) || lower.endsWith('+'))) return true;
     if (/^[a-z]{1,3}\+$|^[a-z]+-?v[0-9]/.test(lower)) return true;
   }
-  return false;
+  // A name followed by its version: "Falcon-Mini 2", "Nova 1.5".
+  return words.length > 1 && /^v?\d+(?:\.\d+)*[a-z]?$/i.test(words.at(-1)!);
 }
 
 const OVERRIDE_VERBS = ['ignore', 'disregard', 'forget', 'override', 'bypass', 'neglect', 'skip'];
@@ -426,7 +452,7 @@ function kindOf(asked: Asked, lower: string, hasBlock: boolean): RequestKind {
   if (ANSWER_REF.test(lower) || IN_YOUR_ANSWER.test(lower)) return 'answer';
   if (ANSWER_PART_REF.test(lower) && TRANSFORMS.has(asked.verb)) return 'answer';
   if (CODE_REF.test(lower) || (hasBlock && CODE_OFFER.test(lower))) return 'code';
-  if (TOOL_VERBS.has(asked.verb) && TARGET.test(lower)) return 'tool';
+  if (TOOL_VERBS.has(asked.verb) && !asked.question) return 'tool';
   return 'task';
 }
 
@@ -503,15 +529,17 @@ function readSentence(
   const before = text.slice(Math.max(0, s.start - 200), s.start).toLowerCase();
   const boosts: RequestBoost[] = [];
   const near = lastLines(before);
-  if (FAKE_SYSTEM.test(lower) || FAKE_SYSTEM.test(near) || TODO.test(`\n${lower}`) || TODO.test(near))
-    boosts.push('framing');
+  if (FAKE_SYSTEM.test(lower) || FAKE_SYSTEM.test(near)) boosts.push('system');
+  if (TODO.test(`\n${lower}`) || TODO.test(near)) boosts.push('todo');
   if (ALARM.test(lower) || ALARM.test(before)) boosts.push('alarm');
   const named =
     vocative || FROM_ME_TO_YOU.test(before) || FROM_ME_TO_YOU.test(lower) || toYouModel(`${before} ${lower}`);
   if (named && !ctx.fromAgent) boosts.push('vocative');
-  if (overrides(wordsOf(`${near} ${lower}`))) boosts.push('override');
+  if (!ctx.noOverrides && overrides(wordsOf(`${near} ${lower}`))) boosts.push('override');
   if (URGENCY.test(lower)) boosts.push('urgency');
 
+  // The line the sentence stands on, up to the sentence's end: a list item, a comment?
+  const lineStart = text.slice(Math.max(text.lastIndexOf('\n', s.start) + 1, s.start - 300), s.end);
   // How far the sentence departs (a `stop` request needs no departure: what it asks is plain).
   const departure =
     kind === 'stop'
@@ -522,16 +550,25 @@ function readSentence(
           ctx.taskStems,
           topicalStems(unitOf(text, s).toLowerCase()),
         );
-  const departs = departure !== undefined && departure.known && departure.share >= DEPARTS;
+  // A request for what the user asked for ("please pay the amount" when the user said "pay my rent")
+  // belongs to the task, however its words differ.
+  const departs =
+    departure !== undefined &&
+    departure.known &&
+    departure.share >= DEPARTS &&
+    ctx.taskVerbs?.has(asked.verb) !== true;
   const addressed = boosts.includes('vocative') || boosts.includes('override');
-  const framed = boosts.includes('framing') || boosts.includes('alarm');
+  // A fake system block is no colleague's or writer's habit; a TODO note or alarm is, unless what it
+  // asks departs from the document.
+  const posing = addressed || boosts.includes('system');
+  const framed = boosts.includes('todo') || boosts.includes('alarm');
 
   let counts: boolean;
   switch (kind) {
     case 'answer':
       // A document may ask for an order number in the reply: a request that plainly fits the
       // document around it is not one.
-      counts = !ctx.fromAgent && !(departure!.known && departure!.share < 0.5);
+      counts = !asksOfThePerson(withoutQuotes(lower)) && !(departure!.known && departure!.share < 0.5);
       break;
     case 'code':
       counts = blockDeparts(text, s, stems, ctx) || departs;
@@ -540,7 +577,19 @@ function readSentence(
       counts = true;
       break;
     case 'tool':
-      counts = departs;
+      // An action aimed at an address, a link or an account that departs; without one, an action
+      // that departs far and is not a document talking to its reader as a customer ("book with our
+      // partner and save", "you can pay by transfer"). Either way not one about the reader's own
+      // things ("send your comments to letters@…"): that is written to a person.
+      counts =
+        departs &&
+        !/\byour\s/.test(withoutQuotes(lower)) &&
+        (TARGET.test(lower) ||
+          (departure!.departing >= 3 &&
+            !aside(lineStart) &&
+            !pointsAtItself(lower) &&
+            !lower.includes('`') &&
+            !/\b(?:you|your|our|we|us)\b/.test(lower)));
       break;
     case 'task':
       // A task for an assistant (write, explain, a question, a change to text) that departs, or one
@@ -548,17 +597,18 @@ function readSentence(
       // count by itself.
       counts =
         (asked.question || TASK_VERBS.has(asked.verb) || TRANSFORMS.has(asked.verb)) &&
-        !isListItem(raw) &&
+        !aside(lineStart) &&
         !speaksToPeople(lower) &&
-        (departs || namesItsObject(lower));
+        !pointsAtItself(lower) &&
+        ((departs && departure!.share >= TASK_DEPARTS) || namesItsObject(lower));
       break;
   }
   // Another agent's message asks things of its reader by design (an orchestrator's whole job): only
   // what no colleague writes — a model-like name, an override, system or TODO framing — counts there.
-  if (ctx.fromAgent && !addressed && !framed) return undefined;
+  if (ctx.fromAgent && !posing && !framed) return undefined;
   // A vocative or an override makes any request count; framing makes one count that departs.
-  if (!counts && !addressed && !(framed && departs)) return undefined;
-  let confidence = REQUEST_BASE[kind];
+  if (!counts && !posing && !(framed && departs)) return undefined;
+  let confidence = REQUEST_BASE[kind] - (kind === 'tool' && !TARGET.test(lower) ? 0.05 : 0);
   if (departs && departure!.departing >= 3) boosts.push('departure');
   for (const b of boosts) confidence += BOOST[b];
   confidence = Math.min(0.98, round3(confidence));
@@ -604,7 +654,8 @@ function cuesOf(kind: RequestKind, boosts: readonly RequestBoost[], departs: boo
   if (departs) cues.departure = 'strong';
   if (boosts.includes('vocative')) cues.addressee = 'strong';
   if (boosts.includes('override')) cues.override = 'strong';
-  if (boosts.includes('framing') || boosts.includes('alarm')) cues.framing = 'strong';
+  if (boosts.includes('system') || boosts.includes('todo') || boosts.includes('alarm')) cues.framing = 'strong';
+  if (boosts.includes('system')) cues.fake_turn = 'strong';
   if (kind === 'tool') cues.action = 'strong';
   if (kind === 'stop') cues.override = cues.override ?? 'weak';
   return cues;
@@ -621,6 +672,10 @@ function toYouModel(text: string): boolean {
  * are imperatives written for whoever carries them out, not requests slipped to a model.
  */
 const isListItem = (raw: string) => /^\s*(?:[-*•+]|\d{1,3}[.)]|[a-z][.)])\s/.test(raw);
+/** A comment in code ("# invoke the attributes …", "// TODO"), a heading ("# Install"). */
+const isComment = (raw: string) => /^\s*(?:#{1,6}|\/\/|\/\*|\*|--|;)\s/.test(raw);
+/** A list item or a comment: imperatives there are written for a person, not slipped to a model. */
+const aside = (line: string) => isListItem(line) || isComment(line);
 
 /**
  * A request written to people in a conversation rather than to an assistant: it speaks of its writer
@@ -631,6 +686,27 @@ const speaksToPeople = (lower: string) =>
   /\b(?:my|mine|we|our|ours|us|anyone|anybody|everyone|everybody|someone|somebody|guys|folks|y['’]all)\b/.test(
     lower,
   );
+
+/**
+ * A document pointing at itself ("show this email at the desk", "print this page"): it speaks to its
+ * human reader about the document in hand.
+ */
+const pointsAtItself = (lower: string) =>
+  /\bthis\s(?:e-?mail|message|letter|page|document|link|invoice|receipt|notice|form|ticket|voucher|coupon|code)\b/.test(
+    lower,
+  );
+
+/**
+ * A request about the reader's answer that also asks for something of the reader's own ("include
+ * your order number in your reply"): written to a person who holds that order number.
+ */
+const asksOfThePerson = (lower: string) =>
+  /\byour\s(?!(?:final\s|next\s|own\s|entire\s|whole\s)?(?:responses?|answers?|repl(?:y|ies)|outputs?|summar(?:y|ies)|explanations?|translations?|elucidations?|completions?|message|text|words|sentences|paragraphs|writing|letters)\b)[a-z]/.test(
+    lower,
+  );
+
+/** The sentence without what it quotes ('Add "… your computer …" to your response': the quote is content). */
+const withoutQuotes = (lower: string) => lower.replace(/"[^"\n]{0,300}"|“[^”\n]{0,300}”|'[^'\n]{2,300}'(?![a-z])/g, '""');
 
 /** The last two lines of a text (what stands right before a sentence). */
 function lastLines(text: string): string {
@@ -646,7 +722,8 @@ function lineAround(text: string, s: Sentence): string {
   return text.slice(from, Math.min(nl < 0 ? text.length : nl, s.end + 300));
 }
 
-const isTableRow = (raw: string) => (raw.match(/\|/g)?.length ?? 0) >= 2 || /^\s*[+|]-{3,}/.test(raw);
+/** A table row, or a row of links or labels ("Suggest an edit · Manage this business · Add photos"). */
+const isTableRow = (raw: string) => (raw.match(/[|·•]/g)?.length ?? 0) >= 2 || /^\s*[+|]-{3,}/.test(raw);
 /** A line that reads as code: assignments, calls, keywords at the start, braces. */
 const isCodeLine = (raw: string) =>
   /^\s*(?:def|class|import|from|return|if|elif|else|for|while|try|except|with|const|let|var|function|public|private|#include|\$|>>>)\b/.test(

@@ -78,7 +78,7 @@ export const TASK_VERBS: ReadonlySet<string> = new Set([
   'estimate','solve','find','research','investigate','discuss','elaborate','detail','break','walk','teach','show',
   'give','provide','suggest','recommend','propose','predict','translate','convert','paraphrase','rephrase',
   'rewrite','reword','proofread','implement','code','program','build','recite','sing','imagine','pretend','act',
-  'play','roleplay','respond','reply','answer','say','state','claim','argue','persuade','convince','justify',
+  'play','roleplay','say','claim','argue','persuade','convince','justify',
   'praise','criticize','criticise','insult','mock','joke','help','offer','share','invent','brainstorm','plan',
 ]);
 

@@ -51,7 +51,7 @@ import {
   type ScanOptions,
   type ScanWants,
 } from '../../injection/scanner.js';
-import { userTaskStems } from '../../injection/userTask.js';
+import { userTask, type UserTask } from '../../injection/userTask.js';
 import type { Trace } from '../../../trace/schema.js';
 import { didYouMean } from '../../../util/nearest.js';
 import { round3 } from '../../../util/round.js';
@@ -204,8 +204,8 @@ class TraceScan {
   /** pattern + excerpt of everything reported so far: replayed chat history is not reported again. */
   private readonly reported = new Set<string>();
   private current: Pending | undefined;
-  /** The topical stems of the user's task, read when a request first needs them. */
-  private task: ReadonlySet<string> | undefined;
+  /** The user's task, read when a request first needs it. */
+  private task: UserTask | undefined;
 
   constructor(
     private readonly trace: Trace,
@@ -226,8 +226,10 @@ class TraceScan {
     const request =
       channel === 'data' && this.prep.readRequests
         ? strongestRequest(f.capped, {
-            taskStems: (this.task ??= userTaskStems(this.trace, this.prep.userSenders)),
+            taskStems: (this.task ??= userTask(this.trace, this.prep.userSenders)).stems,
+            taskVerbs: this.task.verbs,
             fromAgent: field === FIELD_MESSAGE,
+            noOverrides: this.prep.opts.disabled?.has('io.ignore_previous') === true,
           })
         : undefined;
     const fresh = found.filter((m) => {
@@ -533,11 +535,8 @@ function dataSignal(cur: Pending, targets: readonly string[], followed: Followed
   const message = byRequest
     ? requestMessage(cur, request, targets, followed)
     : passageMessage(cur, targets, followed);
-  const cues: CueSet = { ...cur.cues };
-  for (const c of CUES) {
-    const s = request?.cues[c];
-    if (s === 'strong' || (s === 'weak' && cues[c] === undefined)) cues[c] = s;
-  }
+  // The cues of the reading that scored the signal; the other reading's are in its own evidence.
+  const cues: CueSet = byRequest ? request.cues : cur.cues;
   const evidence: Record<string, unknown> = {
     ...baseEvidence('data', cur.sources, cur.matches),
     cues,
@@ -606,7 +605,8 @@ function passageMessage(cur: Pending, targets: readonly string[], followed: Foll
 /** How each boost of a request is worded in a message. */
 const BOOST_LABELS: Record<RequestBoost, string> = {
   departure: 'far from the document around it and the user’s task',
-  framing: 'framed as a system message or a TODO note',
+  system: 'posing as a system message',
+  todo: 'framed as a TODO note',
   alarm: 'with alarm ("IMPORTANT!!!", an instruction tag)',
   vocative: 'addressed to a model by name or role',
   override: 'overriding earlier instructions (however spelt)',
@@ -648,6 +648,7 @@ function requestEvidence(r: FoundRequest): Record<string, unknown> {
     kind: r.kind,
     confidence: r.confidence,
     excerpt: r.excerpt,
+    cues: r.cues,
     boosts: r.boosts,
     ...(r.departure
       ? { departure: { words: r.departure.words, departing: r.departure.departing, known: r.departure.known } }
