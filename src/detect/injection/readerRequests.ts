@@ -103,8 +103,8 @@ const REQUEST_BASE: Record<RequestKind, number> = {
 const BOOST: Record<RequestBoost, number> = {
   departure: 0.05,
   system: 0.3,
-  todo: 0.25,
-  alarm: 0.25,
+  todo: 0.2,
+  alarm: 0.2,
   vocative: 0.3,
   override: 0.3,
   urgency: 0.05,
@@ -238,12 +238,12 @@ const IN_YOUR_ANSWER = /^(?:in|within|throughout|when\swriting|when\sgiving)\s(?
 
 /**
  * A fake system or admin block: "###(system_message)", "[SYSTEM]", "<|system|>", "SYSTEM NOTE:" —
- * a role in brackets or tags at the start of a line, a role joined to "message" / "prompt" in one
- * identifier, or a role notice opening a line. "John Smith (Developer)", a table cell "| Admin |"
- * inside a line or a prompt template's <system> tag is not one.
+ * the system or admin role in brackets or a chat-template token at the start of a line, or a role
+ * notice opening a line. "John Smith (Developer)", a table cell "| Admin |", a variable named
+ * `system_prompt` or a prompt template's <system> tag is not one.
  */
 const FAKE_SYSTEM =
-  /(?:^|\n)[\s#*>=-]{0,6}(?:<\||[(\[{|]{1,2})\s?(?:system|sys|admin|administrator|developer|root)(?:[\s_-]?(?:message|msg|prompt|note|notice|instructions?|override|update|alert|command|directive))?\s?[)\]>}|]|\b(?:system|admin|developer)[_-](?:message|msg|prompt|note|notice|instructions?|override|directive)\b|(?:^|\n)[\s#*>=-]{0,6}(?:system|admin|developer)\s(?:message|prompt|note|notice|instructions?|override|alert|command|directive)\s?[:!]/;
+  /(?:^|\n)[\s#*>=-]{0,6}(?:<\|\s?(?:system|admin)\s?\|>|[(\[{]\s?(?:system|admin)(?:[\s_-]?(?:message|msg|prompt|note|notice|instructions?|override|directive))?\s?[)\]}])|(?:^|\n)[\s#*>=-]{0,6}(?:system|admin|developer)\s(?:message|prompt|note|notice|instructions?|override|alert|directive)\s?[:!]/;
 /** A TODO note at a line start, not inside a code comment ("# TODO", "// TODO" are a programmer's). */
 const TODO = /(?:^|\n)[ \t]*(?:[*>-][ \t]?)?(?:todo|to-do|to\sdo)\s?[:!-]/;
 /**
@@ -257,7 +257,8 @@ const URGENCY = /\b(?:immediately|right\snow|right\saway|asap|at\sonce|without\s
 const FROM_ME_TO_YOU = /\bfrom\sme,?\s[^\n,.!?]{1,40},\sto\syou,?\s[^\n.!?]{1,40}/;
 /** "to you, <a model-like name>", "for you, <…>" / "<a model-like name>, <request>": see isModelLikeName. */
 const TO_YOU_NAME = /\b(?:to|for)\syou,\s([^\n,.!?]{1,40})/i;
-const HEAD_NAME = /^([A-Za-z0-9][\w.+-]*(?:\s[\w.+-]+){0,3})\s?[,:]\s/;
+/** A name and a comma opening a sentence ("Command R+, …"); a colon makes a label ("Version 2.0: …"). */
+const HEAD_NAME = /^([A-Za-z0-9][\w.+-]*(?:\s[\w.+-]+){0,3})\s?,\s/;
 
 /** Words a model is called by: its role, and what model names are made of. */
 const MODEL_ROLE_WORDS = new Set([
@@ -283,6 +284,10 @@ const MODEL_ROLE_WORDS = new Set([
 export function isModelLikeName(name: string): boolean {
   const words = name.trim().split(/\s+/);
   if (words.length === 0 || words.length > 4) return false;
+  const isVersion = (w: string) => /^v?\d+(?:\.\d+)*[a-z]?$/i.test(w);
+  // A name is capitalised (its version aside): "start at line 0" is no one's name.
+  if (!words.every((w) => /^[A-Z0-9]/.test(w) || isVersion(w) || MODEL_ROLE_WORDS.has(w.toLowerCase())))
+    return false;
   for (const w of words) {
     const lower = w.toLowerCase().replace(/[^a-z0-9+.-]/g, '');
     if (MODEL_ROLE_WORDS.has(lower)) return true;
@@ -290,35 +295,38 @@ export function isModelLikeName(name: string): boolean {
     if (/^[a-z]{1,3}\+$|^[a-z]+-?v[0-9]/.test(lower)) return true;
   }
   // A name followed by its version: "Falcon-Mini 2", "Nova 1.5".
-  return words.length > 1 && /^v?\d+(?:\.\d+)*[a-z]?$/i.test(words.at(-1)!);
+  return words.length > 1 && isVersion(words.at(-1)!);
 }
 
-const OVERRIDE_VERBS = ['ignore', 'disregard', 'forget', 'override', 'bypass', 'neglect', 'skip'];
+const OVERRIDE_VERBS = ['ignore', 'disregard', 'forget', 'override'];
+/** What an override sets aside: "previous", "prior", "above" instructions. */
+const OVERRIDE_WHICH = ['previous', 'prior', 'above', 'earlier', 'original', 'initial', 'preceding', 'system'];
 const OVERRIDE_OBJECTS = [
   'instructions',
   'instruction',
   'prompts',
   'prompt',
   'rules',
-  'directions',
   'guidelines',
+  'directions',
   'directives',
-  'orders',
-  'commands',
-  'context',
 ];
 
 /**
- * "Ignore your previous instructions" however it is spelt: an override verb and, within four words
- * after it, an override object, each allowed a misspelling (nearWords.ts).
+ * "Ignore your previous instructions" however it is spelt: an override verb, then within five words
+ * which instructions ("previous", "prior", "above" …) and then the instructions themselves, each word
+ * allowed a misspelling (nearWords.ts). The catalogue's io.ignore_previous, read tolerantly.
  */
 function overrides(words: readonly string[]): boolean {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    if (w.length < 4 || !'idfobns'.includes(w[0]!) || !isNearOneOf(w, OVERRIDE_VERBS)) continue;
+    if (w.length < 5 || !'idfo'.includes(w[0]!) || !isNearOneOf(w, OVERRIDE_VERBS)) continue;
+    let which = false;
     for (let j = i + 1; j <= i + 5 && j < words.length; j++) {
       const o = words[j]!;
-      if (o.length >= 4 && isNearOneOf(o, OVERRIDE_OBJECTS)) return true;
+      if (o.length < 4) continue;
+      if (!which && isNearOneOf(o, OVERRIDE_WHICH)) which = true;
+      else if (which && isNearOneOf(o, OVERRIDE_OBJECTS)) return true;
     }
   }
   return false;
@@ -526,14 +534,15 @@ function readSentence(
   if (asked === undefined) return undefined;
   const kind = kindOf(asked, lower, s.block !== undefined);
   // What came just before: framing often stands on its own line ("TODO:", "IMPORTANT!!!").
-  const before = text.slice(Math.max(0, s.start - 200), s.start).toLowerCase();
+  const beforeRaw = text.slice(Math.max(0, s.start - 200), s.start);
+  const before = beforeRaw.toLowerCase();
   const boosts: RequestBoost[] = [];
   const near = lastLines(before);
   if (FAKE_SYSTEM.test(lower) || FAKE_SYSTEM.test(near)) boosts.push('system');
   if (TODO.test(`\n${lower}`) || TODO.test(near)) boosts.push('todo');
   if (ALARM.test(lower) || ALARM.test(before)) boosts.push('alarm');
   const named =
-    vocative || FROM_ME_TO_YOU.test(before) || FROM_ME_TO_YOU.test(lower) || toYouModel(`${before} ${lower}`);
+    vocative || FROM_ME_TO_YOU.test(before) || FROM_ME_TO_YOU.test(lower) || toYouModel(`${beforeRaw} ${raw}`);
   if (named && !ctx.fromAgent) boosts.push('vocative');
   if (!ctx.noOverrides && overrides(wordsOf(`${near} ${lower}`))) boosts.push('override');
   if (URGENCY.test(lower)) boosts.push('urgency');
@@ -578,18 +587,20 @@ function readSentence(
       break;
     case 'tool':
       // An action aimed at an address, a link or an account that departs; without one, an action
-      // that departs far and is not a document talking to its reader as a customer ("book with our
-      // partner and save", "you can pay by transfer"). Either way not one about the reader's own
-      // things ("send your comments to letters@…"): that is written to a person.
+      // that departs entirely and is asked the way a user asks an assistant ("please unlock my front
+      // door") — not a review's or an article's advice to its readers ("visit the rooftop bar").
+      // Either way not one about the reader's own things ("send your comments to letters@…"): that
+      // is written to a person.
       counts =
         departs &&
         !/\byour\s/.test(withoutQuotes(lower)) &&
         (TARGET.test(lower) ||
           (departure!.departing >= 3 &&
+            departure!.share >= TASK_DEPARTS &&
+            asksAsThePrincipal(lower) &&
             !aside(lineStart) &&
             !pointsAtItself(lower) &&
-            !lower.includes('`') &&
-            !/\b(?:you|your|our|we|us)\b/.test(lower)));
+            !lower.includes('`')));
       break;
     case 'task':
       // A task for an assistant (write, explain, a question, a change to text) that departs, or one
@@ -608,7 +619,8 @@ function readSentence(
   if (ctx.fromAgent && !posing && !framed) return undefined;
   // A vocative or an override makes any request count; framing makes one count that departs.
   if (!counts && !posing && !(framed && departs)) return undefined;
-  let confidence = REQUEST_BASE[kind] - (kind === 'tool' && !TARGET.test(lower) ? 0.05 : 0);
+  // A tool request aimed at an address, a link or an account says where the harm would go.
+  let confidence = REQUEST_BASE[kind] + (kind === 'tool' ? (TARGET.test(lower) ? 0.05 : -0.05) : 0);
   if (departs && departure!.departing >= 3) boosts.push('departure');
   for (const b of boosts) confidence += BOOST[b];
   confidence = Math.min(0.98, round3(confidence));
@@ -708,6 +720,15 @@ const asksOfThePerson = (lower: string) =>
 /** The sentence without what it quotes ('Add "… your computer …" to your response': the quote is content). */
 const withoutQuotes = (lower: string) => lower.replace(/"[^"\n]{0,300}"|“[^”\n]{0,300}”|'[^'\n]{2,300}'(?![a-z])/g, '""');
 
+/**
+ * Asked the way a user asks an assistant for an action: politely or about the asker's own things
+ * ("Please grant the guest access to the lock", "Unlock my front door"), and not the way a document
+ * speaks to its readers as customers or colleagues ("you", "your", "our", "we").
+ */
+const asksAsThePrincipal = (lower: string) =>
+  /\b(?:please|kindly|can\syou|could\syou|would\syou|i\s(?:want|need)\syou\sto|my|mine)\b/.test(lower) &&
+  !/\b(?:you|your|our|we|us)\b/.test(lower.replace(/\b(?:can|could|would)\syou\b|\byou\sto\b/g, ''));
+
 /** The last two lines of a text (what stands right before a sentence). */
 function lastLines(text: string): string {
   const cut = text.lastIndexOf('\n', text.length - 2);
@@ -722,8 +743,12 @@ function lineAround(text: string, s: Sentence): string {
   return text.slice(from, Math.min(nl < 0 ? text.length : nl, s.end + 300));
 }
 
-/** A table row, or a row of links or labels ("Suggest an edit · Manage this business · Add photos"). */
-const isTableRow = (raw: string) => (raw.match(/[|·•]/g)?.length ?? 0) >= 2 || /^\s*[+|]-{3,}/.test(raw);
+/**
+ * A table row, a row of links or labels ("Suggest an edit · Manage this business · Add photos"), or
+ * a CSV record (fields joined by commas with no space after them).
+ */
+const isTableRow = (raw: string) =>
+  (raw.match(/[|·•]/g)?.length ?? 0) >= 2 || (raw.match(/,\S/g)?.length ?? 0) >= 2 || /^\s*[+|]-{3,}/.test(raw);
 /** A line that reads as code: assignments, calls, keywords at the start, braces. */
 const isCodeLine = (raw: string) =>
   /^\s*(?:def|class|import|from|return|if|elif|else|for|while|try|except|with|const|let|var|function|public|private|#include|\$|>>>)\b/.test(

@@ -133,7 +133,7 @@ describe('model-like names', () => {
     '%s is a model-like name',
     (name) => expect(isModelLikeName(name)).toBe(true),
   );
-  it.each(['Priya', 'John Smith', 'WebSurfer', 'Dear team', 'Marketing'])('%s is not', (name) =>
+  it.each(['Priya', 'John Smith', 'WebSurfer', 'Dear team', 'Marketing', 'start at line 0', 'Version 2.0 notes'])('%s is not', (name) =>
     expect(isModelLikeName(name)).toBe(false),
   );
 });
