@@ -121,7 +121,12 @@ const TASK_DEPARTS = 1;
 const BLOCK_DEPARTS = 0.6;
 const MIN_BLOCK_WORDS = 3;
 /** Sentences looked at per text (a flood of one-line sentences stops here). */
-const MAX_SENTENCES = 4000;
+export const MAX_SENTENCES = 4000;
+/**
+ * Requests scored per text: a real document holds a handful; a flood of them is cut here, which
+ * bounds the work per text whatever it holds.
+ */
+export const MAX_REQUESTS = 500;
 
 // ── what a sentence refers to ────────────────────────────────────────────────────────────────
 
@@ -354,8 +359,7 @@ function askedBy(lower: string, head: string): Asked | undefined {
   let rest = head;
   const inAnswer = IN_YOUR_ANSWER.exec(rest);
   if (inAnswer) rest = rest.slice(inAnswer[0].length);
-  const found = [...rest.slice(0, 240).matchAll(WORDS)].slice(0, 24);
-  const words = found.map((m) => m[0]);
+  const { words, starts } = headWords(rest);
   let i = 0;
   while (i < words.length && i < 4 && LEAD_INS.has(words[i]!)) i++;
   const opened = openingAt(words, i);
@@ -364,7 +368,7 @@ function askedBy(lower: string, head: string): Asked | undefined {
     while (i < words.length && i < opened + 2 && LEAD_INS.has(words[i]!)) i++;
   }
   // The request itself, from its verb: "stop what you are doing", "do not continue".
-  const from = i < found.length ? rest.slice(found[i]!.index) : '';
+  const from = i < words.length ? rest.slice(starts[i]) : '';
   if (STOP_WORK.test(from) || DO_NOT_GO_ON.test(from) || REFUSE.test(from))
     return { kind: 'stop', question: false, verb: words[i]! };
   // An emphatic "do" ("Do send the code …") stands before the verb.
@@ -406,6 +410,31 @@ const STATEMENT_OPENERS = new Set([
   'sincerely','best','all','any','each','every','some','no','not','yes','and','but','or','so','also','then','once',
   'we\'ll','we\'re','i\'m','i\'ll','it\'s','that\'s','there\'s','looking','following','attached','enclosed',
 ]);
+
+/** The first words of a head (at most 24, within 240 characters) and where each starts. */
+function headWords(head: string): { words: string[]; starts: number[] } {
+  const words: string[] = [];
+  const starts: number[] = [];
+  const end = Math.min(head.length, 240);
+  let i = 0;
+  while (i < end && words.length < 24) {
+    const c = head.charCodeAt(i);
+    if (!isWordStart(c)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < end && isWordChar(head.charCodeAt(j))) j++;
+    words.push(head.slice(i, j));
+    starts.push(i);
+    i = j;
+  }
+  return { words, starts };
+}
+/** a-z, 0-9 (the head is lowercase). */
+const isWordStart = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+/** a-z, 0-9, apostrophes, + and - inside a word (as WORDS reads them). */
+const isWordChar = (c: number) => isWordStart(c) || c === 39 || c === 0x2019 || c === 43 || c === 45;
 
 /** The position after a request opening starting at `i` ("can you", "make sure to"), else `i`. */
 function openingAt(words: readonly string[], i: number): number {
@@ -481,16 +510,49 @@ function withoutWrittenEscapes(text: string): string {
   return text.replace(/\\(?:[nrt]|(?=\s))/g, (e) => (e === '\\n' ? ' \n' : ' '.repeat(e.length)));
 }
 
-/** The stems of the whole text, built on first need (most texts hold no request that needs them). */
-class TextStems {
+/**
+ * What the reading of texts did, for tests that bound its work without timing it: sentences read,
+ * requests among them, characters cut into stems.
+ */
+export const readingWork = { sentences: 0, requests: 0, stemmedChars: 0 };
+
+/** topicalStems, counted in readingWork. */
+function stemsOf(text: string, code = false): Map<string, number> {
+  readingWork.stemmedChars += text.length;
+  return topicalStems(text, code);
+}
+
+/**
+ * What the reading of one text builds on first need and shares between its sentences: the stems of
+ * the whole text (most texts hold no request that needs them), its line breaks, and how many
+ * requests were read.
+ */
+class TextReading {
+  /** Sentences read as requests so far (scored or not). */
+  requests = 0;
   private prose?: Map<string, number>;
   private code?: Map<string, number>;
+  /** The last unit's stems: the sentences of one line come one after another. */
+  private lastUnit?: { from: number; to: number; stems: Map<string, number> };
+  private lineIndex?: Lines;
   constructor(private readonly text: string) {}
+  /** The text's line breaks, found on first need. */
+  get lines(): Lines {
+    return (this.lineIndex ??= new Lines(this.text));
+  }
   get words(): Map<string, number> {
-    return (this.prose ??= topicalStems(this.text));
+    return (this.prose ??= stemsOf(this.text));
   }
   get identifiers(): Map<string, number> {
-    return (this.code ??= topicalStems(this.text, true));
+    return (this.code ??= stemsOf(this.text, true));
+  }
+  /** The stems of the stretch [from, to) (see unitOf). */
+  unit({ from, to }: { from: number; to: number }): Map<string, number> {
+    const last = this.lastUnit;
+    if (last?.from === from && last.to === to) return last.stems;
+    const stems = stemsOf(this.text.slice(from, to).toLowerCase());
+    this.lastUnit = { from, to, stems };
+    return stems;
   }
 }
 
@@ -501,9 +563,10 @@ class TextStems {
 export function strongestRequest(raw: string, ctx: RequestContext): ReaderRequest | undefined {
   const text = withoutWrittenEscapes(raw);
   const sentences = splitSentences(text, MAX_SENTENCES);
-  const stems = new TextStems(text);
+  readingWork.sentences += sentences.length;
+  const stems = new TextReading(text);
   let best: ReaderRequest | undefined;
-  for (let k = 0; k < sentences.length; k++) {
+  for (let k = 0; k < sentences.length && stems.requests < MAX_REQUESTS; k++) {
     const r = readSentence(text, sentences, k, stems, ctx);
     if (r && (!best || r.confidence > best.confidence)) best = r;
   }
@@ -515,13 +578,13 @@ function readSentence(
   text: string,
   sentences: readonly Sentence[],
   k: number,
-  stems: TextStems,
+  stems: TextReading,
   ctx: RequestContext,
 ): ReaderRequest | undefined {
   const s = sentences[k]!;
   const raw = text.slice(s.start, s.end);
   // A table row (or a cell of one), or a line of code, is no sentence to a reader.
-  if (raw.length < 8 || isTableRow(lineAround(text, s)) || isCodeLine(raw)) return undefined;
+  if (raw.length < 8 || isTableRow(lineAround(text, s, stems.lines)) || isCodeLine(raw)) return undefined;
   const lower = raw.toLowerCase();
   const { head, vocative } = headOf(raw);
   // Code offered for the reader's code need not be an imperative ("You may find the inclusion of the
@@ -532,6 +595,8 @@ function readSentence(
       ? { kind: 'task' as const, question: false, verb: 'offer' }
       : undefined);
   if (asked === undefined) return undefined;
+  stems.requests++;
+  readingWork.requests++;
   const kind = kindOf(asked, lower, s.block !== undefined);
   // What came just before: framing often stands on its own line ("TODO:", "IMPORTANT!!!").
   const beforeRaw = text.slice(Math.max(0, s.start - 200), s.start);
@@ -548,17 +613,12 @@ function readSentence(
   if (URGENCY.test(lower)) boosts.push('urgency');
 
   // The line the sentence stands on, up to the sentence's end: a list item, a comment?
-  const lineStart = text.slice(Math.max(text.lastIndexOf('\n', s.start) + 1, s.start - 300), s.end);
+  const lineStart = text.slice(Math.max(stems.lines.startOf(s.start), s.start - 300), s.end);
   // How far the sentence departs (a `stop` request needs no departure: what it asks is plain).
   const departure =
     kind === 'stop'
       ? undefined
-      : departureOf(
-          topicalStems(lower),
-          stems.words,
-          ctx.taskStems,
-          topicalStems(unitOf(text, s).toLowerCase()),
-        );
+      : departureOf(stemsOf(lower), stems.words, ctx.taskStems, stems.unit(unitOf(text, s, stems.lines)));
   // A request for what the user asked for ("please pay the amount" when the user said "pay my rent")
   // belongs to the task, however its words differ.
   const departs =
@@ -636,25 +696,60 @@ function readSentence(
 }
 
 /** Longest line taken as the stretch a sentence belongs to; past it the sentence stands alone. */
-const MAX_UNIT_CHARS = 2000;
+export const MAX_UNIT_CHARS = 2000;
 
 /**
  * The stretch of text a sentence belongs to for its departure: its line (a request inserted into a
  * document stands on lines of its own), unless that line is most of the text or very long, when it
  * is the sentence itself.
  */
-function unitOf(text: string, s: Sentence): string {
-  const from = text.lastIndexOf('\n', s.start) + 1;
-  const nl = text.indexOf('\n', s.end);
-  const to = nl < 0 ? text.length : nl;
-  if (to - from > MAX_UNIT_CHARS || (to - from) * 2 > text.length) return text.slice(s.start, s.end);
-  return text.slice(from, to);
+function unitOf(text: string, s: Sentence, lines: Lines): { from: number; to: number } {
+  const from = lines.startOf(s.start);
+  const to = lines.endOf(s.end);
+  if (to - from > MAX_UNIT_CHARS || (to - from) * 2 > text.length) return { from: s.start, to: s.end };
+  return { from, to };
+}
+
+/**
+ * The line breaks of a text, found in one pass, so that every sentence finds its line by a binary
+ * search (a text without line breaks must not be walked to its ends for every sentence).
+ */
+class Lines {
+  private readonly breaks: Int32Array;
+  constructor(private readonly text: string) {
+    let n = 0;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+    this.breaks = new Int32Array(n);
+    n = 0;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.breaks[n++] = i;
+  }
+  /** The index of the first break at or after `at`. */
+  private next(at: number): number {
+    let lo = 0;
+    let hi = this.breaks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.breaks[mid]! < at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  /** Where the line holding `at` starts. */
+  startOf(at: number): number {
+    const k = this.next(at);
+    return k === 0 ? 0 : this.breaks[k - 1]! + 1;
+  }
+  /** Where the line holding `at` ends (its break, or the text's end). */
+  endOf(at: number): number {
+    const k = this.next(at);
+    return k < this.breaks.length ? this.breaks[k]! : this.text.length;
+  }
 }
 
 /** Whether the code block a sentence introduces is foreign to the page and the user's task. */
-function blockDeparts(text: string, s: Sentence, stems: TextStems, ctx: RequestContext): boolean {
+function blockDeparts(text: string, s: Sentence, stems: TextReading, ctx: RequestContext): boolean {
   if (!s.block) return false;
-  const block = topicalStems(text.slice(s.block.start, s.block.end), true);
+  const block = stemsOf(text.slice(s.block.start, s.block.end), true);
   if (block.size < MIN_BLOCK_WORDS) return false;
   const d = departureOf(block, stems.identifiers, ctx.taskStems);
   return d.share >= BLOCK_DEPARTS;
@@ -737,10 +832,8 @@ function lastLines(text: string): string {
 }
 
 /** The line a sentence stands on, at most 300 characters either side of it. */
-function lineAround(text: string, s: Sentence): string {
-  const from = Math.max(text.lastIndexOf('\n', s.start) + 1, s.start - 300);
-  const nl = text.indexOf('\n', s.end);
-  return text.slice(from, Math.min(nl < 0 ? text.length : nl, s.end + 300));
+function lineAround(text: string, s: Sentence, lines: Lines): string {
+  return text.slice(Math.max(lines.startOf(s.start), s.start - 300), Math.min(lines.endOf(s.end), s.end + 300));
 }
 
 /**
