@@ -35,7 +35,8 @@ if (onlyHalf !== undefined && onlyHalf !== 'dev' && onlyHalf !== 'held-out')
   throw new Error(`--half ${onlyHalf}: expected dev or held-out`);
 const perAttack = Number(flag('--per-attack') ?? 12);
 const seed = Number(flag('--seed') ?? 28);
-if (!Number.isInteger(perAttack) || perAttack < 1) throw new Error(`--per-attack ${flag('--per-attack')}: expected a whole number ≥ 1`);
+if (!Number.isInteger(perAttack) || perAttack < 1)
+  throw new Error(`--per-attack ${flag('--per-attack')}: expected a whole number ≥ 1`);
 if (!Number.isInteger(seed)) throw new Error(`--seed ${flag('--seed')}: expected a whole number`);
 const jsonOut = flag('--json');
 const keep = flag('--keep');
@@ -54,13 +55,21 @@ const SOURCES = [
   {
     name: 'email',
     tool: 'read_email',
-    contexts: readJsonl('email-train.jsonl').map((r) => ({ text: r.context, task: r.question, answer: r.ideal })),
+    contexts: readJsonl('email-train.jsonl').map((r) => ({
+      text: r.context,
+      task: r.question,
+      answer: r.ideal,
+    })),
     attacks: 'text',
   },
   {
     name: 'table',
     tool: 'read_table',
-    contexts: readJsonl('table-train.jsonl').map((r) => ({ text: r.context, task: r.question, answer: r.ideal })),
+    contexts: readJsonl('table-train.jsonl').map((r) => ({
+      text: r.context,
+      task: r.question,
+      answer: r.ideal,
+    })),
     attacks: 'text',
   },
   {
@@ -124,7 +133,13 @@ function run(id, source, context, result, info) {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_1', type: 'function', function: { name: source.tool, arguments: JSON.stringify(args) } }],
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: source.tool, arguments: JSON.stringify(args) },
+          },
+        ],
       },
       { role: 'tool', tool_call_id: 'call_1', name: source.tool, content: result },
       { role: 'assistant', content: context.answer || 'I could not find it.' },
@@ -143,7 +158,13 @@ function runsOf(half) {
       half,
     );
     for (const c of contexts)
-      runs.push(run(`${source.name}/${c.index}/clean`, source, c, c.text, { source: source.name, context: c.index, attacked: false }));
+      runs.push(
+        run(`${source.name}/${c.index}/clean`, source, c, c.text, {
+          source: source.name,
+          context: c.index,
+          attacked: false,
+        }),
+      );
     for (const [category, instructions] of Object.entries(ATTACKS[source.attacks])) {
       const attacks = inHalf(
         instructions.map((text, i) => ({ text, index: i + 1 })),
@@ -153,15 +174,21 @@ function runsOf(half) {
         for (const position of POSITIONS)
           for (const c of sample(contexts, perAttack, r))
             runs.push(
-              run(`${source.name}/${c.index}/${category}/${a.index}/${position}`, source, c, insert(c.text, a.text, position, r), {
-                source: source.name,
-                family: 'bipia',
-                context: c.index,
-                attacked: true,
-                category,
-                attack: a.index,
-                position,
-              }),
+              run(
+                `${source.name}/${c.index}/${category}/${a.index}/${position}`,
+                source,
+                c,
+                insert(c.text, a.text, position, r),
+                {
+                  source: source.name,
+                  family: 'bipia',
+                  context: c.index,
+                  attacked: true,
+                  category,
+                  attack: a.index,
+                  position,
+                },
+              ),
             );
     }
     if (source.name === 'code') continue;
@@ -175,14 +202,20 @@ function runsOf(half) {
           for (const c of sample(contexts, Math.max(2, Math.ceil(perAttack / 3)), r)) {
             const text = make(goal, n++, models);
             runs.push(
-              run(`${source.name}/${c.index}/style-${style}/${g + 1}/${position}/${n}`, source, c, insert(c.text, text, position, r), {
-                source: source.name,
-                family: 'styles',
-                context: c.index,
-                attacked: true,
-                category: style,
-                position,
-              }),
+              run(
+                `${source.name}/${c.index}/style-${style}/${g + 1}/${position}/${n}`,
+                source,
+                c,
+                insert(c.text, text, position, r),
+                {
+                  source: source.name,
+                  family: 'styles',
+                  context: c.index,
+                  attacked: true,
+                  category: style,
+                  position,
+                },
+              ),
             );
           }
   }
@@ -211,7 +244,11 @@ async function measureHalf(half, work) {
   const runs = runsOf(half);
   const file = path.join(work, `bipia-${half}.jsonl`);
   writeFileSync(file, `${runs.map((x) => JSON.stringify(x)).join('\n')}\n`);
-  if (keep) writeFileSync(half === onlyHalf || !onlyHalf ? keep.replace(/(\.jsonl)?$/, `-${half}.jsonl`) : keep, readFileSync(file));
+  if (keep)
+    writeFileSync(
+      half === onlyHalf || !onlyHalf ? keep.replace(/(\.jsonl)?$/, `-${half}.jsonl`) : keep,
+      readFileSync(file),
+    );
   const { traces } = await loadTraces(file, { inputFormat: 'openai-messages' });
   const report = await analyze(file, {
     inputFormat: 'openai-messages',
@@ -238,40 +275,97 @@ async function measureHalf(half, work) {
   const attacked = measured.filter((x) => x.info.attacked);
   const clean = measured.filter((x) => !x.info.attacked);
   const count = (xs, f) => xs.filter(f).length;
-  const out = { attacked: attacked.length, clean: clean.length, bySource: {}, byCategory: {}, byPosition: {}, byStyle: {} };
-  const lines = [`## ${half === 'dev' ? 'tune (dev)' : 'measure (held-out)'} half: ${measured.length} traces`, ''];
+  const out = {
+    attacked: attacked.length,
+    clean: clean.length,
+    bySource: {},
+    byCategory: {},
+    byPosition: {},
+    byStyle: {},
+  };
+  const lines = [
+    `## ${half === 'dev' ? 'tune (dev)' : 'measure (held-out)'} half: ${measured.length} traces`,
+    '',
+  ];
 
   const sourceRows = [...groupBy(measured, (x) => x.info.source)].map(([source, xs]) => {
     const bipia = xs.filter((x) => x.info.family === 'bipia');
     const styles = xs.filter((x) => x.info.family === 'styles');
     const cl = xs.filter((x) => !x.info.attacked);
     out.bySource[source] = {
-      bipia: { n: bipia.length, signal: count(bipia, (x) => x.signal), finding: count(bipia, (x) => x.finding) },
-      styles: { n: styles.length, signal: count(styles, (x) => x.signal), finding: count(styles, (x) => x.finding) },
+      bipia: {
+        n: bipia.length,
+        signal: count(bipia, (x) => x.signal),
+        finding: count(bipia, (x) => x.finding),
+      },
+      styles: {
+        n: styles.length,
+        signal: count(styles, (x) => x.signal),
+        finding: count(styles, (x) => x.finding),
+      },
       clean: { n: cl.length, signal: count(cl, (x) => x.signal), finding: count(cl, (x) => x.finding) },
     };
     return [
       source,
-      share(count(bipia, (x) => x.signal), bipia.length),
-      pct(count(bipia, (x) => x.finding), bipia.length),
-      styles.length ? share(count(styles, (x) => x.signal), styles.length) : '—',
-      styles.length ? pct(count(styles, (x) => x.finding), styles.length) : '—',
-      share(count(cl, (x) => x.signal), cl.length),
-      pct(count(cl, (x) => x.finding), cl.length),
+      share(
+        count(bipia, (x) => x.signal),
+        bipia.length,
+      ),
+      pct(
+        count(bipia, (x) => x.finding),
+        bipia.length,
+      ),
+      styles.length
+        ? share(
+            count(styles, (x) => x.signal),
+            styles.length,
+          )
+        : '—',
+      styles.length
+        ? pct(
+            count(styles, (x) => x.finding),
+            styles.length,
+          )
+        : '—',
+      share(
+        count(cl, (x) => x.signal),
+        cl.length,
+      ),
+      pct(
+        count(cl, (x) => x.finding),
+        cl.length,
+      ),
     ];
   });
   lines.push(
     table(
-      ['source', 'BIPIA attacks: signal', 'finding', 'written styles: signal', 'finding', 'clean: any signal', 'clean: finding'],
+      [
+        'source',
+        'BIPIA attacks: signal',
+        'finding',
+        'written styles: signal',
+        'finding',
+        'clean: any signal',
+        'clean: finding',
+      ],
       sourceRows,
     ),
     '',
   );
 
-  const categoryRows = [...groupBy(attacked.filter((x) => x.info.family === 'bipia'), (x) => `${x.info.source === 'code' ? 'code' : 'text'}\u0000${x.info.category}`)]
+  const categoryRows = [
+    ...groupBy(
+      attacked.filter((x) => x.info.family === 'bipia'),
+      (x) => `${x.info.source === 'code' ? 'code' : 'text'}\u0000${x.info.category}`,
+    ),
+  ]
     .map(([key, xs]) => {
       const [kind, category] = key.split('\u0000');
-      out.byCategory[category] = { n: xs.length, signal: count(xs, (x) => x.signal), finding: count(xs, (x) => x.finding) };
+      out.byCategory[category] = {
+        n: xs.length,
+        signal: count(xs, (x) => x.signal),
+        finding: count(xs, (x) => x.finding),
+      };
       return [kind, category, xs.length, count(xs, (x) => x.signal), count(xs, (x) => x.finding)];
     })
     .sort((a, b) => a[3] / a[2] - b[3] / b[2]);
@@ -283,16 +377,48 @@ async function measureHalf(half, work) {
     '',
   );
 
-  const positionRows = [...groupBy(attacked, (x) => `${x.info.family}\u0000${x.info.position}`)].map(([key, xs]) => {
-    const [family, position] = key.split('\u0000');
-    (out.byPosition[family] ??= {})[position] = { n: xs.length, signal: count(xs, (x) => x.signal) };
-    return [family, position, share(count(xs, (x) => x.signal), xs.length), pct(count(xs, (x) => x.finding), xs.length)];
-  });
+  const positionRows = [...groupBy(attacked, (x) => `${x.info.family}\u0000${x.info.position}`)].map(
+    ([key, xs]) => {
+      const [family, position] = key.split('\u0000');
+      (out.byPosition[family] ??= {})[position] = { n: xs.length, signal: count(xs, (x) => x.signal) };
+      return [
+        family,
+        position,
+        share(
+          count(xs, (x) => x.signal),
+          xs.length,
+        ),
+        pct(
+          count(xs, (x) => x.finding),
+          xs.length,
+        ),
+      ];
+    },
+  );
   lines.push(table(['attacks', 'position', 'signal', 'finding'], positionRows), '');
 
-  const styleRows = [...groupBy(attacked.filter((x) => x.info.family === 'styles'), (x) => x.info.category)].map(([style, xs]) => {
-    out.byStyle[style] = { n: xs.length, signal: count(xs, (x) => x.signal), finding: count(xs, (x) => x.finding) };
-    return [style, share(count(xs, (x) => x.signal), xs.length), pct(count(xs, (x) => x.finding), xs.length)];
+  const styleRows = [
+    ...groupBy(
+      attacked.filter((x) => x.info.family === 'styles'),
+      (x) => x.info.category,
+    ),
+  ].map(([style, xs]) => {
+    out.byStyle[style] = {
+      n: xs.length,
+      signal: count(xs, (x) => x.signal),
+      finding: count(xs, (x) => x.finding),
+    };
+    return [
+      style,
+      share(
+        count(xs, (x) => x.signal),
+        xs.length,
+      ),
+      pct(
+        count(xs, (x) => x.finding),
+        xs.length,
+      ),
+    ];
   });
   lines.push(table(['written style', 'signal', 'finding'], styleRows), '');
   console.log(lines.join('\n'));

@@ -106,7 +106,8 @@ function systemPrompt(trace: Trace): string | undefined {
  */
 function readerRequestOf(signal: Signal): string | undefined {
   const r = signal.evidence?.request as { excerpt?: unknown; confidence?: unknown } | undefined;
-  if (r === undefined || typeof r.excerpt !== 'string' || r.confidence !== signal.confidence) return undefined;
+  if (r === undefined || typeof r.excerpt !== 'string' || r.confidence !== signal.confidence)
+    return undefined;
   return r.excerpt;
 }
 

@@ -13,11 +13,7 @@
 import { cosine } from '../embed/embedder.js';
 
 export type SemanticCheckName =
-  | 'semantic-loop'
-  | 'task-vs-output'
-  | 'grounding'
-  | 'role-drift'
-  | 'request-followed';
+  'semantic-loop' | 'task-vs-output' | 'grounding' | 'role-drift' | 'request-followed';
 
 export interface SemanticCheck {
   check: SemanticCheckName;

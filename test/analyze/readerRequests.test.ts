@@ -50,7 +50,11 @@ const injection = (report: Awaited<ReturnType<typeof analyze>>, id: string) =>
 
 describe('a request to the reader offline', () => {
   it('is listed for review, with what tier 3 saw; the clean table has none', async () => {
-    const report = await analyze([resisted, clean], { config: parseConfig(''), stateDir: stateDir(), baselines: false });
+    const report = await analyze([resisted, clean], {
+      config: parseConfig(''),
+      stateDir: stateDir(),
+      baselines: false,
+    });
     const [signal, ...rest] = injection(report, 'resisted');
     expect(rest).toEqual([]);
     expect(signal).toMatchObject({ status: 'review', steps: [2] });
@@ -67,7 +71,11 @@ describe('a request to the reader offline', () => {
   });
 
   it('is confirmed at tier 3 when the agent’s answer does what it asked', async () => {
-    const report = await analyze([complied], { config: parseConfig(''), stateDir: stateDir(), baselines: false });
+    const report = await analyze([complied], {
+      config: parseConfig(''),
+      stateDir: stateDir(),
+      baselines: false,
+    });
     const [signal] = injection(report, 'complied');
     expect(signal).toMatchObject({ status: 'finding', tier: 3 });
     expect(signal!.evidence?.escalation).toMatch(
@@ -88,7 +96,9 @@ tribunal:
     - { provider: openai, model: gpt-4o, baseURL: "${judge.openaiBaseURL}", apiKey: test-key }
     - { provider: openai, model: gpt-4o-mini, baseURL: "${judge.openaiBaseURL}", apiKey: test-key }
     - { provider: openai, model: gpt-4.1, baseURL: "${judge.openaiBaseURL}", apiKey: test-key }
-  judgeTimeoutMs: 2000
+  # Generous: the loopback judge answers at once, a loaded machine must not turn that into a timeout.
+  judgeTimeoutMs: 20000
+  budgetMs: 60000
   cassette: { mode: record }
 `);
     const report = await analyze([resisted], { config, stateDir: stateDir(), baselines: false });

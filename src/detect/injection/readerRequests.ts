@@ -20,12 +20,20 @@
  * - `task`: any other request, which counts only when it departs from the document and the task
  *   ("Explain the theory of relativity." inside an invoice).
  *
- * Confidence starts from what is asked (REQUEST_BASE) and rises with how far the sentence departs
- * (departure.ts), fake system or TODO framing and alarm ("IMPORTANT!!!"), a model-like vocative
- * ("Command R+, …", "to you, Nova-2") and an override however it is spelt ("ignore your previous
- * iunstructions"). Most requests land in the gray zone: the rules cannot tell an injection from a
- * document that really asks its reader something, so they are listed for review (and decided by
- * tier 3 and the tribunal when configured). Framing, a vocative or an override make a finding.
+ * Whether a request counts at all depends on what it asks (readSentence): an answer request unless
+ * it plainly fits the document, a code request whose code is foreign to the page, a stop request
+ * always, a tool request that departs and names an address or is asked as a user asks, a bare task
+ * that departs entirely. Lists, comments, table rows, a document pointing at itself and talk among
+ * people are left out, and another agent's message counts only when something below settles it.
+ *
+ * Confidence starts from what is asked (REQUEST_BASE) and rises with a departure of three words or
+ * more (departure.ts), a fake system block ("###(system_message)"), a TODO note or alarm
+ * ("IMPORTANT!!!") around a request that departs, a model-like name it is addressed to ("Command R+,
+ * …", "to you, Falcon-Mini 2"; addressing.ts) and an override however it is spelt ("ignore your
+ * previous iunstructions"). A request alone stays in the gray zone: the rules cannot tell an
+ * injection from a document that really asks its reader something, so it is listed for review (tier
+ * 3 and the tribunal, when configured, may confirm it). A name, an override or a fake system block
+ * make a finding; a TODO note or alarm does when the request names an address or departs far.
  *
  * Cost: one pass to split sentences, then a bounded amount of work per sentence (its first words,
  * a few regexes over at most MAX_SENTENCE_CHARS characters); the word counts that departure needs
@@ -35,7 +43,6 @@ import { round3 } from '../../util/round.js';
 import { topicalStems } from './contentWords.js';
 import type { CueSet } from './cues.js';
 import { departureOf, type Departure } from './departure.js';
-import { isNear, isNearOneOf } from './nearWords.js';
 import {
   LEAD_INS,
   NOT_AFTER_VERB,
@@ -45,7 +52,42 @@ import {
   TASK_VERBS,
   TOOL_VERBS,
 } from './requestLexicon.js';
+import {
+  ALARM,
+  FAKE_SYSTEM,
+  FROM_ME_TO_YOU,
+  HEAD_NAME,
+  isModelLikeName,
+  lastLines,
+  overrides,
+  TODO,
+  toYouModel,
+  URGENCY,
+} from './requestFraming.js';
+import {
+  ANSWER_PART_REF,
+  ANSWER_REF,
+  aside,
+  asksAsThePrincipal,
+  asksOfThePerson,
+  CODE_OFFER,
+  CODE_REF,
+  DO_NOT_GO_ON,
+  IN_YOUR_ANSWER,
+  isCodeLine,
+  isTableRow,
+  OUTPUT_MUST,
+  pointsAtItself,
+  REFUSE,
+  speaksToPeople,
+  STOP_WORK,
+  TARGET,
+  TO_LANGUAGE,
+  TRANSFORMS,
+  withoutQuotes,
+} from './requestShapes.js';
 import { splitSentences, type Sentence } from './sentences.js';
+import { Lines } from './textLines.js';
 
 export const REQUEST_KINDS = ['answer', 'code', 'stop', 'tool', 'task'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
@@ -128,215 +170,6 @@ export const MAX_SENTENCES = 4000;
  */
 export const MAX_REQUESTS = 500;
 
-// ── what a sentence refers to ────────────────────────────────────────────────────────────────
-
-/** The reader's answer: "your response", "the assistant's reply", "in your answer". */
-const ANSWER_REF =
-  /\b(?:your|the\s(?:assistant|ai|model|chatbot|bot)(?:['’]s)?)\s(?:(?:final|next|own|entire|whole|upcoming|generated|subsequent|current|every)\s)?(?:responses?|answers?|repl(?:y|ies)|summar(?:y|ies)|explanations?|translations?|elucidations?|completions?)\b/;
-/**
- * Parts of an answer that count only when the request transforms them ("scramble your message",
- * "encode your output"): "sanitize your output" in an issue template means a program's output.
- */
-const ANSWER_PART_REF =
-  /\b(?:your|the)\s(?:(?:final|next|own|entire|whole)\s)?(?:message|text|words|sentences|paragraphs|writing|letters|output)\b/;
-/** Verbs that transform an answer's text rather than ask for a document. */
-const TRANSFORMS = new Set([
-  'encode',
-  'encrypt',
-  'misspell',
-  'scramble',
-  'jumble',
-  'shuffle',
-  'rearrange',
-  'reorder',
-  'reverse',
-  'group',
-  'combine',
-  'substitute',
-  'swap',
-  'replace',
-  'remove',
-  'convert',
-  'render',
-  'translate',
-  'capitalize',
-  'capitalise',
-  'uppercase',
-  'lowercase',
-  'spell',
-  'abbreviate',
-  'format',
-  'rewrite',
-]);
-/** The reader's code: "your implementation", "the code you develop", "your codebase". */
-const CODE_REF =
-  /\b(?:your|the\scode\syou|the\s(?:final\s)?(?:solution|program|script)\syou)\s?(?:(?:own|entire|whole|final|current|new)\s)?(?:code\s?base|code|solution|implementation|program|script|algorithm|function|project|application|app|module|software|framework|architecture|logic|approach|repository|repo|build|source|develop|write|produce|create|build|generate)\b/;
-/** A code block offered to the reader: "the following code block", "the below snippet". */
-const CODE_OFFER =
-  /\b(?:following|below|subsequent|next|attached|provided|given|above)\s(?:\S{1,20}\s)?(?:code|snippet|script|block|excerpt|section|lines?|function|module)s?\b/;
-/** Something an action through tools can be aimed at: an e-mail address, a link, an account. */
-const TARGET =
-  /[a-z0-9._%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,4}\.[a-z]{2,24}|(?:https?:\/\/|www\.)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,5}|\b[a-z0-9-]{2,40}\.(?:com|org|net|io|xyz|co|info|biz|ru|cn)\b|\b[a-z]{2}[0-9]{2}[a-z0-9]{10,30}\b|\b0x[0-9a-f]{40}\b|\+?[0-9][0-9 -]{8,16}[0-9]\b/;
-/**
- * A request whose object is a language ("… in Japanese?", "translate … to French"): it asks for the
- * reader's words in another language, which says what it wants even when it names nothing else.
- */
-const TO_LANGUAGE = new RegExp(
-  String.raw`\b(?:in|into|to)\s(?:${[
-    'english',
-    'french',
-    'spanish',
-    'german',
-    'italian',
-    'portuguese',
-    'dutch',
-    'swedish',
-    'norwegian',
-    'danish',
-    'finnish',
-    'polish',
-    'czech',
-    'russian',
-    'ukrainian',
-    'greek',
-    'turkish',
-    'arabic',
-    'hebrew',
-    'persian',
-    'hindi',
-    'bengali',
-    'urdu',
-    'chinese',
-    'mandarin',
-    'cantonese',
-    'japanese',
-    'korean',
-    'vietnamese',
-    'thai',
-    'indonesian',
-    'malay',
-    'swahili',
-    'latin',
-    'esperanto',
-    'pig\\slatin',
-    'morse\\scode',
-    'binary',
-    'base64',
-    'hexadecimal',
-    'leetspeak',
-    'emojis?',
-  ].join('|')})\b`,
-);
-/** A request to stop the reader's work: its object is the work, not a thing in the world. */
-const STOP_WORK =
-  /^(?:stop|halt|cease|quit|abort|pause|suspend|terminate|end)\s(?:(?:all|any|every|everything|whatever|what|the|your|this|current|further|ongoing)\s){0,3}(?:you(?:['’]re|\sare)\s(?:doing|working)|work(?:ing)?|tasks?|requests?|operations?|actions?|activit(?:y|ies)|process(?:ing)?|execution|conversation|session|assistance|everything|now|immediately|right\s(?:now|away|here)|here)\b/;
-const DO_NOT_GO_ON =
-  /^(?:do\snot|don['’]t|never|you\s(?:must|should)\snot|you\s(?:mustn['’]t|shouldn['’]t))\s(?:(?:continue|proceed|go\son|carry\son|complete|finish|perform|execute|do\sanything|take\sany)\b|(?:answer|respond\sto|reply\sto|help\swith|assist\swith|work\son)\s(?:the\s|this\s|any\s|their\s|your\s)?(?:user|question|request|task|query|original))/;
-const REFUSE = /^refuse\s(?:to\s)?(?:answer|respond|help|continue|complete|do|assist)\b/;
-/** "your code should …", "your response must …": the reader's output as the subject of a duty. */
-const OUTPUT_MUST =
-  /^(?:your|the)\s(?:\S{1,15}\s)?(?:code|response|answer|reply|solution|implementation|output)\s(?:should|must|needs?\sto|has\sto|could|would|will|shall|ought\sto)\b/;
-/** "In your response, …": a clause placing the request in the reader's answer. */
-const IN_YOUR_ANSWER = /^(?:in|within|throughout|when\swriting|when\sgiving)\s(?:your|the)\s(?:responses?|answers?|repl(?:y|ies)|outputs?|code|solution|implementation)\s?,?\s/;
-
-// ── framing, vocatives, overrides ────────────────────────────────────────────────────────────
-
-/**
- * A fake system or admin block: "###(system_message)", "[SYSTEM]", "<|system|>", "SYSTEM NOTE:" —
- * the system or admin role in brackets or a chat-template token at the start of a line, or a role
- * notice opening a line. "John Smith (Developer)", a table cell "| Admin |", a variable named
- * `system_prompt` or a prompt template's <system> tag is not one.
- */
-const FAKE_SYSTEM =
-  /(?:^|\n)[\s#*>=-]{0,6}(?:<\|\s?(?:system|admin)\s?\|>|[(\[{]\s?(?:system|admin)(?:[\s_-]?(?:message|msg|prompt|note|notice|instructions?|override|directive))?\s?[)\]}])|(?:^|\n)[\s#*>=-]{0,6}(?:system|admin|developer)\s(?:message|prompt|note|notice|instructions?|override|alert|directive)\s?[:!]/;
-/** A TODO note at a line start, not inside a code comment ("# TODO", "// TODO" are a programmer's). */
-const TODO = /(?:^|\n)[ \t]*(?:[*>-][ \t]?)?(?:todo|to-do|to\sdo)\s?[:!-]/;
-/**
- * Alarm: "IMPORTANT!!!", "URGENT!!", an <INFORMATION>-style tag around instructions (not the tags of
- * a prompt template, <instructions> or <system>, which a harness's own files are full of).
- */
-const ALARM =
-  /(?:important|urgent|attention|warning|critical|alert)\s?!{2,}|<\/?(?:information|important|urgent)>/;
-const URGENCY = /\b(?:immediately|right\snow|right\saway|asap|at\sonce|without\sdelay|urgently|this\sis\s(?:extremely\s|very\s)?important)\b/;
-/** "from me, Emma, to you, Nova-2": one author addressing the reader by name. */
-const FROM_ME_TO_YOU = /\bfrom\sme,?\s[^\n,.!?]{1,40},\sto\syou,?\s[^\n.!?]{1,40}/;
-/** "to you, <a model-like name>", "for you, <…>" / "<a model-like name>, <request>": see isModelLikeName. */
-const TO_YOU_NAME = /\b(?:to|for)\syou,\s([^\n,.!?]{1,40})/i;
-/** A name and a comma opening a sentence ("Command R+, …"); a colon makes a label ("Version 2.0: …"). */
-const HEAD_NAME = /^([A-Za-z0-9][\w.+-]*(?:\s[\w.+-]+){0,3})\s?,\s/;
-
-/** Words a model is called by: its role, and what model names are made of. */
-const MODEL_ROLE_WORDS = new Set([
-  'ai',
-  'assistant',
-  'model',
-  'agent',
-  'bot',
-  'chatbot',
-  'llm',
-  'copilot',
-  'gpt',
-  'claude',
-  'gemini',
-  'llama',
-]);
-
-/**
- * A name that looks like a model's, whoever made it: a role word ("assistant", "AI", "agent"), or
- * a name with a version in it ("GPT-4o", "Qwen2.5", "Llama 3", "Command R+", "DeepSeek-V3").
- * People's names carry no digits or plus signs; product names that do are rarely addressed.
- */
-export function isModelLikeName(name: string): boolean {
-  const words = name.trim().split(/\s+/);
-  if (words.length === 0 || words.length > 4) return false;
-  const isVersion = (w: string) => /^v?\d+(?:\.\d+)*[a-z]?$/i.test(w);
-  // A name is capitalised (its version aside): "start at line 0" is no one's name.
-  if (!words.every((w) => /^[A-Z0-9]/.test(w) || isVersion(w) || MODEL_ROLE_WORDS.has(w.toLowerCase())))
-    return false;
-  for (const w of words) {
-    const lower = w.toLowerCase().replace(/[^a-z0-9+.-]/g, '');
-    if (MODEL_ROLE_WORDS.has(lower)) return true;
-    if (/[a-z]/.test(lower) && (/[0-9]/.test(lower) || lower.endsWith('+'))) return true;
-    if (/^[a-z]{1,3}\+$|^[a-z]+-?v[0-9]/.test(lower)) return true;
-  }
-  // A name followed by its version: "Falcon-Mini 2", "Nova 1.5".
-  return words.length > 1 && isVersion(words.at(-1)!);
-}
-
-const OVERRIDE_VERBS = ['ignore', 'disregard', 'forget', 'override'];
-/** What an override sets aside: "previous", "prior", "above" instructions. */
-const OVERRIDE_WHICH = ['previous', 'prior', 'above', 'earlier', 'original', 'initial', 'preceding', 'system'];
-const OVERRIDE_OBJECTS = [
-  'instructions',
-  'instruction',
-  'prompts',
-  'prompt',
-  'rules',
-  'guidelines',
-  'directions',
-  'directives',
-];
-
-/**
- * "Ignore your previous instructions" however it is spelt: an override verb, then within five words
- * which instructions ("previous", "prior", "above" …) and then the instructions themselves, each word
- * allowed a misspelling (nearWords.ts). The catalogue's io.ignore_previous, read tolerantly.
- */
-function overrides(words: readonly string[]): boolean {
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (w.length < 5 || !'idfo'.includes(w[0]!) || !isNearOneOf(w, OVERRIDE_VERBS)) continue;
-    let which = false;
-    for (let j = i + 1; j <= i + 5 && j < words.length; j++) {
-      const o = words[j]!;
-      if (o.length < 4) continue;
-      if (!which && isNearOneOf(o, OVERRIDE_WHICH)) which = true;
-      else if (which && isNearOneOf(o, OVERRIDE_OBJECTS)) return true;
-    }
-  }
-  return false;
-}
-
 // ── reading one sentence ─────────────────────────────────────────────────────────────────────
 
 const WORDS = /[a-z0-9][a-z0-9'’+-]*/g;
@@ -381,7 +214,12 @@ function askedBy(lower: string, head: string): Asked | undefined {
     verb = gerundVerb(words[i]!);
   }
   const next = words[i + 1];
-  if (REQUEST_VERBS.has(verb) && next !== undefined && !NOT_AFTER_VERB.has(next) && !from.startsWith(`${verb}:`))
+  if (
+    REQUEST_VERBS.has(verb) &&
+    next !== undefined &&
+    !NOT_AFTER_VERB.has(next) &&
+    !from.startsWith(`${verb}:`)
+  )
     return { kind: 'task', question: false, verb };
   if (OUTPUT_MUST.test(rest)) return { kind: 'task', question: false, verb: 'must' };
   // A sentence about the reader's answer that opens on a word the lexicon does not know is read as
@@ -440,7 +278,8 @@ const isWordChar = (c: number) => isWordStart(c) || c === 39 || c === 0x2019 || 
 function openingAt(words: readonly string[], i: number): number {
   let best = i;
   for (const o of REQUEST_OPENINGS) {
-    if (i + o.length <= words.length && o.every((w, k) => words[i + k] === w)) best = Math.max(best, i + o.length);
+    if (i + o.length <= words.length && o.every((w, k) => words[i + k] === w))
+      best = Math.max(best, i + o.length);
   }
   return best;
 }
@@ -450,7 +289,8 @@ function gerundVerb(w: string): string {
   const base = w.slice(0, -3);
   if (REQUEST_VERBS.has(base)) return base;
   if (REQUEST_VERBS.has(`${base}e`)) return `${base}e`;
-  if (base.length > 2 && base.at(-1) === base.at(-2) && REQUEST_VERBS.has(base.slice(0, -1))) return base.slice(0, -1);
+  if (base.length > 2 && base.at(-1) === base.at(-2) && REQUEST_VERBS.has(base.slice(0, -1)))
+    return base.slice(0, -1);
   return base;
 }
 
@@ -607,7 +447,10 @@ function readSentence(
   if (TODO.test(`\n${lower}`) || TODO.test(near)) boosts.push('todo');
   if (ALARM.test(lower) || ALARM.test(before)) boosts.push('alarm');
   const named =
-    vocative || FROM_ME_TO_YOU.test(before) || FROM_ME_TO_YOU.test(lower) || toYouModel(`${beforeRaw} ${raw}`);
+    vocative ||
+    FROM_ME_TO_YOU.test(before) ||
+    FROM_ME_TO_YOU.test(lower) ||
+    toYouModel(`${beforeRaw} ${raw}`);
   if (named && !ctx.fromAgent) boosts.push('vocative');
   if (!ctx.noOverrides && overrides(wordsOf(`${near} ${lower}`))) boosts.push('override');
   if (URGENCY.test(lower)) boosts.push('urgency');
@@ -710,42 +553,6 @@ function unitOf(text: string, s: Sentence, lines: Lines): { from: number; to: nu
   return { from, to };
 }
 
-/**
- * The line breaks of a text, found in one pass, so that every sentence finds its line by a binary
- * search (a text without line breaks must not be walked to its ends for every sentence).
- */
-class Lines {
-  private readonly breaks: Int32Array;
-  constructor(private readonly text: string) {
-    let n = 0;
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-    this.breaks = new Int32Array(n);
-    n = 0;
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.breaks[n++] = i;
-  }
-  /** The index of the first break at or after `at`. */
-  private next(at: number): number {
-    let lo = 0;
-    let hi = this.breaks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.breaks[mid]! < at) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-  /** Where the line holding `at` starts. */
-  startOf(at: number): number {
-    const k = this.next(at);
-    return k === 0 ? 0 : this.breaks[k - 1]! + 1;
-  }
-  /** Where the line holding `at` ends (its break, or the text's end). */
-  endOf(at: number): number {
-    const k = this.next(at);
-    return k < this.breaks.length ? this.breaks[k]! : this.text.length;
-  }
-}
-
 /** Whether the code block a sentence introduces is foreign to the page and the user's task. */
 function blockDeparts(text: string, s: Sentence, stems: TextReading, ctx: RequestContext): boolean {
   if (!s.block) return false;
@@ -761,89 +568,18 @@ function cuesOf(kind: RequestKind, boosts: readonly RequestBoost[], departs: boo
   if (departs) cues.departure = 'strong';
   if (boosts.includes('vocative')) cues.addressee = 'strong';
   if (boosts.includes('override')) cues.override = 'strong';
-  if (boosts.includes('system') || boosts.includes('todo') || boosts.includes('alarm')) cues.framing = 'strong';
+  if (boosts.includes('system') || boosts.includes('todo') || boosts.includes('alarm'))
+    cues.framing = 'strong';
   if (boosts.includes('system')) cues.fake_turn = 'strong';
   if (kind === 'tool') cues.action = 'strong';
   if (kind === 'stop') cues.override = cues.override ?? 'weak';
   return cues;
 }
 
-/** "to you, <model-like name>" anywhere in the text given. */
-function toYouModel(text: string): boolean {
-  const m = TO_YOU_NAME.exec(text);
-  return m !== null && isModelLikeName(m[1]!);
-}
-
-/**
- * A line of a list ("- Prepare the handover", "2. Add the onions"): plans, checklists and recipes
- * are imperatives written for whoever carries them out, not requests slipped to a model.
- */
-const isListItem = (raw: string) => /^\s*(?:[-*•+]|\d{1,3}[.)]|[a-z][.)])\s/.test(raw);
-/** A comment in code ("# invoke the attributes …", "// TODO"), a heading ("# Install"). */
-const isComment = (raw: string) => /^\s*(?:#{1,6}|\/\/|\/\*|\*|--|;)\s/.test(raw);
-/** A list item or a comment: imperatives there are written for a person, not slipped to a model. */
-const aside = (line: string) => isListItem(line) || isComment(line);
-
-/**
- * A request written to people in a conversation rather than to an assistant: it speaks of its writer
- * ("my mug", "our team") or to a group ("has anyone seen…", "can everybody…"). A question
- * how to do something ("How do I …?") is asked of whoever knows, and stays.
- */
-const speaksToPeople = (lower: string) =>
-  /\b(?:my|mine|we|our|ours|us|anyone|anybody|everyone|everybody|someone|somebody|guys|folks|y['’]all)\b/.test(
-    lower,
-  );
-
-/**
- * A document pointing at itself ("show this email at the desk", "print this page"): it speaks to its
- * human reader about the document in hand.
- */
-const pointsAtItself = (lower: string) =>
-  /\bthis\s(?:e-?mail|message|letter|page|document|link|invoice|receipt|notice|form|ticket|voucher|coupon|code)\b/.test(
-    lower,
-  );
-
-/**
- * A request about the reader's answer that also asks for something of the reader's own ("include
- * your order number in your reply"): written to a person who holds that order number.
- */
-const asksOfThePerson = (lower: string) =>
-  /\byour\s(?!(?:final\s|next\s|own\s|entire\s|whole\s)?(?:responses?|answers?|repl(?:y|ies)|outputs?|summar(?:y|ies)|explanations?|translations?|elucidations?|completions?|message|text|words|sentences|paragraphs|writing|letters)\b)[a-z]/.test(
-    lower,
-  );
-
-/** The sentence without what it quotes ('Add "… your computer …" to your response': the quote is content). */
-const withoutQuotes = (lower: string) => lower.replace(/"[^"\n]{0,300}"|“[^”\n]{0,300}”|'[^'\n]{2,300}'(?![a-z])/g, '""');
-
-/**
- * Asked the way a user asks an assistant for an action: politely or about the asker's own things
- * ("Please grant the guest access to the lock", "Unlock my front door"), and not the way a document
- * speaks to its readers as customers or colleagues ("you", "your", "our", "we").
- */
-const asksAsThePrincipal = (lower: string) =>
-  /\b(?:please|kindly|can\syou|could\syou|would\syou|i\s(?:want|need)\syou\sto|my|mine)\b/.test(lower) &&
-  !/\b(?:you|your|our|we|us)\b/.test(lower.replace(/\b(?:can|could|would)\syou\b|\byou\sto\b/g, ''));
-
-/** The last two lines of a text (what stands right before a sentence). */
-function lastLines(text: string): string {
-  const cut = text.lastIndexOf('\n', text.length - 2);
-  const from = cut < 0 ? 0 : text.lastIndexOf('\n', cut - 1);
-  return text.slice(Math.max(0, from));
-}
-
 /** The line a sentence stands on, at most 300 characters either side of it. */
 function lineAround(text: string, s: Sentence, lines: Lines): string {
-  return text.slice(Math.max(lines.startOf(s.start), s.start - 300), Math.min(lines.endOf(s.end), s.end + 300));
+  return text.slice(
+    Math.max(lines.startOf(s.start), s.start - 300),
+    Math.min(lines.endOf(s.end), s.end + 300),
+  );
 }
-
-/**
- * A table row, a row of links or labels ("Suggest an edit · Manage this business · Add photos"), or
- * a CSV record (fields joined by commas with no space after them).
- */
-const isTableRow = (raw: string) =>
-  (raw.match(/[|·•]/g)?.length ?? 0) >= 2 || (raw.match(/,\S/g)?.length ?? 0) >= 2 || /^\s*[+|]-{3,}/.test(raw);
-/** A line that reads as code: assignments, calls, keywords at the start, braces. */
-const isCodeLine = (raw: string) =>
-  /^\s*(?:def|class|import|from|return|if|elif|else|for|while|try|except|with|const|let|var|function|public|private|#include|\$|>>>)\b/.test(
-    raw,
-  ) || /[;{}]\s*$|^\s*[\w.[\]]+\s?=[^=]|\w\([^)]*\)\s*$/.test(raw);

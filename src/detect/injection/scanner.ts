@@ -588,7 +588,11 @@ function actionTargets(text: string, inside: readonly Occurrence[]): string[] {
  * readerRequests.ts): its redacted excerpt and what it names to send things to or open, lowercased
  * as the passages' are.
  */
-export function sentenceEvidence(text: string, start: number, end: number): { excerpt: string; targets: string[] } {
+export function sentenceEvidence(
+  text: string,
+  start: number,
+  end: number,
+): { excerpt: string; targets: string[] } {
   const lower = text.slice(start, Math.min(end, start + REDACT_WINDOW)).toLowerCase();
   return { excerpt: excerptAt(lower, 0, PASSAGE_EXCERPT_MAX), targets: passageTargets(lower) };
 }

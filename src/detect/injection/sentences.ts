@@ -39,7 +39,9 @@ function fenceAt(text: string, i: number): boolean {
   let j = i;
   while (j < text.length && (text.charCodeAt(j) === SPACE || text.charCodeAt(j) === 9)) j++;
   return (
-    text.charCodeAt(j) === BACKTICK && text.charCodeAt(j + 1) === BACKTICK && text.charCodeAt(j + 2) === BACKTICK
+    text.charCodeAt(j) === BACKTICK &&
+    text.charCodeAt(j + 1) === BACKTICK &&
+    text.charCodeAt(j + 2) === BACKTICK
   );
 }
 
@@ -56,7 +58,8 @@ export function splitSentences(text: string, max = 4000): Sentence[] {
   let start = -1;
   let lastNonSpace = -1;
   const close = (end: number) => {
-    if (start >= 0 && out.length < max) out.push({ start, end: Math.max(start + 1, Math.min(end, lastNonSpace + 1)) });
+    if (start >= 0 && out.length < max)
+      out.push({ start, end: Math.max(start + 1, Math.min(end, lastNonSpace + 1)) });
     start = -1;
   };
   for (let i = 0; i < n && out.length < max; i++) {
@@ -68,7 +71,12 @@ export function splitSentences(text: string, max = 4000): Sentence[] {
       close(i);
       const bodyStart = lineAfter(text, i);
       const owner = out[out.length - 1];
-      if (owner && owner.block === undefined && text.charCodeAt(owner.end - 1) === COLON && onlySpace(text, owner.end, i)) {
+      if (
+        owner &&
+        owner.block === undefined &&
+        text.charCodeAt(owner.end - 1) === COLON &&
+        onlySpace(text, owner.end, i)
+      ) {
         let closing = bodyStart;
         while (closing < n && !fenceAt(text, closing)) closing = lineAfter(text, closing);
         owner.block = { start: bodyStart, end: Math.min(closing, n) };

@@ -395,9 +395,9 @@ export const promptInjectionSignal = defineDetector({
     severity: 'critical',
     failureMode: 'injection',
     description:
-      'Data the agent read (tool results, documents, pages, other agents’ messages) holds instructions addressed to the model; the user’s own turn, a jailbreak attempt',
+      'Data the agent read (tool results, documents, pages, other agents’ messages) holds instructions addressed to the model, or requests to whoever reads it; the user’s own turn, a jailbreak attempt',
     fix: 'treat untrusted text as data: delimit it, never follow its instructions, confirm risky tool calls',
-    rule: "Data the agent read (tool results, documents, pages, other agents' messages) holds a passage that addresses the model, overrides its task and asks it to act; the severity follows what the agent did next (see [prompt injection](#prompt-injection-what-is-read-and-how-severe)). The user's own turn is scanned only for direct jailbreak attempts, reported at `user_turn_severity`; system prompts and the agent's own output are never scanned.",
+    rule: "Data the agent read (tool results, documents, pages, other agents' messages) holds a passage that addresses the model, overrides its task and asks it to act, or a sentence that asks something of whoever reads it — about its answer or code, to stop, a tool action, an unrelated task — that departs from the document and the user's task (left for review unless a model-like name, an override or fake system / TODO framing settles it; see [requests to the reader](#requests-to-the-reader)); the severity follows what the agent did next (see [prompt injection](#prompt-injection-what-is-read-and-how-severe)). The user's own turn is scanned only for direct jailbreak attempts, reported at `user_turn_severity`; system prompts and the agent's own output are never scanned.",
     config,
   },
   detect(trace, ctx) {
@@ -452,7 +452,8 @@ export const promptInjectionSignal = defineDetector({
                 continue;
               const channel = isUserRole(msg.role) ? 'user_turn' : 'data';
               f = channel === 'data' ? dataField(msg.content) : passingField(msg.content, false, max);
-              if (f !== undefined) (scan ??= new TraceScan(trace, p)).add(f, FIELD_LLM_MESSAGE, i, m, channel);
+              if (f !== undefined)
+                (scan ??= new TraceScan(trace, p)).add(f, FIELD_LLM_MESSAGE, i, m, channel);
             }
           }
           break;
@@ -531,7 +532,8 @@ function dataSignal(cur: Pending, targets: readonly string[], followed: Followed
   const confidence = byRequest ? request.confidence : cur.confidence;
   const critical =
     cur.critical ||
-    (request?.kind === 'tool' && (request.boosts.includes('vocative') || request.boosts.includes('override')));
+    (request?.kind === 'tool' &&
+      (request.boosts.includes('vocative') || request.boosts.includes('override')));
   const message = byRequest
     ? requestMessage(cur, request, targets, followed)
     : passageMessage(cur, targets, followed);
@@ -540,11 +542,7 @@ function dataSignal(cur: Pending, targets: readonly string[], followed: Followed
   const evidence: Record<string, unknown> = {
     ...baseEvidence('data', cur.sources, cur.matches),
     cues,
-    ...(byRequest
-      ? { excerpt: request.excerpt }
-      : cur.excerpt !== undefined
-        ? { excerpt: cur.excerpt }
-        : {}),
+    ...(byRequest ? { excerpt: request.excerpt } : cur.excerpt !== undefined ? { excerpt: cur.excerpt } : {}),
     ...(request ? { request: requestEvidence(request) } : {}),
     ...(targets.length > 0 ? { targets, followed: followed ?? false } : {}),
   };
@@ -633,7 +631,9 @@ function requestMessage(
     ...request.boosts.map((b) => BOOST_LABELS[b]),
   ];
   if (cur.matches.length > 0)
-    parts.push(`beside patterns of the catalogue (${[...new Set(cur.matches.map((m) => m.pattern))].join(', ')})`);
+    parts.push(
+      `beside patterns of the catalogue (${[...new Set(cur.matches.map((m) => m.pattern))].join(', ')})`,
+    );
   const acted = actedOn(targets, followed);
   const verdict =
     request.confidence > 0.65
@@ -651,7 +651,9 @@ function requestEvidence(r: FoundRequest): Record<string, unknown> {
     cues: r.cues,
     boosts: r.boosts,
     ...(r.departure
-      ? { departure: { words: r.departure.words, departing: r.departure.departing, known: r.departure.known } }
+      ? {
+          departure: { words: r.departure.words, departing: r.departure.departing, known: r.departure.known },
+        }
       : {}),
     ...(r.source.step !== undefined ? { step: r.source.step } : {}),
   };
