@@ -309,7 +309,8 @@ function headOf(raw: string): Head {
       /^(?:todo|to-do|note|nb|ps|important|urgent|attention|warning|notice|reminder|update|fyi|alert|critical|info|information|instructions?|system(?:[_\s-]?(?:message|prompt|note|notice|override))?|admin(?:[_\s-]?(?:message|note))?|message|request)\s?[)\]>}]?\s?(?:!+|:|-|\.)?\s?[)\]>}]?\s*/i.exec(
         s,
       );
-    if (!m || m[0].length === 0 || !/[:!)\]>}.-]|\s$/.test(m[0])) break;
+    // Only as a mark ("TODO:", "IMPORTANT!!!", "(system_message)"): "Update the records" is a verb.
+    if (!m || !/[:!)\]>}.-]/.test(m[0])) break;
     s = s.slice(m[0].length).replace(/^[\s"'“”‘’`*#>•\-–—=~_|([{<]+/, '');
   }
   const name = HEAD_NAME.exec(s);
