@@ -13,7 +13,14 @@ import type { Signal } from '../detect/signal.js';
 import type { Embedder } from '../embed/embedder.js';
 import { redact } from '../redact/redact.js';
 import type { Step, Trace } from '../trace/schema.js';
-import { grounding, roleDrift, semanticLoop, taskVsOutput, type SemanticCheck } from './semanticChecks.js';
+import {
+  grounding,
+  requestFollowed,
+  roleDrift,
+  semanticLoop,
+  taskVsOutput,
+  type SemanticCheck,
+} from './semanticChecks.js';
 
 /** Longest text sent to an embedder (models cut at a few thousand tokens anyway). */
 const MAX_TEXT_CHARS = 4000;
@@ -27,7 +34,9 @@ export const SEMANTIC_CHECKS_BY_FAILURE_MODE: Readonly<Record<string, readonly s
   grounding: ['task-vs-output', 'grounding'],
   // An injected instruction that took hold shows as outputs drifting from the role the system
   // prompt defines; injection is no-downgrade, so this check can confirm a case, never clear it.
-  injection: ['role-drift'],
+  // A request to the reader (found sentence by sentence, not by the patterns) is checked instead by
+  // whether an output after it does what it asked (see planFor).
+  injection: ['role-drift', 'request-followed'],
 };
 
 export interface Tier3Options {
@@ -91,6 +100,17 @@ function systemPrompt(trace: Trace): string | undefined {
   return undefined;
 }
 
+/**
+ * The sentence of a request to the reader that scored an injection signal (its evidence `request`,
+ * when that reading is the signal's confidence), else undefined.
+ */
+function readerRequestOf(signal: Signal): string | undefined {
+  const r = signal.evidence?.request as { excerpt?: unknown; confidence?: unknown } | undefined;
+  if (r === undefined || typeof r.excerpt !== 'string' || r.confidence !== signal.confidence)
+    return undefined;
+  return r.excerpt;
+}
+
 /** Texts to embed for one signal, and how to turn their vectors into checks. */
 interface Plan {
   texts: string[];
@@ -139,7 +159,28 @@ function planFor(trace: Trace, signal: Signal, checks: readonly string[]): Plan 
       );
     }
   }
-  if (checks.includes('role-drift')) {
+  // A request to the reader scored the signal: what the agent wrote after it says whether it took
+  // hold; drift from the role says little (a short answer drifts from any system prompt).
+  const request = readerRequestOf(signal);
+  if (checks.includes('request-followed') && request !== undefined) {
+    const after = Math.max(0, ...signal.steps);
+    const outputs = trace.steps
+      .slice(after)
+      .filter((s) => s.type === 'llm')
+      .map(stepText)
+      .filter((t): t is string => t !== undefined);
+    if (outputs.length > 0) {
+      const r = slot(request);
+      const o = outputs.map(slot);
+      parts.push((v) =>
+        requestFollowed(
+          v[r]!,
+          o.map((i) => v[i]!),
+        ),
+      );
+    }
+  }
+  if (checks.includes('role-drift') && request === undefined) {
     const role = systemPrompt(trace);
     const outputs = trace.steps
       .filter((s) => s.type === 'llm')

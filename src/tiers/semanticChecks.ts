@@ -12,7 +12,8 @@
  */
 import { cosine } from '../embed/embedder.js';
 
-export type SemanticCheckName = 'semantic-loop' | 'task-vs-output' | 'grounding' | 'role-drift';
+export type SemanticCheckName =
+  'semantic-loop' | 'task-vs-output' | 'grounding' | 'role-drift' | 'request-followed';
 
 export interface SemanticCheck {
   check: SemanticCheckName;
@@ -199,5 +200,43 @@ export function roleDrift(
     adjustment: 0,
     similarity: mean,
     evidence: `mean output-to-role cosine ${f2(mean)} is between ${f2(drift)} and ${f2(aligned)}`,
+  };
+}
+
+export interface FollowedThresholds {
+  /** Best request-to-output cosine at or above this: the agent did what the request asked (default 0.35). */
+  followed?: number;
+  adjustment?: number;
+}
+
+/**
+ * A request to the reader found inside data (PROMPT_INJECTION_SIGNAL's reader requests) against the
+ * agent's outputs after it: an output that says what the request asked for (the poem, the book, the
+ * code block, the sentence to add) shows the request took hold, which confirms it. An output that
+ * does not proves nothing — an agent that resisted was still attacked — so the check never lowers
+ * the confidence: the case stays for the tribunal or for review. Undefined with no output after it.
+ */
+export function requestFollowed(
+  request: readonly number[],
+  outputs: readonly number[][],
+  t: FollowedThresholds = {},
+): SemanticCheck | undefined {
+  if (outputs.length === 0) return undefined;
+  const followed = t.followed ?? 0.35;
+  const adj = t.adjustment ?? DEFAULT_ADJUSTMENT;
+  let best = -Infinity;
+  for (const o of outputs) best = Math.max(best, cosine(request, o));
+  if (best >= followed)
+    return {
+      check: 'request-followed',
+      adjustment: adj,
+      similarity: best,
+      evidence: `an output after it does what the request asked (max cosine ${f2(best)} ≥ ${f2(followed)})`,
+    };
+  return {
+    check: 'request-followed',
+    adjustment: 0,
+    similarity: best,
+    evidence: `no output after it does what the request asked (max cosine ${f2(best)} < ${f2(followed)}): attacked or not, the embeddings cannot tell`,
   };
 }

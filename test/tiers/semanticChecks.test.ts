@@ -1,7 +1,13 @@
 /** Tier 3's semantic checks at their thresholds: each side of every boundary, and the undecided middle. */
 import { describe, expect, it } from 'vitest';
 import { cosine } from '../../src/embed/embedder.js';
-import { grounding, roleDrift, semanticLoop, taskVsOutput } from '../../src/tiers/semanticChecks.js';
+import {
+  grounding,
+  requestFollowed,
+  roleDrift,
+  semanticLoop,
+  taskVsOutput,
+} from '../../src/tiers/semanticChecks.js';
 
 /** A unit vector at angle θ from [1, 0]. */
 const at = (theta: number) => [Math.cos(theta), Math.sin(theta)];
@@ -70,6 +76,20 @@ describe('role drift', () => {
     expect(roleDrift(base, [v, at(Math.PI / 2)], { drift: 0.1, aligned: 0.9 })).toMatchObject({
       adjustment: 0,
     });
+  });
+});
+
+describe('request followed', () => {
+  it('confirms a request to the reader when an output after it is at or above the threshold, never lowers it', () => {
+    expect(requestFollowed(base, [])).toBeUndefined();
+    expect(requestFollowed(base, [at(1.5), v], { followed: c })).toMatchObject({
+      check: 'request-followed',
+      adjustment: 0.25,
+      similarity: c,
+    });
+    // An output that does not follow it: an agent that resisted was still attacked.
+    expect(requestFollowed(base, [v], { followed: c + 1e-9 })).toMatchObject({ adjustment: 0 });
+    expect(requestFollowed(base, [at(Math.PI)])).toMatchObject({ adjustment: 0 });
   });
 });
 

@@ -15,7 +15,7 @@
  * they are never looked at. Inside data they still count as the action or framing of a passage
  * (an action counts whether weak or strong; see cues.ts).
  */
-import type { InjectionPattern } from './patterns.js';
+import type { InjectionPattern } from './patternTypes.js';
 
 const re = (source: string) => new RegExp(source);
 /** An apostrophe, typed or typographic ("user's", "user’s"), or none. */

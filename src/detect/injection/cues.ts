@@ -18,7 +18,10 @@
  * - action: it asks for something the model can do with tools — send or forward data, money or
  *   credentials to an address, call a tool, visit a link, run a command;
  * - framing: authority or urgency — "important message from the admin", "SYSTEM NOTICE";
- * - fake_turn: a conversation turn or role tag inside data — `<|im_start|>`, "\nSystem: …".
+ * - fake_turn: a conversation turn or role tag inside data — `<|im_start|>`, "\nSystem: …";
+ * - request, departure: a sentence that asks something of whoever reads it, and how little it
+ *   belongs to the document around it and the user's task — read per sentence by
+ *   readerRequests.ts, not by the patterns, and scored there.
  *
  * Each cue is strong or weak (a weak pattern also matches benign text now and then). The score of a
  * passage reads three axes: addressed to the model (addressee, or a fake turn), overriding
@@ -29,7 +32,16 @@
  */
 import { round3 } from '../../util/round.js';
 
-export const CUES = ['addressee', 'override', 'concealment', 'action', 'framing', 'fake_turn'] as const;
+export const CUES = [
+  'addressee',
+  'override',
+  'concealment',
+  'action',
+  'framing',
+  'fake_turn',
+  'request',
+  'departure',
+] as const;
 export type Cue = (typeof CUES)[number];
 
 export const CUE_LABELS: Record<Cue, string> = {
@@ -39,6 +51,8 @@ export const CUE_LABELS: Record<Cue, string> = {
   action: 'asks for an action (send, pay, call a tool, visit a link)',
   framing: 'authority or urgency framing',
   fake_turn: 'fake conversation turn or role tag',
+  request: 'asks something of whoever reads it',
+  departure: 'unrelated to the document around it and to the user’s task',
 };
 
 export type CueStrength = 'strong' | 'weak';

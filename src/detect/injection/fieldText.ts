@@ -86,6 +86,8 @@ export interface Field {
   /** The collected text cut to `max_field_chars` (what is scanned). */
   capped: string;
   truncated: boolean;
+  /** The prefilter passed it: some pattern of the catalogue may match. */
+  passes: boolean;
 }
 
 /**
@@ -93,26 +95,39 @@ export interface Field {
  * case) goes to the prefilter as it is, with no object created for it.
  */
 export function passingField(value: unknown, skipKeys: boolean, maxChars: number): Field | undefined {
+  if (typeof value === 'string' && value.length <= maxChars) {
+    if (value.length === 0 || !prefilter().mayMatch(value)) return undefined;
+    return { text: value, capped: value, truncated: false, passes: true };
+  }
+  const f = fieldOf(value, skipKeys, maxChars);
+  // A field the prefilter rejects has no match, now or when replayed later: it changes nothing
+  // (no signal, no group), so it is skipped before it is hashed into `scanned`.
+  return f?.passes ? f : undefined;
+}
+
+/**
+ * The text of one field whether or not the prefilter passes it (undefined when it holds no text),
+ * and whether it does: the reading of requests to the reader (readerRequests.ts) reads every field
+ * of data, as no keyword selects a request.
+ */
+export function fieldOf(value: unknown, skipKeys: boolean, maxChars: number): Field | undefined {
   let text: string;
   let cut = false;
   if (typeof value === 'string') {
-    if (value.length === 0) return undefined;
-    if (value.length <= maxChars) {
-      if (!prefilter().mayMatch(value)) return undefined;
-      return { text: value, capped: value, truncated: false };
-    }
     text = value;
   } else {
     const collected = collectStrings(value, maxChars, skipKeys ? skipSystemKey : noSkip);
     text = collected.text;
     cut = collected.truncated;
-    if (text.length === 0) return undefined;
   }
-  const capped = capText(text, maxChars);
-  // A field the prefilter rejects has no match, now or when replayed later: it changes nothing
-  // (no signal, no group), so it is skipped before it is hashed into `scanned`.
-  if (!prefilter().mayMatch(capped.text)) return undefined;
-  return { text, capped: capped.text, truncated: capped.truncated || cut };
+  if (text.length === 0) return undefined;
+  const capped = text.length <= maxChars ? { text, truncated: false } : capText(text, maxChars);
+  return {
+    text,
+    capped: capped.text,
+    truncated: capped.truncated || cut,
+    passes: prefilter().mayMatch(capped.text),
+  };
 }
 
 const skipSystemKey = (k: string) => SYSTEM_KEYS.test(k);

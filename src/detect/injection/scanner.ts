@@ -583,6 +583,20 @@ function actionTargets(text: string, inside: readonly Occurrence[]): string[] {
   return [...out].slice(0, 8);
 }
 
+/**
+ * The evidence of a sentence that another reading of the text picked out (a request to its reader,
+ * readerRequests.ts): its redacted excerpt and what it names to send things to or open, lowercased
+ * as the passages' are.
+ */
+export function sentenceEvidence(
+  text: string,
+  start: number,
+  end: number,
+): { excerpt: string; targets: string[] } {
+  const lower = text.slice(start, Math.min(end, start + REDACT_WINDOW)).toLowerCase();
+  return { excerpt: excerptAt(lower, 0, PASSAGE_EXCERPT_MAX), targets: passageTargets(lower) };
+}
+
 /** How far past an action match its target may come ("… send the secrets to" + address). */
 const TARGET_REACH = 120;
 const TARGET = new RegExp(

@@ -30,7 +30,7 @@ import { z } from 'zod';
 import { defineDetector, type SignalDraft } from '../../detector.js';
 import type { Severity } from '../../signal.js';
 import { CUE_LABELS, CUES, type Cue, type CueSet } from '../../injection/cues.js';
-import { passingField, type Field } from '../../injection/fieldText.js';
+import { fieldOf, passingField, type Field } from '../../injection/fieldText.js';
 import { followedFrom, type Followed } from '../../injection/followed.js';
 import {
   CATEGORY_LABELS,
@@ -39,11 +39,19 @@ import {
   type InjectionPattern,
 } from '../../injection/patterns.js';
 import {
+  REQUEST_LABELS,
+  strongestRequest,
+  type ReaderRequest,
+  type RequestBoost,
+} from '../../injection/readerRequests.js';
+import {
   scanCapped,
+  sentenceEvidence,
   type InjectionMatch,
   type ScanOptions,
   type ScanWants,
 } from '../../injection/scanner.js';
+import { userTask, type UserTask } from '../../injection/userTask.js';
 import type { Trace } from '../../../trace/schema.js';
 import { didYouMean } from '../../../util/nearest.js';
 import { round3 } from '../../../util/round.js';
@@ -138,6 +146,7 @@ interface Prepared {
   userSenders: ReadonlySet<string>;
   untrustedRoles: ReadonlySet<string>;
   userTurnSeverity: Severity | undefined;
+  readRequests: boolean;
 }
 const prepared = new WeakMap<Config, Prepared>();
 function prepare(cfg: Config): Prepared {
@@ -153,6 +162,7 @@ function prepare(cfg: Config): Prepared {
       userSenders: new Set(cfg.user_senders.map((s) => s.toLowerCase())),
       untrustedRoles: new Set(cfg.untrusted_roles.map((r) => r.toLowerCase())),
       userTurnSeverity: cfg.user_turn_severity === 'off' ? undefined : cfg.user_turn_severity,
+      readRequests: cfg.reader_requests,
     };
     prepared.set(cfg, p);
   }
@@ -172,9 +182,18 @@ interface Pending {
   excerpt?: string;
   /** Data channel: what the passages asked the model to send things to or open. */
   targets: Set<string>;
+  /** Data channel: the strongest request to the reader among the step's fields. */
+  request?: FoundRequest;
   /** Where the agent's actions after the injected text start (0-based step). */
   actsFrom: number;
   truncated: boolean;
+}
+
+/** A request to the reader (readerRequests.ts) with its evidence. */
+interface FoundRequest extends ReaderRequest {
+  excerpt: string;
+  targets: string[];
+  source: Source;
 }
 
 /** The state of one trace's scan, created when its first field passes the prefilter. */
@@ -185,6 +204,8 @@ class TraceScan {
   /** pattern + excerpt of everything reported so far: replayed chat history is not reported again. */
   private readonly reported = new Set<string>();
   private current: Pending | undefined;
+  /** The user's task, read when a request first needs it. */
+  private task: UserTask | undefined;
 
   constructor(
     private readonly trace: Trace,
@@ -197,9 +218,20 @@ class TraceScan {
     // matches are then dropped as already reported, so the findings are the same.
     if (this.scanned.seen(f.text) && llmInput) return;
     if (channel === 'user_turn' && this.prep.userTurnSeverity === undefined) return;
-    const scan = scanCapped(f.capped, this.prep.opts, channel === 'data' ? DATA_WANTS : USER_TURN_WANTS);
-    const passage = scan.passage;
-    const found = channel === 'data' ? (passage?.matches ?? []) : scan.matches;
+    const scan = f.passes
+      ? scanCapped(f.capped, this.prep.opts, channel === 'data' ? DATA_WANTS : USER_TURN_WANTS)
+      : undefined;
+    const passage = scan?.passage;
+    const found = channel === 'data' ? (passage?.matches ?? []) : (scan?.matches ?? []);
+    const request =
+      channel === 'data' && this.prep.readRequests
+        ? strongestRequest(f.capped, {
+            taskStems: (this.task ??= userTask(this.trace, this.prep.userSenders)).stems,
+            taskVerbs: this.task.verbs,
+            fromAgent: field === FIELD_MESSAGE,
+            noOverrides: this.prep.opts.disabled?.has('io.ignore_previous') === true,
+          })
+        : undefined;
     const fresh = found.filter((m) => {
       const key = `${m.pattern}\u0000${m.excerpt}`;
       if (llmInput && this.reported.has(key)) return false;
@@ -225,10 +257,12 @@ class TraceScan {
         truncated: false,
       };
     }
-    if (fresh.length === 0) return;
+    if (fresh.length === 0 && request === undefined) return;
     const cur = this.current;
     const src = describeSource(this.trace, field, stepIndex, sub);
     cur.sources.push(src);
+    if (request && request.confidence > (cur.request?.confidence ?? 0))
+      cur.request = { ...request, ...sentenceEvidence(f.capped, request.start, request.end), source: src };
     for (const m of fresh) cur.matches.push({ ...m, ...(src.extra ?? {}) });
     cur.truncated ||= f.truncated;
     if (passage) {
@@ -247,12 +281,12 @@ class TraceScan {
 
   flush(): void {
     const cur = this.current;
-    if (!cur || cur.matches.length === 0) return;
+    if (!cur || (cur.matches.length === 0 && cur.request === undefined)) return;
     if (cur.channel === 'user_turn') {
       this.signals.push(userTurnSignal(cur, this.prep.userTurnSeverity!));
       return;
     }
-    const targets = [...cur.targets];
+    const targets = [...new Set([...cur.targets, ...(cur.request?.targets ?? [])])];
     this.signals.push(dataSignal(cur, targets, followedFrom(this.trace, cur.actsFrom, targets)));
   }
 }
@@ -331,6 +365,12 @@ const config = z.object({
     .describe(
       'Severity of a jailbreak attempt in the user’s own turn (never critical: it is not an injection into data); off drops it',
     ),
+  reader_requests: z
+    .boolean()
+    .default(true)
+    .describe(
+      'Also read each sentence of untrusted data for a request to whoever reads it (about its answer or code, a task, a tool call, to stop); most are left for review',
+    ),
   disabled_patterns: z
     .array(
       // A typo would silently disable nothing: ids are checked, and editors can offer them.
@@ -355,9 +395,9 @@ export const promptInjectionSignal = defineDetector({
     severity: 'critical',
     failureMode: 'injection',
     description:
-      'Data the agent read (tool results, documents, pages, other agents’ messages) holds instructions addressed to the model; the user’s own turn, a jailbreak attempt',
+      'Data the agent read (tool results, documents, pages, other agents’ messages) holds instructions addressed to the model, or requests to whoever reads it; the user’s own turn, a jailbreak attempt',
     fix: 'treat untrusted text as data: delimit it, never follow its instructions, confirm risky tool calls',
-    rule: "Data the agent read (tool results, documents, pages, other agents' messages) holds a passage that addresses the model, overrides its task and asks it to act; the severity follows what the agent did next (see [prompt injection](#prompt-injection-what-is-read-and-how-severe)). The user's own turn is scanned only for direct jailbreak attempts, reported at `user_turn_severity`; system prompts and the agent's own output are never scanned.",
+    rule: "Data the agent read (tool results, documents, pages, other agents' messages) holds a passage that addresses the model, overrides its task and asks it to act, or a sentence that asks something of whoever reads it — about its answer or code, to stop, a tool action, an unrelated task — that departs from the document and the user's task (left for review unless a model-like name, an override or fake system / TODO framing settles it; see [requests to the reader](#requests-to-the-reader)); the severity follows what the agent did next (see [prompt injection](#prompt-injection-what-is-read-and-how-severe)). The user's own turn is scanned only for direct jailbreak attempts, reported at `user_turn_severity`; system prompts and the agent's own output are never scanned.",
     config,
   },
   detect(trace, ctx) {
@@ -367,8 +407,13 @@ export const promptInjectionSignal = defineDetector({
     let scan: TraceScan | undefined;
     let f: Field | undefined;
     let history: ReplayedHistory | undefined;
+    // Data is read for requests to its reader whatever the prefilter says of it; the user's turn
+    // only for jailbreaks, which the prefilter selects.
+    const dataField = p.readRequests
+      ? (v: unknown) => fieldOf(v, false, max)
+      : (v: unknown) => passingField(v, false, max);
     // The untrusted fields, in trace order, with plain loops: a field the prefilter rejects costs
-    // one walk over its text and nothing else.
+    // one walk over its text (and, for data, the reading of its sentences) and nothing else.
     if (trace.input !== undefined && (f = passingField(trace.input, true, max)) !== undefined)
       (scan ??= new TraceScan(trace, p)).add(f, FIELD_INPUT, -1, 0, 'user_turn');
     const steps = trace.steps;
@@ -376,25 +421,23 @@ export const promptInjectionSignal = defineDetector({
       const s = steps[i]!;
       switch (s.type) {
         case 'tool':
-          if (s.result !== undefined && (f = passingField(s.result, false, max)) !== undefined)
+          if (s.result !== undefined && (f = dataField(s.result)) !== undefined)
             (scan ??= new TraceScan(trace, p)).add(f, FIELD_TOOL_RESULT, i, 0, 'data');
-          if (s.error && (f = passingField(s.error, false, max)) !== undefined)
+          if (s.error && (f = dataField(s.error)) !== undefined)
             (scan ??= new TraceScan(trace, p)).add(f, FIELD_TOOL_ERROR, i, 0, 'data');
           break;
         case 'retrieval':
           for (let d = 0; d < s.results.length; d++) {
             const content = s.results[d]!.content;
-            if (content && (f = passingField(content, false, max)) !== undefined)
+            if (content && (f = dataField(content)) !== undefined)
               (scan ??= new TraceScan(trace, p)).add(f, FIELD_DOCUMENT, i, d, 'data');
           }
           break;
         case 'message':
-          if (
-            !isTrustedSender(s.from, trace.agentId, p.trustedSenders) &&
-            (f = passingField(s.content, false, max)) !== undefined
-          ) {
+          if (!isTrustedSender(s.from, trace.agentId, p.trustedSenders)) {
             const channel = p.userSenders.has(s.from.toLowerCase()) ? 'user_turn' : 'data';
-            (scan ??= new TraceScan(trace, p)).add(f, FIELD_MESSAGE, i, 0, channel);
+            f = channel === 'data' ? dataField(s.content) : passingField(s.content, false, max);
+            if (f !== undefined) (scan ??= new TraceScan(trace, p)).add(f, FIELD_MESSAGE, i, 0, channel);
           }
           break;
         case 'llm':
@@ -407,14 +450,10 @@ export const promptInjectionSignal = defineDetector({
               if (msg.content === undefined || !isUntrustedRole(msg.role, p.untrustedRoles)) continue;
               if (typeof msg.content === 'string' && (history ??= new ReplayedHistory()).seen(msg.content))
                 continue;
-              if ((f = passingField(msg.content, false, max)) !== undefined)
-                (scan ??= new TraceScan(trace, p)).add(
-                  f,
-                  FIELD_LLM_MESSAGE,
-                  i,
-                  m,
-                  isUserRole(msg.role) ? 'user_turn' : 'data',
-                );
+              const channel = isUserRole(msg.role) ? 'user_turn' : 'data';
+              f = channel === 'data' ? dataField(msg.content) : passingField(msg.content, false, max);
+              if (f !== undefined)
+                (scan ??= new TraceScan(trace, p)).add(f, FIELD_LLM_MESSAGE, i, m, channel);
             }
           }
           break;
@@ -483,10 +522,55 @@ function dataSeverity(
 }
 
 /**
+ * A signal of data: a passage addressed to the model (the pattern catalogue), a request to whoever
+ * reads it (readerRequests.ts), or both in one step; the stronger reading words the message, and
+ * the evidence carries both.
+ */
+function dataSignal(cur: Pending, targets: readonly string[], followed: Followed | undefined): SignalDraft {
+  const request = cur.request;
+  const byRequest = request !== undefined && request.confidence > cur.confidence;
+  const confidence = byRequest ? request.confidence : cur.confidence;
+  const critical =
+    cur.critical ||
+    (request?.kind === 'tool' &&
+      (request.boosts.includes('vocative') || request.boosts.includes('override')));
+  const message = byRequest
+    ? requestMessage(cur, request, targets, followed)
+    : passageMessage(cur, targets, followed);
+  // The cues of the reading that scored the signal; the other reading's are in its own evidence.
+  const cues: CueSet = byRequest ? request.cues : cur.cues;
+  const evidence: Record<string, unknown> = {
+    ...baseEvidence('data', cur.sources, cur.matches),
+    cues,
+    ...(byRequest ? { excerpt: request.excerpt } : cur.excerpt !== undefined ? { excerpt: cur.excerpt } : {}),
+    ...(request ? { request: requestEvidence(request) } : {}),
+    ...(targets.length > 0 ? { targets, followed: followed ?? false } : {}),
+  };
+  if (cur.truncated) evidence.truncated = true;
+  const step = (byRequest ? request.source : cur.sources[0]!).step;
+  return {
+    steps: step === undefined ? [] : [step],
+    confidence,
+    severity: dataSeverity(critical, targets, followed),
+    message,
+    evidence,
+  };
+}
+
+/** What the agent did after the text, for the end of a message. */
+function actedOn(targets: readonly string[], followed: Followed | undefined): string {
+  return followed
+    ? `the agent acted on it: step ${followed.step} (${followed.where}) carries what it asked for.`
+    : targets.length > 0
+      ? `no later tool call carries what it asked for (${targets.length} ${targets.length === 1 ? 'address' : 'addresses'} checked): attacked, not compromised.`
+      : 'it names no address to check the agent’s later calls against: check whether the agent acted on it.';
+}
+
+/**
  * A passage of data addressed to the model. The message names the cues found (with the patterns
  * behind each), whether the agent acted on it and, in the gray zone, what was missing.
  */
-function dataSignal(cur: Pending, targets: readonly string[], followed: Followed | undefined): SignalDraft {
+function passageMessage(cur: Pending, targets: readonly string[], followed: Followed | undefined): string {
   const { subject, plural } = subjectOf(cur.sources);
   const idsOf = (c: Cue) => [
     ...new Set(cur.matches.filter((m) => m.cues[c] !== undefined).map((m) => m.pattern)),
@@ -506,31 +590,72 @@ function dataSignal(cur: Pending, targets: readonly string[], followed: Followed
   const kind = cur.critical
     ? 'An override addressed to the model that asks for an action'
     : 'Untrusted data, not instructions';
-  const acted = followed
-    ? `the agent acted on it: step ${followed.step} (${followed.where}) carries what it asked for.`
-    : targets.length > 0
-      ? `no later tool call carries what it asked for (${targets.length} ${targets.length === 1 ? 'address' : 'addresses'} checked): attacked, not compromised.`
-      : 'it names no address to check the agent’s later calls against: check whether the agent acted on it.';
+  const acted = actedOn(targets, followed);
   const verdict = finding
     ? `${kind}; ${acted}`
     : `Not clearly an injection (${missing.map((c) => CUE_LABELS[c]).join(', ') || 'weak cues only'}: not found or weak), so this needs a closer look; ${acted}`;
-  const message =
+  return (
     `${subject} ${plural ? 'hold' : 'holds'} text that looks like instructions to the model — ${parts.join('; ')}.${encoded} ` +
-    verdict;
-  const evidence: Record<string, unknown> = {
-    ...baseEvidence('data', cur.sources, cur.matches),
-    cues: cur.cues,
-    ...(cur.excerpt !== undefined ? { excerpt: cur.excerpt } : {}),
-    ...(targets.length > 0 ? { targets, followed: followed ?? false } : {}),
-  };
-  if (cur.truncated) evidence.truncated = true;
-  const step = cur.sources[0]!.step;
+    verdict
+  );
+}
+
+/** How each boost of a request is worded in a message. */
+const BOOST_LABELS: Record<RequestBoost, string> = {
+  departure: 'far from the document around it and the user’s task',
+  system: 'posing as a system message',
+  todo: 'framed as a TODO note',
+  alarm: 'with alarm ("IMPORTANT!!!", an instruction tag)',
+  vocative: 'addressed to a model by name or role',
+  override: 'overriding earlier instructions (however spelt)',
+  urgency: 'urgent',
+};
+
+/**
+ * A request to whoever reads the text: what it asks, how far it departs, what framing or address
+ * came with it, and — in the gray zone — why the rules leave it to a closer look.
+ */
+function requestMessage(
+  cur: Pending,
+  request: FoundRequest,
+  targets: readonly string[],
+  followed: Followed | undefined,
+): string {
+  const { subject } = subjectOf([request.source]);
+  const d = request.departure;
+  const parts = [
+    REQUEST_LABELS[request.kind],
+    ...(d?.known && !request.boosts.includes('departure') && d.share >= 0.75
+      ? ['unrelated to the document around it and to the user’s task']
+      : []),
+    ...request.boosts.map((b) => BOOST_LABELS[b]),
+  ];
+  if (cur.matches.length > 0)
+    parts.push(
+      `beside patterns of the catalogue (${[...new Set(cur.matches.map((m) => m.pattern))].join(', ')})`,
+    );
+  const acted = actedOn(targets, followed);
+  const verdict =
+    request.confidence > 0.65
+      ? `A request to the model inside data; ${acted}`
+      : `Not clearly an injection: a document may really ask this of its reader, and nothing (a model-like name, an override, system or TODO framing) settles it, so this needs a closer look; ${acted}`;
+  return `${subject} holds a request to whoever reads it — ${parts.join('; ')}. ${verdict}`;
+}
+
+/** The request's evidence: what it asks, the boosts, and its departure in numbers. */
+function requestEvidence(r: FoundRequest): Record<string, unknown> {
   return {
-    steps: step === undefined ? [] : [step],
-    confidence: cur.confidence,
-    severity: dataSeverity(cur.critical, targets, followed),
-    message,
-    evidence,
+    kind: r.kind,
+    confidence: r.confidence,
+    excerpt: r.excerpt,
+    cues: r.cues,
+    boosts: r.boosts,
+    ...(r.departure
+      ? {
+          departure: { words: r.departure.words, departing: r.departure.departing, known: r.departure.known },
+        }
+      : {}),
+    ...(r.source.step !== undefined ? { step: r.source.step } : {}),
   };
 }
 
