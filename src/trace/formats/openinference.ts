@@ -217,6 +217,13 @@ export const openinferenceMapping: SpanMapping = {
     const kind = kindOf(span);
     return kind === 'AGENT' || kind === 'CHAIN';
   },
+  // `agent.name` on any span, else an AGENT span's own name: a step belongs to the nearest above it.
+  agentName(span) {
+    return (
+      firstStr(span.attributes, 'agent.name') ??
+      (kindOf(span) === 'AGENT' ? span.name || undefined : undefined)
+    );
+  },
   toStep(span, ctx) {
     switch (kindOf(span)) {
       case 'LLM':
