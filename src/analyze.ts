@@ -1,7 +1,8 @@
 /**
  * analyze(): one run of the pipeline over a whole input, as a short sequence of named stages over
  * plain data (src/run/stages/): load and detect (streaming, on worker threads with --jobs) →
- * escalate → deferred baseline detectors → sessions and the report's accumulation → the report.
+ * escalate → deferred baseline detectors → attribute → sessions and the report's accumulation →
+ * the report.
  * The CLI, the Vitest reporter and the Action call this; it does no printing.
  */
 import type { Config } from './config/config.js';
@@ -13,6 +14,7 @@ import type { Embedder } from './embed/embedder.js';
 import type { BaselineFile } from './baseline/store.js';
 import type { Report } from './report/schema.js';
 import { prepareRun, type RunSetupOptions } from './runSetup.js';
+import { attributeTrace, prepareAttribution } from './run/stages/attribute.js';
 import { createRunCollector } from './run/stages/collect.js';
 import { createDeferredBaselines } from './run/stages/deferredBaselines.js';
 import {
@@ -158,22 +160,25 @@ export async function analyze(
     inThisThread: Boolean(options.detectors) || Boolean(options.onTrace),
     keepGrayZoneTraces: readsGrayZoneTraces(escalation),
     keepTraces: options.onTrace !== undefined,
+    attribution: { settings: config.attribution, excerpts: escalation.attributionTribunal !== undefined },
   });
+  const attribution = prepareAttribution(config, escalation, options.failOn ?? config.failOn);
   const collector = createRunCollector(options.onTrace);
   const deferred = createDeferredBaselines({
     deferring: setup.deferring,
     settings: config.baselines,
     knownBeforeRun: setup.baselines,
     runner,
-    next: collector.add,
+    next: async (decided) =>
+      collector.add({ ...decided, rootCause: await attributeTrace(decided, attribution) }),
   });
   for await (const batch of run.results) {
     for (const result of batch) {
-      deferred.offer(await escalateTrace(result, escalation, runner), result.baselineRun);
+      await deferred.offer(await escalateTrace(result, escalation, runner), result.baselineRun);
     }
   }
   // Every trace has been read: the input's own baselines are known.
-  deferred.release();
+  await deferred.release();
   const report = finishReport({
     config,
     store: setup.store,

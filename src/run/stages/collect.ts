@@ -34,9 +34,9 @@ export function createRunCollector(
     sessions,
     agentsSeen,
     agentIdsSeen,
-    add({ result, signals, dismissed, verdicts }) {
+    add({ result, signals, dismissed, verdicts, rootCause }) {
       report.addSummary(
-        { ...result.summary, signals: countedSignals(signals) },
+        { ...result.summary, signals: countedSignals(signals), ...(rootCause ? { rootCause } : {}) },
         signals,
         result.unreadSpans,
         dismissed,

@@ -1,4 +1,5 @@
 /** A trace as the stages after escalation carry it: what the report needs, never the trace itself. */
+import type { RootCause } from '../../attribute/rootCause.js';
 import type { Signal } from '../../detect/signal.js';
 import type { Verdict } from '../../judge/verdict.js';
 import type { TraceResult } from '../protocol.js';
@@ -12,4 +13,6 @@ export interface Decided {
   /** Signals a tier dismissed as no failure (for the report's decisions). */
   dismissed: readonly Signal[];
   verdicts: readonly Verdict[];
+  /** A failed run's root cause, once the attribution stage has chosen it. */
+  rootCause?: RootCause;
 }

@@ -28,14 +28,14 @@ export interface DeferredBaselinesInput {
   knownBeforeRun: BaselineLookup;
   runner: DetectorRunner;
   /** Where a trace goes once its deferred detectors have run (the next stage). */
-  next: (decided: Decided) => void;
+  next: (decided: Decided) => Promise<void>;
 }
 
 export interface DeferredBaselines {
   /** A decided trace, and its run as the input's baselines would learn it (when it was deferred). */
-  offer(decided: Decided, run: BaselineRun | undefined): void;
+  offer(decided: Decided, run: BaselineRun | undefined): Promise<void>;
   /** Every trace has been read: runs what waited and hands on every held trace. */
-  release(): void;
+  release(): Promise<void>;
   /** The input's own baselines, when they were gathered. */
   inputBaselines(): BaselineFile | undefined;
   /** How many deferred traces, read past MAX_HELD_TRACES, were judged against the good runs before them. */
@@ -60,29 +60,29 @@ export function createDeferredBaselines(given: DeferredBaselinesInput): Deferred
     const loaded = { trace: unpackSkeleton(packed), source: { file, format } };
     d.signals = [...d.signals, ...runner.runDeferred(loaded, lookup)];
   };
-  const release = () => {
+  const release = async () => {
     for (const h of held) {
       runDeferred(h);
-      next(h);
+      await next(h);
     }
     held.length = 0;
   };
 
   return {
-    offer(decided, run) {
+    async offer(decided, run) {
       const skeleton = decided.result.baselineSkeleton;
       if (skeleton && run) input?.offer(skeleton.head, run, decided.signals);
       if (asRead) {
         if (skeleton) readAfter++;
         runDeferred(decided);
-        next(decided);
+        await next(decided);
       } else if (held.length > 0 || skeleton) {
         held.push(decided);
         if (held.length >= MAX_HELD_TRACES) {
-          release();
+          await release();
           asRead = true;
         }
-      } else next(decided);
+      } else await next(decided);
     },
     release,
     inputBaselines: () => input?.file(),

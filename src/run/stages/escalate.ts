@@ -66,6 +66,12 @@ export interface Escalation {
   tier3: { checked: number; failures: { count: number; first?: string } };
   /** Gray-zone cases not escalated because the judges' budget was spent. */
   overBudget: number;
+  /**
+   * The judges failure attribution asks in its gray zone: a session of their own, so that their
+   * answers (or a cassette without them yet) never trip the detectors' circuit breaker; the same
+   * cassette file, and their spend is added to the run's.
+   */
+  attributionTribunal?: TribunalSession;
 }
 
 /** The tribunal session for a run, when judges are configured and escalation is on. */
@@ -100,6 +106,10 @@ function embedderFor(config: Config, stateDir: string, env?: Record<string, stri
 export function prepareEscalation(given: EscalationInput): Escalation {
   const { config } = given;
   const tribunal = given.escalate ? (given.tribunal ?? tribunalFor(given)) : undefined;
+  const attributionTribunal =
+    tribunal && config.attribution.enabled && config.attribution.tribunal
+      ? (tribunalFor(given) ?? tribunal)
+      : undefined;
   // Tier 3 runs whenever escalation is on: the offline embedder is free.
   const embedder =
     !given.escalate || !config.tiers.escalate
@@ -110,6 +120,7 @@ export function prepareEscalation(given: EscalationInput): Escalation {
     stateDeltas: new Set(config.tiers.stateDeltas),
     ...(embedder ? { embedder } : {}),
     ...(tribunal ? { tribunal } : {}),
+    ...(attributionTribunal ? { attributionTribunal } : {}),
     noDowngrade: new Set(config.tiers.noDowngrade),
     routing: config.tribunal ?? {},
     ...(config.tiers.budgetUsd !== undefined ? { budgetUsd: config.tiers.budgetUsd } : {}),
@@ -228,6 +239,37 @@ function judgesThatNeverRan(verdicts: readonly Verdict[]): {
   return { judgesNotRun: { cases: notRun.length, reason: notRun[0]!.judges[0]!.error! } };
 }
 
+/**
+ * The run's judge statistics with another session's spend added (attribution's judges): calls,
+ * cached calls and dollars per model. Verdict counts and the breaker stay the first session's:
+ * they are about the detectors' gray zone, which the report's notes describe.
+ */
+function withSpendOf(
+  stats: TribunalStats | undefined,
+  other: TribunalStats | undefined,
+): TribunalStats | undefined {
+  if (!stats || !other || other.judgeCalls === 0) return stats;
+  const costByModel = { ...stats.costByModel };
+  for (const [key, m] of Object.entries(other.costByModel)) {
+    const into = costByModel[key];
+    costByModel[key] = into
+      ? {
+          ...into,
+          calls: into.calls + m.calls,
+          cachedCalls: into.cachedCalls + m.cachedCalls,
+          usd: into.usd + m.usd,
+        }
+      : { ...m };
+  }
+  return {
+    ...stats,
+    judgeCalls: stats.judgeCalls + other.judgeCalls,
+    cachedJudgeCalls: stats.cachedJudgeCalls + other.cachedJudgeCalls,
+    judgeUsd: stats.judgeUsd + other.judgeUsd,
+    costByModel,
+  };
+}
+
 /** What escalation hands the report once every trace is decided. */
 export interface EscalationOutcome {
   verdicts: Verdict[];
@@ -243,8 +285,12 @@ export interface EscalationOutcome {
 export async function escalationOutcome(e: Escalation, pricer: Pricer): Promise<EscalationOutcome> {
   const tier3 = e.embedder ? tier3Outcome(e.embedder, pricer, e.tier3) : { notes: [] };
   const notes = [...tier3.notes];
-  const judgeStats = e.tribunal?.stats();
+  const judgeStats = withSpendOf(
+    e.tribunal?.stats(),
+    e.attributionTribunal === e.tribunal ? undefined : e.attributionTribunal?.stats(),
+  );
   if (e.tribunal) await e.tribunal.flush();
+  if (e.attributionTribunal && e.attributionTribunal !== e.tribunal) await e.attributionTribunal.flush();
   if (judgeStats?.circuitOpen) {
     notes.push(
       `tribunal circuit breaker opened: ${judgeStats.indeterminate} of ${judgeStats.verdicts} verdicts were INDETERMINATE (over 10 %); ` +

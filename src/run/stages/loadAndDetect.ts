@@ -9,7 +9,7 @@ import { emptyStats, type LoadProgress } from '../../trace/load.js';
 import type { RunSetup } from '../../runSetup.js';
 import { effectiveJobs } from '../jobs.js';
 import { analyseInThisThread } from '../local.js';
-import type { AnalysedRun } from '../protocol.js';
+import type { AnalysedRun, AttributionInput } from '../protocol.js';
 import { analyseInWorkers } from '../workers.js';
 import { fromObjects, type RunInput } from './input.js';
 
@@ -32,6 +32,8 @@ export interface LoadAndDetectInput {
   keepGrayZoneTraces: boolean;
   /** Keep every trace with its results (the caller's onTrace). */
   keepTraces: boolean;
+  /** The attribution rules run with detection, where the trace is. */
+  attribution: AttributionInput;
 }
 
 export async function loadAndDetect(given: LoadAndDetectInput): Promise<AnalysedRun> {
@@ -53,6 +55,7 @@ export async function loadAndDetect(given: LoadAndDetectInput): Promise<Analysed
         ...(setup.baseReportBaselines ? { baseReportBaselines: setup.baseReportBaselines } : {}),
         deferMissingBaselines: setup.deferring,
         keepGrayZoneTraces: given.keepGrayZoneTraces,
+        attribution: given.attribution,
       },
       jobs.count,
       given.onProgress,
@@ -81,5 +84,6 @@ export async function loadAndDetect(given: LoadAndDetectInput): Promise<Analysed
     runner,
     keepGrayZoneTraces: given.keepGrayZoneTraces,
     keepTraces: given.keepTraces,
+    attribution: given.attribution,
   });
 }
