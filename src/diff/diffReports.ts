@@ -2,6 +2,7 @@
  * `diffReports(base, head)`: a head report (the pull request) against its base (the target
  * branch). Pure: two Report v1 objects in, a ReportDiff out, the same on every run.
  */
+import { attributionDiff } from './attribution.js';
 import { severityRank } from '../detect/signal.js';
 import type { Report } from '../report/schema.js';
 import { VERSION } from '../version.js';
@@ -43,6 +44,11 @@ const side = (r: Report) => ({
   gatePassed: r.gate.passed,
 });
 
+function withAttribution(base: Report, head: Report): Pick<ReportDiff, 'attribution'> {
+  const attribution = attributionDiff(base, head);
+  return attribution ? { attribution } : {};
+}
+
 export function diffReports(base: Report, head: Report, options: DiffOptions = {}): ReportDiff {
   const policy = regressionPolicy(options.regression);
   const matched = matchSignals(base.signals, head.signals, {
@@ -82,6 +88,7 @@ export function diffReports(base: Report, head: Report, options: DiffOptions = {
     verdicts,
     sessions: sessionDiffs(base, head),
     review: head.review,
+    ...withAttribution(base, head),
     gate: { passed: gate.passed, reasons: gate.reasons, failures: gate.failures },
     notes,
   };

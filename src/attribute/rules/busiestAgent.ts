@@ -18,8 +18,9 @@ export const busiestAgent: AttributionRule = {
     description:
       'A low-confidence prior for multi-agent runs no rule explains: the first turn of the busiest agent that is neither a router nor an executor',
     messages: {
-      busiest: '{{agent}} took most of the turns ({{turns}} of {{total}}); this is its first',
-      firstTurn: 'the first turn of {{agent}} ({{turns}} of {{total}} turns)',
+      busiest:
+        'its first turn; {{agent}} took most of the turns ({{turns}} of {{total}}) and no evidence pointed elsewhere',
+      firstTurn: 'the first turn of {{agent}}, which took {{turns}} of {{total}} turns',
     },
   },
   find(ctx) {
