@@ -219,3 +219,4 @@ export {
 } from './attribute/config.js';
 export type { AttributionRule, AttributionContext, CandidateDraft } from './attribute/rule.js';
 export { AttributionTallySchema, type AttributionTally } from './report/schema.js';
+export { ATTRIBUTION_RULE_IDS, type AttributionRuleId } from './attribute/ruleIds.js';
