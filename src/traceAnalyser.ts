@@ -63,7 +63,8 @@ function isLoaded(input: unknown): input is LoadedTrace {
 /** The attribute stage for one trace, as analyze() runs it without judges. */
 function rootCauseOf(trace: Trace, signals: readonly ReportSignal[], config: Config): RootCause | undefined {
   if (!config.attribution.enabled || failureOf(trace, signals, config.failOn) === undefined) return undefined;
-  return chooseRootCause(attributionFacts(trace, signals, config.attribution).candidates, signals).rootCause;
+  const facts = attributionFacts(trace, signals, config.attribution);
+  return chooseRootCause(facts.candidates, signals, facts.failures).rootCause;
 }
 
 export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAnalyser {

@@ -39,6 +39,8 @@ export interface Candidate {
 /** What the attribution stage needs of a trace: its candidates, in rule order. */
 export interface AttributionFacts {
   candidates: Candidate[];
+  /** Rules that threw on the trace (a tracejury bug): the others' candidates still stand. */
+  failures?: { rule: string; message: string }[];
   /** The run's task (its input), cut, for the tribunal (kept only when judges may be asked). */
   task?: string;
 }
@@ -125,17 +127,28 @@ export function attributionFacts(
 ): AttributionFacts {
   const ctx = attributionContext(trace, signals, settings);
   const candidates: Candidate[] = [];
+  const failures: { rule: string; message: string }[] = [];
   for (const rule of options.rules ?? ATTRIBUTION_RULES) {
-    for (const draft of rule.find(ctx)) {
-      const c = resolve(draft, rule, ctx, options.excerpts === true);
-      if (c) candidates.push(c);
+    // One rule's bug must not cost the trace its analysis, nor the other rules their say.
+    try {
+      for (const draft of rule.find(ctx)) {
+        const c = resolve(draft, rule, ctx, options.excerpts === true);
+        if (c) candidates.push(c);
+      }
+    } catch (err) {
+      const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      failures.push({ rule: rule.meta.id, message: redactAndCut(message, MAX_VALUE_CHARS * 2) });
     }
   }
   const task =
     options.excerpts && trace.input !== undefined
       ? stepText({ type: 'message', from: '', content: trace.input })
       : '';
-  return { candidates, ...(task !== '' ? { task: redactAndCut(task, MAX_EXCERPT_CHARS) } : {}) };
+  return {
+    candidates,
+    ...(failures.length > 0 ? { failures } : {}),
+    ...(task !== '' ? { task: redactAndCut(task, MAX_EXCERPT_CHARS) } : {}),
+  };
 }
 
 function resolve(

@@ -83,11 +83,20 @@ export function attributedTo(
   };
 }
 
-export function chooseRootCause(candidates: readonly Candidate[], finalSignals: readonly Signal[]): Choice {
+export function chooseRootCause(
+  candidates: readonly Candidate[],
+  finalSignals: readonly Signal[],
+  failures: readonly { rule: string; message: string }[] = [],
+): Choice {
   const findings = finalSignals.filter((s) => statusOf(s) === 'finding' && s.steps.length > 0);
   const standing = candidates.filter((c) => stillStands(c, findings)).sort(byWeight);
   const chosen = standing[0];
-  if (!chosen) return { rootCause: { unattributed: NO_CAUSE } };
+  if (!chosen) {
+    const failed = failures.map(
+      (f) => `attribution rule ${f.rule} failed: ${f.message} (please report this)`,
+    );
+    return { rootCause: { unattributed: [NO_CAUSE, ...failed].join('; ') } };
+  }
   // One per step: the heaviest candidate of each other step, in weight order.
   const others: Candidate[] = [];
   for (const c of standing.slice(1)) {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { attributionFacts, handoverSteps } from '../../src/attribute/candidates.js';
 import { stepAgents } from '../../src/attribute/calls.js';
+import { chooseRootCause, NO_CAUSE } from '../../src/attribute/choose.js';
 import { attributionSettings } from '../../src/attribute/config.js';
 import { createRoleLookup } from '../../src/attribute/roles.js';
 import type { AttributionRule } from '../../src/attribute/rule.js';
@@ -54,5 +55,23 @@ describe('blame', () => {
   });
   it('the question and its relay are handed over, not decided', () => {
     expect(handoverSteps(run, stepAgents(run))).toBe(2);
+  });
+});
+
+describe('a rule that throws', () => {
+  it('costs the run only that rule’s say, and is named when nothing else is found', () => {
+    const broken: AttributionRule = {
+      meta: { id: 'BROKEN', description: 'test', messages: {} },
+      find: () => {
+        throw new RangeError('boom');
+      },
+    };
+    const facts = attributionFacts(run, [], attributionSettings(), { rules: [broken, pointAt(3)] });
+    expect(facts.candidates.map((c) => c.step)).toEqual([3]);
+    expect(facts.failures).toEqual([{ rule: 'BROKEN', message: 'RangeError: boom' }]);
+    const alone = attributionFacts(run, [], attributionSettings(), { rules: [broken] });
+    expect(chooseRootCause(alone.candidates, [], alone.failures).rootCause).toEqual({
+      unattributed: `${NO_CAUSE}; attribution rule BROKEN failed: RangeError: boom (please report this)`,
+    });
   });
 });

@@ -61,7 +61,7 @@ export async function attributeTrace(d: Decided, stage: AttributionStage): Promi
   if (failure === undefined) return undefined;
   const facts = d.result.attribution;
   if (!facts) return { unattributed: NOT_EXAMINED };
-  const choice = chooseRootCause(facts.candidates, d.signals);
+  const choice = chooseRootCause(facts.candidates, d.signals, facts.failures);
   const { tribunal } = stage;
   if (!choice.grayZone || !tribunal || !('step' in choice.rootCause)) return choice.rootCause;
   if (stage.budgetUsd !== undefined && stage.spentUsd() >= stage.budgetUsd) return choice.rootCause;
