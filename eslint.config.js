@@ -27,6 +27,7 @@ export const LAYERS = {
     'embed',
     'run',
     'trajectory',
+    'attribute',
   ],
   'src/redact': [
     'trace',
@@ -44,6 +45,7 @@ export const LAYERS = {
     'embed',
     'run',
     'trajectory',
+    'attribute',
   ],
   'src/trace': [
     'detect',
@@ -59,6 +61,7 @@ export const LAYERS = {
     'embed',
     'run',
     'trajectory',
+    'attribute',
   ],
   'src/detect': [
     'judge',
@@ -72,6 +75,7 @@ export const LAYERS = {
     'embed',
     'run',
     'trajectory',
+    'attribute',
   ],
   'src/judge': [
     'detect',
@@ -86,6 +90,7 @@ export const LAYERS = {
     'embed',
     'run',
     'trajectory',
+    'attribute',
   ],
   // A stage beside detect/: it reads traces (trace/, util/) and redacts what its failure messages
   // quote (redact/), nothing else.
@@ -103,6 +108,7 @@ export const LAYERS = {
     'diff',
     'embed',
     'run',
+    'attribute',
   ],
   // Tier 3's embedders: util/, redact/ and trace/ (types only, see below) and nothing else.
   'src/embed': [
@@ -119,9 +125,26 @@ export const LAYERS = {
     'diff',
     'trajectory',
     'run',
+    'attribute',
   ],
-  'src/tiers': ['report', 'session', 'config', 'cli', 'action', 'diff', 'run'],
-  'src/session': ['report', 'config', 'cli', 'action', 'diff', 'run'],
+  'src/tiers': ['report', 'session', 'config', 'cli', 'action', 'diff', 'run', 'attribute'],
+  // Failure attribution, a stage after escalation: it reads traces and the signals detection left
+  // (trace/, detect/), asks judges in the gray zone (judge/), redacts what it quotes; no stage above.
+  'src/attribute': [
+    'report',
+    'session',
+    'config',
+    'cli',
+    'action',
+    'diff',
+    'run',
+    'tiers',
+    'embed',
+    'baseline',
+    'pricing',
+    'trajectory',
+  ],
+  'src/session': ['report', 'config', 'cli', 'action', 'diff', 'run', 'attribute'],
   'src/report': ['config', 'cli', 'action', 'diff', 'run'],
   // diff/ compares two finished reports: it reads report/ (and detect/'s signal types), util/ and
   // redact/, never the stages that produce a report nor the run's configuration.
@@ -138,6 +161,7 @@ export const LAYERS = {
     'cli',
     'action',
     'run',
+    'attribute',
   ],
   'src/config': ['cli', 'action', 'run'],
   // The two front doors beside each other: neither imports the other (the Action reads reports

@@ -197,3 +197,26 @@ export {
   type DiffHtmlInput,
   type WriteDiffHtmlOptions,
 } from './diff/renderHtml.js';
+export {
+  RootCauseSchema,
+  AttributedSchema,
+  UnattributedSchema,
+  isAttributed,
+  type RootCause,
+  type Attributed,
+  type Symptom,
+} from './attribute/rootCause.js';
+export { ATTRIBUTION_RULES, findRule } from './attribute/rules/index.js';
+export { attributionFacts, type AttributionFacts, type Candidate } from './attribute/candidates.js';
+export { chooseRootCause, type Choice } from './attribute/choose.js';
+export { failureOf } from './attribute/failedRun.js';
+export {
+  AttributionSectionSchema,
+  attributionSettings,
+  DEFAULT_ROLES,
+  type AgentRole,
+  type AttributionSettings,
+} from './attribute/config.js';
+export type { AttributionRule, AttributionContext, CandidateDraft } from './attribute/rule.js';
+export { AttributionTallySchema, type AttributionTally } from './report/schema.js';
+export { ATTRIBUTION_RULE_IDS, type AttributionRuleId } from './attribute/ruleIds.js';

@@ -5,6 +5,10 @@
  * decisions, same statuses); gray-zone signals tier 2 leaves undecided stay `review` here, since
  * escalation to embeddings and judges is a run's job, not a matcher's.
  */
+import { attributionFacts } from './attribute/candidates.js';
+import { chooseRootCause } from './attribute/choose.js';
+import { failureOf } from './attribute/failedRun.js';
+import type { RootCause } from './attribute/rootCause.js';
 import type { Config } from './config/config.js';
 import type { Pricer } from './pricing/pricer.js';
 import { isGrayZone } from './detect/grayZone.js';
@@ -33,6 +37,11 @@ export interface TraceAnalysis {
   signals: ReportSignal[];
   /** Models of its calls that could not be priced, with how many calls each (empty when all were). */
   unpricedModels: Record<string, number>;
+  /**
+   * A failed run's root cause by the attribution rules (no judges here, as no escalation: the
+   * rules' answer stands); undefined when the run did not fail or attribution is off.
+   */
+  rootCause?: RootCause;
 }
 
 export interface TraceAnalyser {
@@ -49,6 +58,13 @@ export interface TraceAnalyser {
 function isLoaded(input: unknown): input is LoadedTrace {
   const l = input as Partial<LoadedTrace>;
   return typeof l === 'object' && l !== null && typeof l.trace === 'object' && typeof l.source === 'object';
+}
+
+/** The attribute stage for one trace, as analyze() runs it without judges. */
+function rootCauseOf(trace: Trace, signals: readonly ReportSignal[], config: Config): RootCause | undefined {
+  if (!config.attribution.enabled || failureOf(trace, signals, config.failOn) === undefined) return undefined;
+  const facts = attributionFacts(trace, signals, config.attribution);
+  return chooseRootCause(facts.candidates, signals, facts.failures).rootCause;
 }
 
 export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAnalyser {
@@ -92,11 +108,13 @@ export function createTraceAnalyser(options: TraceAnalyserOptions = {}): TraceAn
         throw new Error(
           `detector ${failure.detector} failed on trace ${failure.traceId}: ${failure.message} (please report this)`,
         );
+      const rootCause = rootCauseOf(loaded.trace, signals, setup.config);
       const analysis = {
         trace: loaded.trace,
-        summary: summariseTrace(loaded, signals),
+        summary: { ...summariseTrace(loaded, signals), ...(rootCause ? { rootCause } : {}) },
         signals,
         unpricedModels: unpricedModelsOf(loaded.trace),
+        ...(rootCause ? { rootCause } : {}),
       };
       done.set(key, analysis);
       return analysis;

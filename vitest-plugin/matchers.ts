@@ -8,6 +8,7 @@ import { toHaveNoSignals, toHaveSignal, toHaveWasteBelow } from './matchers/sign
 import { toMeetSessionThreshold } from './matchers/session.js';
 import { toMatchTrajectory } from './matchers/trajectory.js';
 import { toPassTribunal } from './matchers/tribunal.js';
+import { toHaveRootCause } from './matchers/rootCause.js';
 
 export const matchers = {
   toHaveSignal,
@@ -16,12 +17,14 @@ export const matchers = {
   toMatchTrajectory,
   toPassTribunal,
   toMeetSessionThreshold,
+  toHaveRootCause,
 };
 
 export type {
   CustomDetectorIds,
   DetectorId,
   NoSignalsOptions,
+  RootCauseMatcherOptions,
   SessionThresholds,
   SignalMatcherOptions,
   TracejuryMatchers,

@@ -9,6 +9,7 @@ import type { BuiltInDetectorId, ExpectedCall } from 'tracejury';
 import type { WorkerSettings } from './shared/workerSettings.js';
 import type {
   NoSignalsOptions,
+  RootCauseMatcherOptions,
   SessionThresholds,
   SignalMatcherOptions,
   TrajectoryMatcherOptions,
@@ -18,6 +19,7 @@ import type {
 // The option types are inferred from the schemas the matchers check their arguments with at run time.
 export type {
   NoSignalsOptions,
+  RootCauseMatcherOptions,
   SessionThresholds,
   SignalMatcherOptions,
   TrajectoryMatcherOptions,
@@ -63,6 +65,12 @@ export interface TracejuryMatchers {
    * the thresholds (default: both at tracejury.yml's `sessions:` thresholds, 0.5).
    */
   toMeetSessionThreshold(thresholds?: SessionThresholds): Promise<void>;
+  /**
+   * The failed run's root cause (failure attribution's rules; no judges) is the one expected:
+   * `{ agent?, step?, rule? }`, each field given compared; none given, the run failed and a root
+   * cause was named. `.not` passes for a run that did not fail or that no rule could explain.
+   */
+  toHaveRootCause(expected?: RootCauseMatcherOptions): void;
 }
 
 declare global {

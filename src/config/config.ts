@@ -17,6 +17,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import {
+  AttributionSectionSchema,
+  attributionSettings,
+  type AttributionSection,
+  type AttributionSettings,
+} from '../attribute/config.js';
 import { BaselinesSectionSchema, DEFAULT_BASELINES } from '../baseline/config.js';
 import { agentSectionSchema, detectorIdSchema } from '../detect/config.js';
 import {
@@ -61,6 +67,7 @@ export const RESERVED_KEYS = [
   'regression',
   'review',
   'taskKey',
+  'attribution',
 ] as const;
 
 /** The whole file's schema (used for validation messages and the published JSON Schema). */
@@ -85,6 +92,7 @@ export function configSchema(list: readonly Detector[] = builtInDetectors) {
       sessions: SessionsSectionSchema.optional(),
       regression: RegressionSectionSchema.optional(),
       review: ReviewSectionSchema.optional(),
+      attribution: AttributionSectionSchema.optional(),
       agent: z
         .string()
         .min(1)
@@ -134,6 +142,8 @@ export interface Config {
   sessions: SessionSettings;
   /** `regression:`: what fails `tracejury diff` (defaults filled in). */
   regression: RegressionPolicy;
+  /** `attribution:`: failure attribution and the roles of a team's agents (defaults filled in). */
+  attribution: AttributionSettings;
   /** `agent:`: the agent of traces that name none (`--agent` overrides it). */
   agent?: string;
   /** `taskKey:`: the metadata path of a trace's task, for recordings that name none. */
@@ -159,6 +169,7 @@ export function defaultConfig(): Config {
     baselines: { ...DEFAULT_BASELINES },
     sessions: sessionSettings(),
     regression: { ...DEFAULT_REGRESSION },
+    attribution: attributionSettings(),
     sections: {},
     warnings: [],
   };
@@ -398,6 +409,7 @@ function configFromValue(
     },
     sessions: sessionSettings(data.sessions as z.infer<typeof SessionsSectionSchema> | undefined),
     regression: regressionPolicy(data.regression as RegressionSection | undefined),
+    attribution: attributionSettings(data.attribution as AttributionSection | undefined),
     ...(typeof data.agent === 'string' ? { agent: data.agent } : {}),
     ...(typeof data.taskKey === 'string' ? { taskKey: data.taskKey } : {}),
     sections,

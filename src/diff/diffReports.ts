@@ -6,6 +6,7 @@
  * decide which quantities can be compared; compare each (compare.ts) at the level the gate will
  * hold it to; decide the gate (gate.ts); gather outcomes, totals and notes.
  */
+import { attributionDiff } from './attribution.js';
 import { severityRank, type Severity } from '../detect/signal.js';
 import type { Report } from '../report/schema.js';
 import { traceLines } from '../report/traceLines.js';
@@ -197,6 +198,11 @@ function notesOf(b: SideRuns, h: SideRuns, quantities: readonly Quantity[]): str
   return notes;
 }
 
+function withAttribution(base: Report, head: Report): Pick<ReportDiff, 'attribution'> {
+  const attribution = attributionDiff(base, head);
+  return attribution ? { attribution } : {};
+}
+
 export function diffReports(base: Report, head: Report, options: DiffOptions = {}): ReportDiff {
   const policy = regressionPolicy(options.regression);
   const matched = matchSignals(base.signals, head.signals, {
@@ -233,6 +239,7 @@ export function diffReports(base: Report, head: Report, options: DiffOptions = {
     verdicts: verdictDiff(base, head),
     sessions: sessionDiffs(base, head),
     review: head.review,
+    ...withAttribution(base, head),
     gate: {
       passed: gate.passed,
       reasons: gate.reasons,

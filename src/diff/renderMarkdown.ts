@@ -14,6 +14,7 @@
  * GitHub's limit: the longest lists are cut first, each saying how much it left out; the first
  * screen is never cut.
  */
+import { attributionDiffText } from './attribution.js';
 import { cutMarkdown, joinMd, safeMd, mdCode, mdLink, mdText, type Markdown } from '../redact/markdown.js';
 import { redact } from '../redact/redact.js';
 import { htmlReportAnchor } from '../report/html/anchor.js';
@@ -222,6 +223,7 @@ export function renderDiffMarkdown(diff: ReportDiff, options: DiffMarkdownOption
  */
 function firstScreen(diff: ReportDiff, options: DiffMarkdownOptions): Markdown[] {
   const top: Markdown[] = [verdictHeading(diff, options.title ?? 'tracejury diff'), blank, metricsLine(diff)];
+  if (diff.attribution) top.push(blank, mdText(attributionDiffText(diff.attribution), 600));
   const lead = (options.lead ?? []).flatMap((line) => [blank, line]);
   const minSeverity = diff.regression.minSeverity;
   const worst = diff.signals.new.filter((s) => severityRank(s.severity) >= severityRank(minSeverity));

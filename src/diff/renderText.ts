@@ -1,4 +1,5 @@
 /** The diff for a terminal: the gate and the headline first, then what changed and whether it is noise. */
+import { attributionDiffText } from './attribution.js';
 import { formatUsd } from '../report/summarise.js';
 import { terminalText } from '../redact/safeText.js';
 import { fmtInt, plural } from '../util/thousands.js';
@@ -55,6 +56,7 @@ export function renderDiffText(diff: ReportDiff, options: DiffTextOptions = {}):
     `Findings: ${countChange(totals.findings)}: ` +
       `${fmtInt(diff.signals.new.length)} new, ${fmtInt(diff.signals.resolved.length)} resolved, ${fmtInt(diff.signals.persisting)} persisting`,
   );
+  if (diff.attribution) lines.push(show(attributionDiffText(diff.attribution)));
   for (const n of diff.notes) lines.push(c.yellow(`Note: ${show(n)}`));
 
   lines.push(

@@ -1,5 +1,7 @@
 /** ReportDiff v2: what `tracejury diff --format json` prints and `diffReports` returns. */
 import { z } from 'zod';
+import { SeveritySchema } from '../detect/signal.js';
+import { AttributionDiffSchema } from './attribution.js';
 import { ReviewItemSchema } from '../report/schema.js';
 import { RegressionPolicySchema } from './config.js';
 import { GateFailureSchema } from './gate.js';
@@ -73,6 +75,8 @@ export const ReportDiffSchema = z.object({
   sessions: z.array(SessionDiffSchema),
   /** Head's review list: what no automatic tier could decide. */
   review: z.array(ReviewItemSchema),
+  /** Failed runs and their causes per agent, base and head (optional: added after diffVersion 1). */
+  attribution: AttributionDiffSchema.optional(),
   gate: z.object({
     passed: z.boolean(),
     reasons: z.array(z.string()),

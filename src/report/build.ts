@@ -25,6 +25,8 @@ import { redact, redactDeep } from '../redact/redact.js';
 import { wasteTotals } from './wasteTotals.js';
 import { isFinding } from './finding.js';
 import { createDecisionTally } from './decisions.js';
+import { attributionTally } from './attributionTally.js';
+import type { RootCause } from '../attribute/rootCause.js';
 import { sessionRows, sessionScoreText } from './summarise.js';
 import {
   MIN_OUTCOMES_FOR_PRECISION,
@@ -148,7 +150,9 @@ export function createReportAccumulator(): ReportAccumulator {
     },
 
     addSummary(summary, traceSignals, unreadSpans, dismissed = []) {
-      traces.push(summary);
+      traces.push(
+        summary.rootCause ? { ...summary, rootCause: redactRootCause(summary.rootCause) } : summary,
+      );
       decisions.add(traceSignals, dismissed);
       if (unreadSpans) tallyUnread(unreadSpans, unread);
       if (summary.outcome) outcomes.add(summary.outcome.success, traceSignals);
@@ -309,6 +313,7 @@ export function createReportAccumulator(): ReportAccumulator {
         ...(judgesNotRun ? { judgesNotRun: { ...judgesNotRun, reason: redact(judgesNotRun.reason) } } : {}),
         ...(outcomes.recorded > 0 ? { outcomes: outcomes.finish() } : {}),
         decisions: decisions.finish(),
+        ...withAttribution(traces),
         ...(baselines && baselines.length > 0 ? { baselines } : {}),
         notes: allNotes.map(redact),
       };
@@ -452,6 +457,25 @@ export function reportSignal(s: Signal): ReportSignal {
     status: signalStatus(s),
     ...(message !== s.message ? { message } : {}),
     ...(evidence !== s.evidence && evidence !== undefined ? { evidence } : {}),
+  };
+}
+
+/** The tally when some run failed; nothing otherwise, so reports without failures stay as they were. */
+function withAttribution(traces: readonly TraceSummary[]): { attribution?: Report['attribution'] } {
+  const tally = attributionTally(traces);
+  return tally ? { attribution: tally } : {};
+}
+
+/** A root cause's sentences come from the trace (tool names, errors, the judges' reasoning). */
+function redactRootCause(cause: RootCause): RootCause {
+  if (!('step' in cause)) return cause;
+  return {
+    ...cause,
+    evidence: redact(cause.evidence),
+    ...(cause.effect ? { effect: { ...cause.effect, evidence: redact(cause.effect.evidence) } } : {}),
+    ...(cause.tribunal?.reasoning !== undefined
+      ? { tribunal: { ...cause.tribunal, reasoning: redact(cause.tribunal.reasoning) } }
+      : {}),
   };
 }
 

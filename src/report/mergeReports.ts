@@ -12,6 +12,7 @@ import { plural } from '../util/thousands.js';
 import { evaluateGate } from './gate.js';
 import { REPORT_SCHEMA_MINOR, REPORT_SCHEMA_VERSION, type Report } from './schema.js';
 import { testRunGate, testRunSummary } from './testRunReport.js';
+import { attributionTally } from './attributionTally.js';
 import { wasteTotals } from './wasteTotals.js';
 import { dict } from '../util/dict.js';
 
@@ -107,6 +108,7 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
   const escalationUsd = parts.reduce((a, p) => a + (p.cost.perTraceUsd ?? 0) * p.inputs.traces, 0);
   const traceCount = parts.reduce((a, p) => a + p.inputs.traces, 0);
 
+  const attribution = attributionTally(traces);
   const withOutcomes = parts.filter((p) => p.outcomes);
   let outcomes: Report['outcomes'];
   if (withOutcomes.length > 0) {
@@ -198,6 +200,7 @@ export function mergeReports(parts: readonly Report[], now = new Date()): Report
     gate,
     ...(outcomes ? { outcomes } : {}),
     ...(decisions ? { decisions } : {}),
+    ...(attribution ? { attribution } : {}),
     ...(baselines ? { baselines } : {}),
     notes: [
       `merged from ${plural(parts.length, 'partial report')}`,

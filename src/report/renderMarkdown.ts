@@ -24,6 +24,7 @@ import {
   severityMix,
   stepsText,
 } from './summarise.js';
+import { failedRuns, rootCauseBasis, rootCauseText, tallyText } from './rootCauses.js';
 import { fmtInt, plural } from '../util/thousands.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin for the marker and note. */
@@ -93,6 +94,7 @@ export function reportMarkdown(report: Report, options: MarkdownOptions = {}): M
         safeMd`_… and ${fmtInt(failing.length - maxFailing)} more failing traces (${seeAlso})._`,
       );
   }
+  out.push(...rootCauseMarkdown(report, options.listLimit ?? MAX_ROOT_CAUSE_ROWS, seeAlso));
   if (inputs.errorCount > 0)
     out.push(
       blank,
@@ -207,6 +209,27 @@ export function reportMarkdown(report: Report, options: MarkdownOptions = {}): M
 }
 
 /** pass^k for k = 1..n as "0.90 · 0.81 · 0.73". */
+/** Failed runs whose root cause is listed before the list is cut (the JSON has them all). */
+const MAX_ROOT_CAUSE_ROWS = 10;
+
+/** **Root causes** with the tally, then one line per failed run: where it went wrong, and why. */
+function rootCauseMarkdown(report: Report, max: number, seeAlso: string | Markdown): Markdown[] {
+  if (!report.attribution) return [];
+  const runs = failedRuns(report);
+  const out = [safeMd``, safeMd`**Root causes**: ${mdText(tallyText(report.attribution), 400)}`, safeMd``];
+  for (const r of runs.slice(0, max)) {
+    const where = safeMd`${mdText(r.test ?? r.traceId, 80)}${r.file ? safeMd` (${mdText(r.file, 120)})` : ''}`;
+    out.push(
+      'step' in r.rootCause
+        ? safeMd`- ${where}: ${mdText(rootCauseText(r.rootCause), 400)} _(${mdText(rootCauseBasis(r.rootCause), 120)})_`
+        : safeMd`- ${where}: _no root cause named: ${mdText(r.rootCause.unattributed, 300)}_`,
+    );
+  }
+  if (runs.length > max)
+    out.push(safeMd`- _… and ${fmtInt(runs.length - max)} more failed runs (${seeAlso})_`);
+  return out;
+}
+
 const kSeries = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' · ');
 
 /**

@@ -21,6 +21,7 @@ import {
   stepsText,
 } from './summarise.js';
 import { terminalText } from '../redact/safeText.js';
+import { failedRuns, rootCauseBasis, rootCauseText, tallyText } from './rootCauses.js';
 import { fmtInt, plural } from '../util/thousands.js';
 
 export interface TextOptions {
@@ -106,6 +107,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
         ),
       );
   }
+  lines.push(...rootCauseLines(report, c, options.limit ?? MAX_ROOT_CAUSE_LINES));
   if (inputs.errorCount > 0) {
     const max = options.limit ?? options.maxErrors ?? 10;
     lines.push(
@@ -211,6 +213,33 @@ export function renderText(report: Report, options: TextOptions = {}): string {
   if (report.outcomes) lines.push(outcomeLine(report.outcomes));
   lines.push(gateLine(report, c));
   return lines.join('\n') + '\n';
+}
+
+/** Failed runs whose root cause is listed before the list is cut (the JSON has them all). */
+const MAX_ROOT_CAUSE_LINES = 10;
+
+/** "Root causes: WebSurfer caused 9 of 14 failures, …", then one line per failed run. */
+function rootCauseLines(
+  report: Report,
+  c: { b: (s: string) => string; dim: (s: string) => string },
+  max: number,
+): string[] {
+  if (!report.attribution) return [];
+  const runs = failedRuns(report);
+  const lines = ['', `${c.b('Root causes:')} ${show(tallyText(report.attribution))}`];
+  for (const r of runs.slice(0, max)) {
+    const where = c.dim(`${show(r.test ?? r.traceId)}${r.file ? ` (${show(r.file)})` : ''}: `);
+    lines.push(
+      '  ' +
+        where +
+        ('step' in r.rootCause
+          ? `${show(rootCauseText(r.rootCause))} ${c.dim(`(${show(rootCauseBasis(r.rootCause))})`)}`
+          : c.dim(`no root cause named: ${show(r.rootCause.unattributed)}`)),
+    );
+  }
+  if (runs.length > max)
+    lines.push(c.dim(`  … and ${fmtInt(runs.length - max)} more failed runs (see --format json or --limit)`));
+  return lines;
 }
 
 /** Failing traces listed under the gate before the list is cut (the JSON has them all). */

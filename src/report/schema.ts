@@ -3,6 +3,7 @@
  * what the Action diffs against the base branch. Changing it is a contract change.
  */
 import { z } from 'zod';
+import { RootCauseSchema } from '../attribute/rootCause.js';
 import { SeveritySchema, SignalSchema } from '../detect/signal.js';
 import { SignalStatusSchema } from '../detect/status.js';
 import { VerdictSchema } from '../judge/verdict.js';
@@ -27,7 +28,10 @@ export const REPORT_SCHEMA_VERSION = 1;
  * token counts and no recorded cost, whose cost is unknown rather than $0);
  * `sessionCoverage` — how many traces named a session (and were scored in
  * `sessions[]`) and how many named none (scored in no session: runs without a session or
- * conversation id are no longer grouped into one by agent).
+ * conversation id are no longer grouped into one by agent);
+ * failure attribution — `traces[].rootCause` (the step, agent and rule behind a
+ * failed run, or why none was named) and `attribution` (failed runs and their causes per agent
+ * and per rule).
  */
 export const REPORT_SCHEMA_MINOR = 4;
 
@@ -79,6 +83,12 @@ export const TraceSummarySchema = z.object({
   /** Where agentId came from: the recording, `--agent` / `agent:` (option), or the file's path (file). */
   agentIdFrom: z.enum(['recorded', 'option', 'file']).optional(),
   test: TestNameSchema.optional(),
+  /**
+   * A failed run's root cause (schema 1.4): the step where it went wrong, the agent that owns it,
+   * the rule that chose it, its confidence and evidence, and the findings that follow from it — or
+   * `unattributed` with the reason. Absent for runs that did not fail.
+   */
+  rootCause: RootCauseSchema.optional(),
   /**
    * The run-level values the baseline detectors compare that the fields above do not hold (steps,
    * tokens and durationMs are the others), so that a later run can take this report's good runs
@@ -256,6 +266,19 @@ export const BaselineUseSchema = z.object({
 
 export type BaselineUse = z.infer<typeof BaselineUseSchema>;
 
+/** Failed runs and their root causes, counted per agent and per rule (schema 1.4). */
+export const AttributionTallySchema = z.object({
+  /** Runs that failed: a failed outcome, an error status, or a finding that fails the gate. */
+  failedRuns: z.number().int().nonnegative(),
+  /** Of those, how many got a root cause (the rest are unattributed). */
+  attributed: z.number().int().nonnegative(),
+  /** Root causes per agent, most first. */
+  agents: z.array(z.object({ agent: z.string(), causes: z.number().int().positive() })),
+  /** Root causes per rule, most first. */
+  rules: z.array(z.object({ rule: z.string(), causes: z.number().int().positive() })),
+});
+export type AttributionTally = z.infer<typeof AttributionTallySchema>;
+
 export const ReportSchema = z.object({
   schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
   /** Absent in reports written before 1.1. */
@@ -334,6 +357,8 @@ export const ReportSchema = z.object({
   outcomes: OutcomesSchema.optional(),
   /** Where each signal was decided (schema 1.3; absent in older reports). */
   decisions: DecisionsSchema.optional(),
+  /** Failure attribution's tally (schema 1.4): absent when no run failed, and in older reports. */
+  attribution: AttributionTallySchema.optional(),
   /**
    * Which baseline each baseline detector used, per agent version of the run (schema 1.3; absent
    * in older reports and when no baseline detector is enabled).

@@ -8,7 +8,7 @@ import type { Pricer } from '../pricing/pricer.js';
 import { priceTrace, streamTraceBatches, type LoadOptions, type LoadStats } from '../trace/load.js';
 import type { LoadedTrace } from '../trace/schema.js';
 import { resultOrInputError } from './analyseTrace.js';
-import type { AnalysedRun } from './protocol.js';
+import type { AnalysedRun, AttributionInput } from './protocol.js';
 import { traceResult } from './traceResult.js';
 
 export interface LocalRunInput {
@@ -21,6 +21,8 @@ export interface LocalRunInput {
   keepGrayZoneTraces: boolean;
   /** Keep every trace with its results (the caller's onTrace wants them). */
   keepTraces?: boolean;
+  /** The attribution rules, run with detection where the trace is. */
+  attribution?: AttributionInput;
 }
 
 export function analyseInThisThread(input: LocalRunInput): AnalysedRun {
@@ -46,10 +48,13 @@ export function analyseInThisThread(input: LocalRunInput): AnalysedRun {
         // Trace objects given directly have no file: their order is the order given.
         const order = loaded.source.order ?? { file: 0, emit: n++, first: 0, seq: 0 };
         return resultOrInputError(loaded, stats, () =>
-          traceResult(loaded, order, runner, {
-            grayZoneTrace: input.keepGrayZoneTraces,
-            loaded: input.keepTraces === true,
-          }),
+          traceResult(
+            loaded,
+            order,
+            runner,
+            { grayZoneTrace: input.keepGrayZoneTraces, loaded: input.keepTraces === true },
+            input.attribution,
+          ),
         );
       });
     }

@@ -4,6 +4,8 @@
  * what the report needs of each trace: its summary, its signals, its session facts, and the trace itself only when a
  * gray-zone signal may be escalated to judges on the main thread.
  */
+import type { AttributionFacts } from '../attribute/candidates.js';
+import type { AttributionSettings } from '../attribute/config.js';
 import type { BaselineFile, BaselineRun } from '../baseline/store.js';
 import type { PackedSkeleton } from '../detect/baselineSkeleton.js';
 import type { DetectorFailure } from '../detect/runner.js';
@@ -36,6 +38,15 @@ export interface WorkerInput {
   deferMissingBaselines: boolean;
   /** Send the trace with its results when a signal is in the gray zone (judges are configured). */
   keepGrayZoneTraces: boolean;
+  /** Failure attribution's rules run where the trace is: here, with these settings. */
+  attribution: AttributionInput;
+}
+
+/** What the attribution rules need where they run (detection), and whether to keep step text. */
+export interface AttributionInput {
+  settings: AttributionSettings;
+  /** Keep candidate steps' text for the tribunal (judges are configured for attribution). */
+  excerpts: boolean;
 }
 
 /** One analysed trace, as the report and the escalation tier need it. */
@@ -62,6 +73,11 @@ export interface TraceResult {
   baselineRun?: BaselineRun;
   /** The trace and its source, in this thread only, when the caller asked for every trace (onTrace). */
   loaded?: LoadedTrace;
+  /**
+   * What failure attribution named in the trace (candidate root causes), for a run that may turn
+   * out failed; the attribution stage chooses among them once escalation has decided.
+   */
+  attribution?: AttributionFacts;
 }
 
 export type WorkerMessage =

@@ -63,7 +63,13 @@ async function main(): Promise<void> {
     if (batch.length === 0) continue;
     const results: TraceResult[] = batch.flatMap((loaded) =>
       resultOrInputError(loaded, stats, () =>
-        traceResult(loaded, loaded.source.order!, runner, { grayZoneTrace: input.keepGrayZoneTraces }),
+        traceResult(
+          loaded,
+          loaded.source.order!,
+          runner,
+          { grayZoneTrace: input.keepGrayZoneTraces },
+          input.attribution,
+        ),
       ),
     );
     await send({ type: 'results', results });

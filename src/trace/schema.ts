@@ -40,6 +40,19 @@ export const UsageSchema = z.object({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
+/**
+ * The agent of a multi-agent run that owns a step, as the recording names it (an OTel
+ * `gen_ai.agent.name` on the step or the nearest agent span above it, a transcript message's
+ * `name`, a multi-agent log's speaker). Failure attribution blames agents by it.
+ */
+const stepAgent = {
+  agent: z
+    .string()
+    .min(1, { error: 'empty; name the agent that owns the step, or leave the field out' })
+    .optional()
+    .describe('The agent (of a multi-agent run) that owns this step, as the recording names it'),
+};
+
 const stepTiming = {
   startedAt: TIMESTAMP.optional(),
   durationMs: measured().optional(),
@@ -64,6 +77,7 @@ export const LlmStepSchema = z.object({
   costSource: z.enum(['recorded', 'price-table', 'config', 'unknown']).optional(),
   error: z.string().optional(),
   name: z.string().optional(),
+  ...stepAgent,
   ...stepTiming,
 });
 
@@ -94,6 +108,7 @@ export const ToolStepSchema = z.object({
     .min(1, { error: 'not a step number; step numbers start at 1' })
     .optional()
     .describe('Step number (from 1) of the llm step whose response issued this tool call'),
+  ...stepAgent,
   ...stepTiming,
 });
 
@@ -120,6 +135,7 @@ export const MessageStepSchema = z.object({
   from: z.string(),
   to: z.string().optional(),
   content: z.unknown(),
+  ...stepAgent,
   ...stepTiming,
 });
 

@@ -150,3 +150,60 @@ describe('timeTicks', () => {
     expect(tickLabel(120_000)).toBe('2 min');
   });
 });
+
+describe('layoutTimeline: agents and the root cause', () => {
+  const team = makeTrace([
+    message('user', 'Book the 9am flight.'),
+    llm({ agent: 'Planner' }),
+    tool('search_flights', { issuedBy: 2, status: 'error', error: 'Error: unavailable' }),
+    llm({ agent: 'Booker' }),
+    tool('book_flight', { agent: 'Booker' }),
+    tool('book_flight', { agent: 'Booker' }),
+  ]);
+  const cause = {
+    step: 3,
+    agent: 'Planner',
+    rule: 'UNRECOVERED_FAILURE',
+    confidence: 0.7,
+    evidence: 'its search_flights call failed',
+    effect: { step: 4, evidence: 'it acted on it' },
+    symptoms: [{ detector: 'TOOL_LOOP', step: 5 }],
+    decidedBy: 'rules' as const,
+  };
+
+  it('one lane per agent, a tool call in its issuer’s; none for a run of one agent', () => {
+    const t = layoutTimeline(team, []);
+    expect(t.agents).toEqual(['Planner', 'Booker']);
+    expect(t.rows.map((r) => r.agent)).toEqual([
+      undefined,
+      { name: 'Planner', lane: 0 },
+      { name: 'Planner', lane: 0 },
+      { name: 'Booker', lane: 1 },
+      { name: 'Booker', lane: 1 },
+      { name: 'Booker', lane: 1 },
+    ]);
+    const solo = layoutTimeline(makeTrace([llm({ agent: 'Solo' }), tool('x', { issuedBy: 1 })]), []);
+    expect(solo.agents).toEqual([]);
+    expect(solo.rows.map((r) => r.agent)).toEqual([undefined, undefined]);
+  });
+
+  it('marks the root cause and its effect, and the findings that follow from it', () => {
+    const rows = layoutTimeline(team, [], undefined, cause).rows;
+    expect(rows[2]!.cause).toEqual({
+      role: 'root',
+      text: 'root cause (UNRECOVERED_FAILURE, 0.70): its search_flights call failed',
+    });
+    expect(rows[3]!.cause).toEqual({ role: 'effect', text: 'caused by step 3: it acted on it' });
+    expect(rows.map((r) => r.followsFrom)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      3,
+      undefined,
+    ]);
+    // Unattributed: nothing marked.
+    const none = layoutTimeline(team, [], undefined, { unattributed: 'no rule found a cause' }).rows;
+    expect(none.every((r) => r.cause === undefined && r.followsFrom === undefined)).toBe(true);
+  });
+});

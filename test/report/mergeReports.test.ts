@@ -52,6 +52,12 @@ describe('mergeReports', () => {
     expect(merged.decisions).toEqual(whole.decisions);
     expect(merged.decisions!.signals).toBeGreaterThan(0);
     expect(merged.baselines?.map((b) => b.agent).sort()).toEqual(whole.baselines?.map((b) => b.agent).sort());
+    // Each failed run keeps its root cause, and the tally is counted over all shards' traces.
+    const causes = (r: Report) =>
+      Object.fromEntries(r.traces.map((t) => [`${t.file} ${t.id}`, t.rootCause ?? null]));
+    expect(causes(merged)).toEqual(causes(whole));
+    expect(merged.attribution).toEqual(whole.attribution);
+    expect(merged.attribution!.failedRuns).toBeGreaterThan(1);
   });
 
   it('the shards of a Vitest run merge into one test run with its pass^k', () => {

@@ -1,7 +1,7 @@
 /**
  * The matcher types as a user's project sees them: a project that imports `tracejury/vitest` (the
  * built package, under whichever Vitest is installed: 4 here, 5 in CI's Node 24 pass) type-checks
- * correct uses, and an unknown matcher, an unknown detector id, a wrong option and a misspelt
+ * correct uses, and an unknown matcher, an unknown detector or attribution rule id, a wrong option and a misspelt
  * plugin option are each a type error. Each `@ts-expect-error` line fails the check if its error
  * disappears; the control file proves tsc really reports errors in this setup.
  */
@@ -47,6 +47,8 @@ test('uses', async () => {
   await expect(trace).toPassTribunal({ rubric: 'helpfulness', threshold: 0.8 });
   await expect('text').not.toPassTribunal({ judges: [{ provider: 'openai', model: 'gpt-4o' }] });
   await expect([trace]).toMeetSessionThreshold({ reliability: 0.7, consistency: 0.6 });
+  expect(trace).toHaveRootCause({ agent: 'Planner', step: 3, rule: 'UNRECOVERED_FAILURE' });
+  expect(trace).not.toHaveRootCause();
   const receiver = await startTraceReceiver();
   const received = await receiver.waitForTrace((t) => t.steps.length > 0, 5_000);
   expect(received).toHaveNoSignals();
@@ -73,6 +75,10 @@ expect({}).toMatchTrajectory([{ name: 'a' }], { mode: 'exact' });
 expect({}).toMatchTrajectory([{ args: {} }], { mode: 'strict' });
 // @ts-expect-error: thresholds are numbers
 await expect([]).toMeetSessionThreshold({ reliability: 'high' });
+// @ts-expect-error: no such attribution rule
+expect({}).toHaveRootCause({ rule: 'UNRECOVERED' });
+// @ts-expect-error: a step is a number
+expect({}).toHaveRootCause({ step: '3' });
 // @ts-expect-error: no such plugin option
 tracejury({ passrate: 0.8 });
 `;

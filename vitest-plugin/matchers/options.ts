@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  ATTRIBUTION_RULE_IDS,
   CASSETTE_MODES,
   JudgeSpecSchema,
   SeveritySchema,
@@ -104,3 +105,17 @@ export const TribunalMatcherOptionsSchema = z.strictObject({
   name: z.string().optional(),
 });
 export type TribunalMatcherOptions = z.input<typeof TribunalMatcherOptionsSchema>;
+
+/**
+ * toHaveRootCause's expectation: each field given must be the failed run's root cause's. None given:
+ * the run failed and a root cause was named.
+ */
+export const RootCauseMatcherOptionsSchema = z.strictObject({
+  /** The agent that owns the root-cause step. */
+  agent: z.string().min(1).optional(),
+  /** The root-cause step, numbered from 1 as findings number steps. */
+  step: z.number().int().min(1).optional(),
+  /** The attribution rule that chose it. */
+  rule: z.enum(ATTRIBUTION_RULE_IDS).optional(),
+});
+export type RootCauseMatcherOptions = z.input<typeof RootCauseMatcherOptionsSchema>;

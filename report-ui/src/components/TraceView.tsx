@@ -13,6 +13,7 @@ import { layoutTimeline } from '../model/timeline.js';
 import type { TraceEntry, TraceIndex } from '../model/traces.js';
 import type { Navigate } from './App.js';
 import { MarkerList } from './MarkerList.js';
+import { RootCauseBanner } from './RootCauseBanner.js';
 import { StepPanel } from './StepPanel.js';
 import { Timeline } from './Timeline.js';
 
@@ -35,9 +36,10 @@ function load(entry: TraceEntry | undefined): { trace?: Trace; error?: string } 
 export function TraceView({ page, index, route, navigate }: Props) {
   const entry = index.find(route.traceId, route.file);
   const { trace, error } = useMemo(() => load(entry), [entry]);
+  const rootCause = entry?.summary?.rootCause;
   const timeline = useMemo(
-    () => (trace && entry ? layoutTimeline(trace, entry.markers, route.detector) : undefined),
-    [trace, entry, route.detector],
+    () => (trace && entry ? layoutTimeline(trace, entry.markers, route.detector, rootCause) : undefined),
+    [trace, entry, route.detector, rootCause],
   );
   const firstTab = page.kind === 'report' ? 'findings' : 'new';
   const back = (
@@ -61,7 +63,10 @@ export function TraceView({ page, index, route, navigate }: Props) {
   const selected =
     route.step === 0
       ? undefined
-      : (route.step ?? highlighted?.steps[0] ?? timeline?.rows.find((r) => r.failed)?.n);
+      : (route.step ??
+        highlighted?.steps[0] ??
+        (rootCause && 'step' in rootCause ? rootCause.step : undefined) ??
+        timeline?.rows.find((r) => r.failed)?.n);
   const step = selected !== undefined && trace ? trace.steps[selected - 1] : undefined;
   const s = entry.summary;
   const select = (n: number) => navigate({ ...route, step: n }, { replace: true });
@@ -100,6 +105,7 @@ export function TraceView({ page, index, route, navigate }: Props) {
           </span>
         )}
       </div>
+      {rootCause && <RootCauseBanner cause={rootCause} onSelect={select} />}
       <MarkerList markers={entry.markers} highlight={route.detector} traceId={entry.id} file={route.file} />
       {error !== undefined && <p class="notice error">The embedded trace could not be read: {error}</p>}
       {!entry.embedded && (

@@ -3,9 +3,11 @@
  * and duration. Steps without a start follow the step before them (in order where times are
  * missing); without any start, the axis is the steps' order. Tool calls one LLM response issued
  * together (`issuedBy`) are one batch: they share a start when none is recorded, so parallel calls
- * stand side by side. Each row carries the findings that name its step.
+ * stand side by side. Each row carries the findings that name its step. In a multi-agent run each
+ * row names its agent, one lane per agent; a failed run's root cause marks its step (and the step
+ * it led to), and the findings that follow from it point back at it.
  */
-import type { Step, StepMarker, Trace } from './page.js';
+import type { Step, StepMarker, Trace, TraceSummary } from './page.js';
 import { formatMs, oneLine } from './format.js';
 
 export type StepKind = Step['type'];
@@ -31,7 +33,15 @@ export interface TimelineRow {
   markers: StepMarker[];
   /** One of its markers is the detector the address highlights. */
   highlighted: boolean;
+  /** The agent that owns the step and its lane, when two or more agents own steps. */
+  agent?: { name: string; lane: number } | undefined;
+  /** What failure attribution says of the step: the root cause, or the step it led to. */
+  cause?: { role: 'root' | 'effect'; text: string } | undefined;
+  /** A finding on this step follows from the root cause at that step. */
+  followsFrom?: number | undefined;
 }
+
+export type RootCause = NonNullable<TraceSummary['rootCause']>;
 
 export interface Timeline {
   rows: TimelineRow[];
@@ -39,6 +49,8 @@ export interface Timeline {
   mode: 'time' | 'order';
   spanMs: number;
   ticks: { x: number; label: string }[];
+  /** The agents that own steps, in the order they first act: the lanes (empty for one agent or none). */
+  agents: string[];
 }
 
 /** The shortest bar, as a fraction of the axis: a 0 ms step is still a mark to click. */
@@ -128,10 +140,24 @@ export function timeTicks(spanMs: number, max = 6): { x: number; label: string }
   return ticks;
 }
 
+/** The agent that owns a step: its own, else (a tool call) that of the LLM step that issued it. */
+export function agentOf(steps: readonly Step[], i: number): string | undefined {
+  const s = steps[i];
+  if (!s || s.type === 'retrieval' || s.type === 'state') return undefined;
+  if (s.agent !== undefined || s.type !== 'tool' || s.issuedBy === undefined) return s.agent;
+  const issuer = steps[s.issuedBy - 1];
+  return issuer && issuer.type === 'llm' ? issuer.agent : undefined;
+}
+
+/** The sentence of a root cause, as the row that is its step shows it. */
+const causeText = (c: Extract<RootCause, { step: number }>) =>
+  `root cause (${c.rule}, ${c.confidence.toFixed(2)}): ${c.evidence}`;
+
 export function layoutTimeline(
   trace: Pick<Trace, 'steps'>,
   markers: readonly StepMarker[],
   highlight?: string,
+  rootCause?: RootCause,
 ): Timeline {
   const steps = trace.steps;
   const starts = steps.map((s) => parseTime(s.startedAt));
@@ -165,9 +191,17 @@ export function layoutTimeline(
   });
   const spanMs = cursor || 1;
 
+  const owners = steps.map((_, i) => agentOf(steps, i));
+  const agents = [...new Set(owners.filter((a): a is string => a !== undefined))];
+  const lanes = agents.length >= 2 ? new Map(agents.map((a, k) => [a, k])) : undefined;
+  const cause = rootCause && 'step' in rootCause ? rootCause : undefined;
+  const symptomSteps = new Set(cause?.symptoms.map((x) => x.step));
+
   const rows = steps.map((step, i): TimelineRow => {
     const n = i + 1;
     const { label, detail } = labelOf(step);
+    const owner = owners[i];
+    const lane = owner !== undefined ? lanes?.get(owner) : undefined;
     const own = markers.filter((m) => m.steps.includes(n));
     const batch = batchOf.get(i);
     const p = placed[i]!;
@@ -188,6 +222,14 @@ export function layoutTimeline(
       indent: step.type === 'tool' && step.issuedBy !== undefined ? 1 : 0,
       markers: own,
       highlighted: highlight !== undefined && own.some((m) => m.detector === highlight),
+      agent: owner !== undefined && lane !== undefined ? { name: owner, lane } : undefined,
+      cause:
+        cause?.step === n
+          ? { role: 'root', text: causeText(cause) }
+          : cause?.effect?.step === n
+            ? { role: 'effect', text: `caused by step ${cause.step}: ${cause.effect.evidence}` }
+            : undefined,
+      followsFrom: cause && cause.step !== n && symptomSteps.has(n) ? cause.step : undefined,
     };
   });
   return {
@@ -195,5 +237,6 @@ export function layoutTimeline(
     mode,
     spanMs: mode === 'time' ? spanMs : 0,
     ticks: mode === 'time' ? timeTicks(spanMs) : [],
+    agents: lanes ? agents : [],
   };
 }

@@ -230,6 +230,38 @@ function retrievalQuery(input: unknown): string | undefined {
   return input === undefined || input === null ? undefined : JSON.stringify(input);
 }
 
+/**
+ * The agent each observation belongs to: the nearest AGENT observation at or above it (by
+ * `parentObservationId`), by its name. Memoised; a parent cycle ends the climb.
+ */
+function agentsByObservation(observations: readonly Obj[]): (obs: Obj) => string | undefined {
+  const byId = new Map<string, Obj>();
+  for (const o of observations) if (typeof o.id === 'string' && !byId.has(o.id)) byId.set(o.id, o);
+  const known = new Map<Obj, string | undefined>();
+  return (obs) => {
+    const climbed: Obj[] = [];
+    const onPath = new Set<Obj>();
+    let agent: string | undefined;
+    for (let o: Obj | undefined = obs; o !== undefined && !onPath.has(o);) {
+      if (known.has(o)) {
+        agent = known.get(o);
+        break;
+      }
+      climbed.push(o);
+      onPath.add(o);
+      if (String(o.type).toUpperCase() === 'AGENT' && str(o.name)) {
+        agent = str(o.name);
+        break;
+      }
+      const parent: string | undefined =
+        typeof o.parentObservationId === 'string' ? o.parentObservationId : undefined;
+      o = parent !== undefined && parent !== o.id ? byId.get(parent) : undefined;
+    }
+    for (const o of climbed) known.set(o, agent);
+    return agent;
+  };
+}
+
 export const langfuseImporter: Importer = {
   format: 'langfuse',
   sniff(value) {
@@ -410,9 +442,13 @@ export const langfuseImporter: Importer = {
       }
 
       const steps: StepInput[] = [];
+      const agentOf = agentsByObservation(observations.map((o) => o.obs));
       for (const o of ordered) {
         const step = stepOf(o.obs, o.line, o.at);
-        if (step) steps.push(step);
+        if (!step) continue;
+        const agent = agentOf(o.obs);
+        if (agent !== undefined && step.type !== 'retrieval' && step.type !== 'state') step.agent = agent;
+        steps.push(step);
       }
       // A GENERATION's output lists the calls it asked for; the TOOL observations ran them.
       linkIssuedBy(steps);

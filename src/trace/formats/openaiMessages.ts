@@ -12,10 +12,14 @@
  *   mistake_step, mistake_reason, ground_truth, level, is_correct}`. Every history entry is a
  *   `message` step (`from` = name ?? role), so `metadata.mistakeStepNumber` (= mistake_step + 1)
  *   is the number of the blamed step; input = question; id = question_ID (else a hash of the question).
+ *   Each step's `agent` is its speaker's agent (speakerAgent: "Orchestrator (thought)" is the
+ *   Orchestrator's; the person asking is no agent).
  *
  * Mapping of an OpenAI transcript:
  * - system / developer messages are not steps; they are part of every LLM step's input;
  * - the first user message is the trace's input; later user messages are `message` steps from 'user';
+ * - a message's `name` is the agent that owns its step (an assistant's LLM step and the tool calls it
+ *   issued; a named user turn, which is another agent speaking in AutoGen's group chats);
  * - an assistant message is an `llm` step: model from the message, the transcript's `model` or
  *   `metadata.model`, else 'unknown'; input = the messages before it; output = the assistant message
  *   (with its tool calls); usage from `usage` when present (OpenAI, Anthropic or Gemini shape, cached
@@ -148,8 +152,11 @@ interface IssuedCall {
   answered: boolean;
 }
 
-/** The step of a call the model issued; its result (and so its status) is not known yet. */
-function toolStepOf(call: ToolCall, issuedBy: number): ToolStepInput {
+/**
+ * The step of a call the model issued; its result (and so its status) is not known yet. It
+ * belongs to the agent whose message issued it.
+ */
+function toolStepOf(call: ToolCall, issuedBy: number, agent: string | undefined): ToolStepInput {
   return {
     type: 'tool',
     name: call.name,
@@ -157,6 +164,7 @@ function toolStepOf(call: ToolCall, issuedBy: number): ToolStepInput {
     status: 'unknown',
     ...(call.id ? { callId: call.id } : {}),
     issuedBy,
+    ...(agent ? { agent } : {}),
   };
 }
 
@@ -178,6 +186,21 @@ function taskOfRun(taskId: unknown, info: Record<string, unknown> | undefined): 
       .filter((p) => p !== undefined)
       .join('/');
   return idText(taskId);
+}
+
+/** Who&When's speakers that are the person asking, not an agent of the team. */
+const ASKERS = new Set(['human', 'user']);
+
+/**
+ * The agent a multi-agent log's speaker is: Magentic-One writes one agent's turns under several
+ * roles ("Orchestrator (thought)", "Orchestrator (-> WebSurfer)"), all the Orchestrator's. The
+ * person asking ("human", an unnamed "user") is no agent.
+ */
+export function speakerAgent(name: string | undefined, role: string | undefined): string | undefined {
+  if (name !== undefined && name.trim() !== '') return name.trim();
+  if (role === undefined || ASKERS.has(role.trim().toLowerCase())) return undefined;
+  const agent = role.replace(/\s*\([^)]*\)\s*$/, '').trim();
+  return agent === '' ? undefined : agent;
 }
 
 interface Converted {
@@ -275,7 +298,13 @@ export const openaiMessagesImporter: Importer = {
             out.input = msg.content;
             sawUser = true;
           } else {
-            out.steps.push({ type: 'message', from: msg.name ?? 'user', content: msg.content ?? '' });
+            out.steps.push({
+              type: 'message',
+              from: msg.name ?? 'user',
+              content: msg.content ?? '',
+              // A named user turn is another agent speaking (AutoGen writes them so).
+              ...(msg.name ? { agent: msg.name } : {}),
+            });
           }
         } else if (role === 'assistant') {
           const step: LlmStepInput = {
@@ -284,6 +313,7 @@ export const openaiMessagesImporter: Importer = {
             input: [...history],
             output: msg,
             usage: { inputTokens: 0, outputTokens: 0 },
+            ...(msg.name ? { agent: msg.name } : {}),
           };
           const usage = isRecord(raw.usage) ? callUsage(raw.usage) : undefined;
           if (usage) step.usage = usage;
@@ -292,7 +322,7 @@ export const openaiMessagesImporter: Importer = {
           out.steps.push(step);
           const issuedBy = out.steps.length;
           latest = (msg.toolCalls ?? []).map((c) => {
-            const call: IssuedCall = { step: toolStepOf(c, issuedBy), answered: false };
+            const call: IssuedCall = { step: toolStepOf(c, issuedBy, msg.name), answered: false };
             if (c.id) call.id = c.id;
             out.steps.push(call.step);
             issued.push(call);
@@ -311,7 +341,12 @@ export const openaiMessagesImporter: Importer = {
             if (call.step.callId === undefined && msg.toolCallId) call.step.callId = msg.toolCallId;
           }
         } else {
-          out.steps.push({ type: 'message', from: msg.name ?? role, content: msg.content ?? '' });
+          out.steps.push({
+            type: 'message',
+            from: msg.name ?? role,
+            content: msg.content ?? '',
+            ...(msg.name ? { agent: msg.name } : {}),
+          });
         }
         history.push(msg);
       });
@@ -406,8 +441,15 @@ export const openaiMessagesImporter: Importer = {
           steps.push({ type: 'message', from: 'unknown', content: h });
           return;
         }
-        const who = typeof h.name === 'string' ? h.name : typeof h.role === 'string' ? h.role : 'unknown';
-        const step: StepInput = { type: 'message', from: who, content: h.content ?? '' };
+        const name = typeof h.name === 'string' ? h.name : undefined;
+        const role = typeof h.role === 'string' ? h.role : undefined;
+        const agent = speakerAgent(name, role);
+        const step: StepInput = {
+          type: 'message',
+          from: name ?? role ?? 'unknown',
+          content: h.content ?? '',
+          ...(agent ? { agent } : {}),
+        };
         // "Orchestrator (-> WebSurfer)" names the addressee.
         const to = typeof h.role === 'string' ? /\(->\s*([^)]+)\)\s*$/.exec(h.role)?.[1] : undefined;
         if (to) step.to = to.trim();

@@ -225,6 +225,13 @@ export const openinferenceMapping: SpanMapping = {
     if (kind === undefined) return otelMapping.isAgent(span);
     return kind === 'AGENT' || kind === 'CHAIN';
   },
+  // `agent.name` on any span, else an AGENT span's own name: a step belongs to the nearest above it.
+  agentName(span) {
+    return (
+      firstStr(span.attributes, 'agent.name') ??
+      (kindOf(span) === 'AGENT' ? span.name || undefined : undefined)
+    );
+  },
   toStep(span, ctx) {
     const kind = kindOf(span);
     if (kind === undefined) return otelMapping.toStep(span, ctx);

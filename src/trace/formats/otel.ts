@@ -370,8 +370,26 @@ function isAgent(span: Span): boolean {
   return tl === 'agent' || tl === 'workflow';
 }
 
+/**
+ * The agent a span names: `gen_ai.agent.name` / `gen_ai.agent.id` on any span (an `invoke_agent`
+ * span, or a call that names its agent itself), else an agent span's own name (`invoke_agent
+ * <name>` as the conventions name it, an OpenLLMetry agent, a Langfuse agent observation, the AI
+ * SDK's `ai.telemetry.functionId`).
+ */
+function agentName(span: Span): string | undefined {
+  const a = span.attributes;
+  const named = firstStr(a, 'gen_ai.agent.name', 'gen_ai.agent.id');
+  if (named) return named;
+  if (isLangfuseAgent(span)) return span.name || undefined;
+  if (isAiSdkRoot(span)) return firstStr(a, 'ai.telemetry.functionId');
+  if (str(a['traceloop.span.kind']) === 'agent') return firstStr(a, 'traceloop.entity.name');
+  if (operation(span) === 'invoke_agent') return /^invoke_agent\s+(\S.*)$/.exec(span.name)?.[1]?.trim();
+  return undefined;
+}
+
 export const otelMapping: SpanMapping = {
   isAgent,
+  agentName,
   toStep(span, ctx) {
     if (isAgent(span)) return undefined;
     // The AI SDK's and Langfuse's own attributes first: their LLM spans also carry gen_ai.*

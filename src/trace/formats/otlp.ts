@@ -103,6 +103,13 @@ export interface SpanMapping {
    * producer records beside a call rather than on it (Mastra's tool-call chunks). Edits `stepOf`.
    */
   completeSteps?(ordered: Span[], stepOf: Map<Span, StepInput>, ctx: MapContext): void;
+
+  /**
+   * The agent a span names: an agent span's own name, or an agent attribute any span carries. A
+   * step belongs to the agent its own span or the nearest span above it names (multi-agent runs:
+   * a sub-agent's calls sit under its `invoke_agent` span).
+   */
+  agentName?(span: Span): string | undefined;
 }
 
 /** At most this many span names are kept in `metadata.unreadSpans`; the rest are counted together. */
@@ -618,6 +625,37 @@ export function orderSpans(spans: Span[]): { ordered: Span[] } {
   return { ordered };
 }
 
+/**
+ * The agent each span belongs to: the one it names itself, else the nearest ancestor's. Memoised,
+ * and iterative up the parent chain (as deep as the input makes it); a parent cycle ends the climb.
+ */
+function agentsBySpan(
+  spans: Span[],
+  agentName: (span: Span) => string | undefined,
+): (span: Span) => string | undefined {
+  const byId = new Map<string, Span>();
+  for (const s of spans) if (!byId.has(s.spanId)) byId.set(s.spanId, s);
+  const known = new Map<Span, string | undefined>();
+  return (span) => {
+    const climbed: Span[] = [];
+    const onPath = new Set<Span>();
+    let agent: string | undefined;
+    for (let s: Span | undefined = span; s !== undefined && !onPath.has(s);) {
+      if (known.has(s)) {
+        agent = known.get(s);
+        break;
+      }
+      climbed.push(s);
+      onPath.add(s);
+      agent = agentName(s);
+      if (agent !== undefined) break;
+      s = s.parentSpanId !== undefined && s.parentSpanId !== s.spanId ? byId.get(s.parentSpanId) : undefined;
+    }
+    for (const s of climbed) known.set(s, agent);
+    return agent;
+  };
+}
+
 /** Builds one trace from all the spans of one trace id. */
 export function buildTrace(
   traceId: string,
@@ -634,11 +672,15 @@ export function buildTrace(
   }
   const stepOf = new Map<Span, StepInput>();
   const unread: Span[] = [];
+  const agentOf = mapping.agentName ? agentsBySpan(spans, mapping.agentName) : undefined;
   for (const s of ordered) {
     if (s === root) continue;
     const step = mapping.toStep(s, ctx);
-    if (step) stepOf.set(s, step);
-    else if (mapping.isUnread?.(s) && !mapping.isAgent(s)) unread.push(s);
+    if (step) {
+      const agent = agentOf?.(s);
+      if (agent !== undefined && step.type !== 'retrieval' && step.type !== 'state') step.agent = agent;
+      stepOf.set(s, step);
+    } else if (mapping.isUnread?.(s) && !mapping.isAgent(s)) unread.push(s);
   }
   mapping.completeSteps?.(ordered, stepOf, ctx);
   // A call recorded by a wrapper and by the SDK inside it is one step.

@@ -106,6 +106,8 @@ describe('langfuse importer: a full trace export', () => {
       callId: 'call_1',
       // The GENERATION at step 1 asked for call_1.
       issuedBy: 1,
+      // Under the AGENT observation "refund-agent".
+      agent: 'refund-agent',
       startedAt: '2025-05-02T14:00:02.000Z',
       durationMs: 400,
     });

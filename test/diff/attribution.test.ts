@@ -1,0 +1,89 @@
+/** The diff's tally of root causes per agent: "WebSurfer caused 9 of 14 failures (+5)". */
+import { describe, expect, it } from 'vitest';
+import { attributionDiff, attributionDiffText } from '../../src/diff/attribution.js';
+import { diffReports } from '../../src/diff/diffReports.js';
+import { renderDiffMarkdown } from '../../src/diff/renderMarkdown.js';
+import { renderDiffText } from '../../src/diff/renderText.js';
+import { ReportSchema, type AttributionTally, type Report } from '../../src/report/schema.js';
+
+function report(attribution?: AttributionTally): Report {
+  return ReportSchema.parse({
+    schemaVersion: 1,
+    tool: { name: 'tracejury', version: '0.1.0' },
+    generatedAt: '2026-11-01T00:00:00Z',
+    inputs: { files: 1, traces: 14, records: 14, errors: [], errorCount: 0, formats: {} },
+    totals: {
+      steps: 0,
+      llmCalls: 0,
+      toolCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      unknownModels: [],
+    },
+    traces: [],
+    signals: [],
+    waste: { totalUsd: 0, totalTokens: 0, byDetector: {} },
+    verdicts: [],
+    sessions: [],
+    review: [],
+    cost: { judgeUsd: 0, byTier: {} },
+    gate: { passed: true, reasons: [] },
+    ...(attribution ? { attribution } : {}),
+  });
+}
+const base = report({
+  failedRuns: 9,
+  attributed: 8,
+  agents: [
+    { agent: 'Assistant', causes: 4 },
+    { agent: 'WebSurfer', causes: 4 },
+  ],
+  rules: [],
+});
+const head = report({
+  failedRuns: 14,
+  attributed: 12,
+  agents: [
+    { agent: 'WebSurfer', causes: 9 },
+    { agent: 'Assistant', causes: 3 },
+  ],
+  rules: [],
+});
+
+describe('attributionDiff', () => {
+  it('causes per agent on each side, most in head first, with the change', () => {
+    const d = attributionDiff(base, head)!;
+    expect(d).toEqual({
+      base: { failedRuns: 9, attributed: 8 },
+      head: { failedRuns: 14, attributed: 12 },
+      agents: [
+        { agent: 'WebSurfer', base: 4, head: 9, delta: 5 },
+        { agent: 'Assistant', base: 4, head: 3, delta: -1 },
+      ],
+    });
+    expect(attributionDiffText(d)).toBe(
+      'Root causes: WebSurfer caused 9 of 14 failures (+5), Assistant 3 (-1); base 9 failures',
+    );
+  });
+
+  it('an agent that caused failures only in base shows as resolved; none on either side: absent', () => {
+    const d = attributionDiff(head, report())!;
+    expect(d.agents).toEqual([
+      { agent: 'WebSurfer', base: 9, head: 0, delta: -9 },
+      { agent: 'Assistant', base: 3, head: 0, delta: -3 },
+    ]);
+    expect(attributionDiffText(d)).toBe(
+      'Root causes: WebSurfer caused 0 of 0 failures (-9), Assistant 0 (-3); base 14 failures',
+    );
+    expect(attributionDiff(report(), report())).toBeUndefined();
+  });
+
+  it('is in the diff and its renderers', () => {
+    const diff = diffReports(base, head);
+    expect(diff.attribution?.agents[0]).toEqual({ agent: 'WebSurfer', base: 4, head: 9, delta: 5 });
+    expect(renderDiffText(diff)).toContain('Root causes: WebSurfer caused 9 of 14 failures (+5)');
+    expect(renderDiffMarkdown(diff)).toContain('Root causes: WebSurfer caused 9 of 14 failures (+5)');
+    expect(diffReports(report(), report())).not.toHaveProperty('attribution');
+  });
+});
