@@ -1,6 +1,5 @@
 /** ReportDiff v2: what `tracejury diff --format json` prints and `diffReports` returns. */
 import { z } from 'zod';
-import { SeveritySchema } from '../detect/signal.js';
 import { AttributionDiffSchema } from './attribution.js';
 import { ReviewItemSchema } from '../report/schema.js';
 import { RegressionPolicySchema } from './config.js';
