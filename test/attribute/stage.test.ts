@@ -114,7 +114,8 @@ describe('the attribute stage', () => {
   });
 
   describe('the tribunal in the gray zone', () => {
-    async function judges(mode: 'record' | 'replay', dir: string, server?: FakeServer) {
+    // The cassette is kept with the state (`<stateDir>/cassette.jsonl`): a config may not point outside the working directory.
+    async function judges(mode: 'record' | 'replay', server?: FakeServer) {
       const url = server?.openaiBaseURL ?? 'http://127.0.0.1:9/v1';
       return parseConfig(`
 tribunal:
@@ -123,7 +124,7 @@ tribunal:
     - { provider: openai, model: gpt-4o-mini, baseURL: "${url}", apiKey: test-key }
     - { provider: openai, model: gpt-4.1, baseURL: "${url}", apiKey: test-key }
   judgeTimeoutMs: 4000
-  cassette: { mode: ${mode}, path: "${path.join(dir, 'cassette.jsonl')}" }
+  cassette: { mode: ${mode} }
 `);
     }
 
@@ -140,7 +141,7 @@ tribunal:
       servers.push(server);
       const dir = stateDir();
       const recorded = await analyze([team()], {
-        config: await judges('record', dir, server),
+        config: await judges('record', server),
         baselines: false,
         stateDir: dir,
       });
@@ -161,7 +162,7 @@ tribunal:
       await server.close();
       closeAllCassettes();
       const replayed = await analyze([team()], {
-        config: await judges('replay', dir),
+        config: await judges('replay'),
         baselines: false,
         stateDir: dir,
       });
@@ -172,7 +173,7 @@ tribunal:
       const dir = stateDir();
       // Another question than the test before: none of its answers is in this process's memory cache.
       const report = await analyze([team('On which page is the second quote?')], {
-        config: await judges('replay', dir),
+        config: await judges('replay'),
         baselines: false,
         stateDir: dir,
       });

@@ -101,7 +101,8 @@ describe('tracejury diff and merge --format html', () => {
   it("shows new, resolved and persisting findings, with head's traces of the new ones embedded", async () => {
     const { base, head } = await reports();
     const { code, stdout } = await cli(['diff', base, head, '--format', 'html'], root);
-    expect(code).toBe(1);
+    // Eight runs against four: every change is within noise, and head's own gate passes.
+    expect(code).toBe(0);
     const page = pageOf<DiffPage>(stdout);
     expect(page.diff.signals.new.map((s) => s.detector).sort()).toEqual([
       'EMPTY_LLM_RESPONSE',
