@@ -42,7 +42,9 @@ async function main() {
         inputFormat: input.inputFormat,
         pricer,
         cwd: input.cwd,
+        ...(input.within !== undefined ? { within: input.within } : {}),
         ...(input.agent !== undefined ? { agent: input.agent } : {}),
+        ...(input.taskKey !== undefined ? { taskKey: input.taskKey } : {}),
         shard: input.shard,
         onProgress: (p) => port.postMessage({
             type: 'progress',
@@ -55,7 +57,7 @@ async function main() {
     for await (const batch of batches) {
         if (batch.length === 0)
             continue;
-        const results = batch.flatMap((loaded) => resultOrInputError(loaded, stats, () => traceResult(loaded, loaded.source.order, runner, { grayZoneTrace: input.keepGrayZoneTraces })));
+        const results = batch.flatMap((loaded) => resultOrInputError(loaded, stats, () => traceResult(loaded, loaded.source.order, runner, { grayZoneTrace: input.keepGrayZoneTraces }, input.attribution)));
         await send({ type: 'results', results });
     }
     await send({
