@@ -143,6 +143,9 @@ function diff(base, head) {
     runs: Math.min(success?.base.runs ?? 0, success?.head.runs ?? 0),
     change: success?.change ?? null,
     interval: success?.interval ?? null,
+    p: success?.p ?? null,
+    adjustedP: success?.adjustedP ?? null,
+    test: success?.test ?? null,
   };
 }
 
@@ -314,6 +317,7 @@ function study(name, pairs, rows) {
       otherFailed: 0,
       other: 0,
       decidedBy: {},
+      missedDrops: [],
     });
     const significant = r.interval && (r.interval[1] < 0 || r.interval[0] > 0);
     if (p.kind === 'aa') {
@@ -325,6 +329,16 @@ function study(name, pairs, rows) {
     } else if (significant && r.interval[1] < 0) {
       row.drops++;
       if (r.failed) row.dropsFailed++;
+      // A drop the diff's own interval calls significant but the gate passed: say why (its p).
+      else
+        row.missedDrops.push({
+          pair: name,
+          change: r.change,
+          interval: r.interval,
+          p: r.p,
+          adjustedP: r.adjustedP,
+          test: r.test,
+        });
     } else if (significant) {
       row.improvements++;
       if (r.failed) row.improvementsFailed++;
@@ -372,6 +386,11 @@ for (const [which, rows] of Object.entries(results)) {
       `| ${size} | ${pct(r.aaFailed, r.aa)} | ${pct(r.dropsFailed, r.drops)} | ${pct(r.improvementsFailed, r.improvements)} | ${pct(r.otherFailed, r.other)} |`,
     );
   }
+  for (const [size, r] of Object.entries(rows))
+    for (const m of r.missedDrops)
+      console.log(
+        `\nA significant drop that passed (${size} runs a side, ${m.pair}): change ${JSON.stringify(m.change)}, interval ${JSON.stringify(m.interval)}, p ${m.p}, adjusted ${m.adjustedP}, ${JSON.stringify(m.test)}`,
+      );
   const why = Object.values(rows).flatMap((r) => Object.entries(r.decidedBy));
   if (why.length) console.log(`\nA/A failures decided by: ${why.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
 }
