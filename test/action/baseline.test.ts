@@ -463,7 +463,10 @@ describe('findBaseline bounds what a baseline may weigh', () => {
     const zip = zipFile([{ name: 'report.json', data: bigReport() }]);
     expect(zip.length).toBeLessThan(LIMIT);
     seedArtifact(store, run, { name: FILE, bytes: zip, contentType: 'application/zip' });
-    expectNoBaseline(await find({ maxBytes: LIMIT }), /: its report\.json unpacked is \d+(?:\.\d)? KiB, over/);
+    expectNoBaseline(
+      await find({ maxBytes: LIMIT }),
+      /: its report\.json unpacked is \d+(?:\.\d)? KiB, over/,
+    );
   });
 
   it('a committed baseline over the limit is a warning; a named one is an input error', async () => {
