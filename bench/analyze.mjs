@@ -35,7 +35,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FORMATS, generate } from './traces.mjs';
+import { SHAPED_FORMATS, generate } from './traces.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -43,8 +43,14 @@ const outDir = path.join(here, 'out');
 const bin = path.join(root, 'build', 'cli', 'bin.js');
 
 /** Analyze should take at most this many times the floor (whole process); RSS at most RSS_TARGET_MB. */
-const TARGETS = { native: 3, otel: 3, records: 3 };
+const TARGETS = { native: 3, 'native-small': 3, otel: 3, records: 3, 'records-small': 3 };
 const RSS_TARGET_MB = 300;
+/**
+ * The input shapes users have, benched by default: few large native traces; many small native
+ * traces in sessions (production logs, test suites); flat LLM-call records of 50 runs interleaved,
+ * large and small; OTLP spans of 20 traces interleaved; Langfuse exports.
+ */
+const SHAPES_BENCHED = ['native', 'native-small', 'records', 'records-small', 'otel', 'langfuse'];
 /**
  * What --guard fails on (CI: 50 MB per format, 3 rounds, --jobs 1). At 50 MB the floor takes about
  * 0.1 s and analyze's start-up (loading its modules and config, ~0.25 s over bare node) is a
@@ -93,9 +99,11 @@ if (!(rounds >= 1)) fail(`rounds must be a positive number, got ${second}`);
 // The guard's limits were measured on GUARD_MB inputs of the formats it names.
 if (guard && (ownFile || sizeMb !== GUARD_MB))
   fail(`--guard's limits are for ${GUARD_MB} MB generated inputs (give no size, or ${GUARD_MB})`);
-const formats = ownFile ? ['file'] : (formatList?.split(',') ?? (guard ? Object.keys(GUARD) : FORMATS));
+const formats = ownFile
+  ? ['file']
+  : (formatList?.split(',') ?? (guard ? Object.keys(GUARD) : SHAPES_BENCHED));
 for (const f of formats)
-  if (!ownFile && !FORMATS.includes(f)) fail(`unknown format ${f} (${FORMATS.join(', ')})`);
+  if (!ownFile && !SHAPED_FORMATS.includes(f)) fail(`unknown format ${f} (${SHAPED_FORMATS.join(', ')})`);
 
 // ── the floor ────────────────────────────────────────────────────────────────────────────────────
 function findFloor() {
