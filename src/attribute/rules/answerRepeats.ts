@@ -52,6 +52,38 @@ export function finalAnswerOf(trace: Trace): FinalAnswer | undefined {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * Not preceded, and not followed, by a letter or digit, tested at `lastIndex` (sticky). Compiled
+ * once: a pattern holding `\p{L}` under `iu` costs about 0.3 ms to compile (V8 closes the class
+ * over case), which per trace was a fifth of analyze's time on many small runs. The flags are the
+ * ones the answer is matched with, so the boundaries mean what they meant inside one pattern.
+ */
+const NO_WORD_BEFORE = /(?<![\p{L}\p{N}])/iuy;
+const NO_WORD_AFTER = /(?![\p{L}\p{N}])/iuy;
+
+/**
+ * A matcher for `answer` as a whole word (case-insensitive, no letter or digit either side): the
+ * same positions as `(?<![\p{L}\p{N}])answer(?![\p{L}\p{N}])` under `iu`, but the pattern compiled
+ * per answer is the escaped literal alone, and the boundaries are checked at each place it occurs.
+ */
+export function wholeWordMatcher(answer: string): (text: string) => boolean {
+  const literal = new RegExp(escape(answer), 'giu');
+  const at = (boundary: RegExp, text: string, index: number) => {
+    boundary.lastIndex = index;
+    return boundary.test(text);
+  };
+  return (text) => {
+    literal.lastIndex = 0;
+    for (let m = literal.exec(text); m !== null; m = literal.exec(text)) {
+      if (at(NO_WORD_BEFORE, text, m.index) && at(NO_WORD_AFTER, text, m.index + m[0].length)) return true;
+      // The next place it could start: one code point on (a literal matches one way at a place).
+      const c = text.charCodeAt(m.index);
+      literal.lastIndex = m.index + (c >= 0xd800 && c <= 0xdbff && m.index + 1 < text.length ? 2 : 1);
+    }
+    return false;
+  };
+}
+
 export const answerRepeats: AttributionRule = {
   meta: {
     id: 'ANSWER_REPEATS',
@@ -62,14 +94,14 @@ export const answerRepeats: AttributionRule = {
   find(ctx) {
     const final = finalAnswerOf(ctx.trace);
     if (!final) return [];
-    const value = new RegExp(`(?<![\\p{L}\\p{N}])${escape(final.answer)}(?![\\p{L}\\p{N}])`, 'iu');
+    const repeats = wholeWordMatcher(final.answer);
     for (const [i, s] of ctx.trace.steps.entries()) {
       const n = i + 1;
       if (n <= ctx.handover || n === final.statedAt) continue;
       const owner = ctx.agents[i];
       if (s.type === 'message' && owner === undefined) continue;
       if (ctx.roleOf(owner) === 'router') continue;
-      if (!value.test(stepText(s))) continue;
+      if (!repeats(stepText(s))) continue;
       return [
         {
           step: n,
