@@ -58,18 +58,16 @@ const RSS_TARGET_MB = 300;
  */
 const SHAPES_BENCHED = ['native', 'native-small', 'records', 'records-small', 'otel', 'langfuse'];
 /**
- * What --guard fails on (CI: 50 MB per format, 3 rounds, --jobs 1). At 50 MB the floor takes about
- * 0.1 s and analyze's start-up (loading its modules and config, ~0.25 s over bare node) is a
- * quarter of analyze's time, and a busy shared machine stretches wall times by half from one
- * round to the next. So the guard compares CPU time, analyze's past its start-up (analyze of the
- * file's first line, timed in the same round) against the floor's: a doubling of analyze's work
- * doubles it, and its range over rounds stays within a few percent where wall-time ratios ranged
- * from 9× to 19×. The 300 MB targets are not met (docs/performance.md), so twice them would fail
- * every run: the limits are 1.6× the medians measured when the guard was set (native 10.5×, otel
- * 12.4×, records 11.6×; Node 22, 2026-11-26, load average 4–5), which a doubling crosses and noise
- * does not. Set them again the same way when analyze gets faster. Peak RSS: the target itself.
+ * The guard's fallback, when the clone lacks the reference commit (a shallow clone): limits
+ * against the floor. analyze's CPU time past its start-up (analyze of the file's first line, timed
+ * in the same round) against the floor's: a doubling of analyze's work doubles it, where wall-time
+ * ratios ranged from 9× to 19× on a busy machine. The limits are 1.6× the medians measured when
+ * they were set (native 10.5×, otel 12.4×, records 11.6×; Node 22, 2026-11-26, 50 MB, load average
+ * 4–5); the small shapes', added later on a machine too busy to measure them alone, are native's
+ * scaled by their CPU against native's in the same rounds (1.27×, load 7). They catch a doubling,
+ * not a 20 % slowdown: the reference build is what does. Peak RSS: the target itself.
  */
-const GUARD = { native: 17, 'native-small': 20, 'records-small': 20, otel: 20 };
+const GUARD = { native: 17, 'native-small': 21, 'records-small': 21, otel: 20 };
 /**
  * The guard against a reference build: every shape users have (few large native traces, many small
  * ones in sessions, interleaved flat LLM-call records, OTLP spans), 20 MB each (a few seconds of
