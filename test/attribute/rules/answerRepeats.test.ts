@@ -96,7 +96,20 @@ describe('wholeWordMatcher', () => {
     new RegExp(`(?<![\\p{L}\\p{N}])${answer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
 
   it('finds the answer where the single pattern did, and only there', () => {
-    const answers = ['Paris', 'aa', '42 km', '$5.00 (net)', 'straße', 'İstanbul', 'k9', '𝐀bc', 'ιx', 'a.b'];
+    const answers = [
+      'Paris',
+      'aa',
+      '42 km',
+      '$5.00 (net)',
+      'straße',
+      'İstanbul',
+      'k9',
+      '𝐀bc',
+      'ιx',
+      'a.b',
+      'sk',
+      'x_y',
+    ];
     const texts = [
       'We flew to PARIS.',
       'Parisian cafes',
@@ -116,6 +129,10 @@ describe('wholeWordMatcher', () => {
       '-ιx-',
       'a.b',
       'aXb a.b.',
+      'SK, \u017fk and s\u212a',
+      'x_y_z x_y',
+      '_sk_ 9sk',
+      'ASK sk9',
       '',
     ];
     let found = 0;
