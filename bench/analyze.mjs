@@ -2,6 +2,7 @@
 // Prints ratios measured inside one run on this machine. Usage:
 //   npm run build && node bench/analyze.mjs [sizeMB=300] [rounds=3] [--formats native,records,…] [--jobs N]
 //   npm run build && node bench/analyze.mjs <trace file> [rounds=3] [--jobs N]   (a JSONL file of your own)
+//   … --build <build dir>      times that build instead of build/ (e.g. one made by bench/guardBuilds.mjs)
 //   … --compare <build dir>   also runs another build (e.g. a copy of build/ from before a change)
 //                             in each round, right after this one, prints its ratio beside, and
 //                             says whether the two builds wrote the same report (but generatedAt)
@@ -107,6 +108,8 @@ const flag = (name) => {
 };
 const jobs = flag('--jobs') ?? process.env.JOBS;
 const compareDir = flag('--compare');
+const buildDir = flag('--build');
+if (buildDir) bin = path.join(path.resolve(buildDir), 'cli', 'bin.js');
 const referenceRev = flag('--reference');
 const referenceBuild = flag('--reference-build');
 let compareBin = compareDir ? path.join(path.resolve(compareDir), 'cli', 'bin.js') : undefined;
@@ -297,7 +300,8 @@ const median = (xs) => {
 const rows = [];
 for (const format of formats) {
   const file = files[format];
-  const reportFile = path.join(outDir, `report-${format}.json`);
+  // Named by process too: two benches at once must not remove each other's reports.
+  const reportFile = path.join(outDir, `report-${format}-${process.pid}.json`);
   const floors = [];
   const runs = [];
   const startups = [];
@@ -347,9 +351,15 @@ for (const format of formats) {
     // Start-up (for the ratios past it) is not needed when the guard has a reference build.
     const startup = reference
       ? { ms: 0, cpuMs: 0 }
-      : measure(analyzeArgs(bin, firstLines[format], path.join(outDir, `report-${format}-first-line.json`)));
+      : measure(
+          analyzeArgs(
+            bin,
+            firstLines[format],
+            path.join(outDir, `report-${format}-first-line-${process.pid}.json`),
+          ),
+        );
     startups.push(startup);
-    rmSync(path.join(outDir, `report-${format}-first-line.json`), { force: true });
+    rmSync(path.join(outDir, `report-${format}-first-line-${process.pid}.json`), { force: true });
     process.stdout.write(
       `  ${format} round ${round + 1}: floor ${(floors[round].ms / 1000).toFixed(2)} s, analyze ${(run.ms / 1000).toFixed(2)} s (${(run.ms / floors[round].ms).toFixed(2)}×), ${run.rssMb.toFixed(0)} MB, start-up ${(startups[round].ms / 1000).toFixed(2)} s${other}\n`,
     );
