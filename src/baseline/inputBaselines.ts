@@ -16,7 +16,7 @@ import type { Signal } from '../detect/signal.js';
 import { parseTime } from '../trace/measure.js';
 import type { Trace } from '../trace/schema.js';
 import { whyNotLearned } from './learn.js';
-import { percentile } from './percentile.js';
+import { percentile, percentileOfSorted } from './percentile.js';
 import { agentKey, runMetrics, type BaselineFile, type BaselineRun } from './store.js';
 import { dict } from '../util/dict.js';
 
@@ -69,6 +69,40 @@ interface AgentRuns {
   offered: number;
   /** Per metric, its baseline as computed at `offered` runs. */
   computed: Map<BaselineMetric, { at: number; value: BaselineValue | undefined }>;
+  /**
+   * Per metric, the values of the kept runs that measured it, sorted ascending, kept as runs come
+   * and go (an order-statistics list of at most `window` numbers): a P75 is read from it without a
+   * sort. Undefined once a run measured NaN, whose place a sort does not define: then sorted anew.
+   */
+  sorted: Map<string, number[]> | undefined;
+}
+
+/** Where `v` goes in ascending `xs`: after every value not greater than it. */
+function upperBound(xs: readonly number[], v: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid]! <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function addSorted(sorted: Map<string, number[]>, run: BaselineRun): void {
+  for (const [metric, v] of Object.entries(run.metrics)) {
+    let xs = sorted.get(metric);
+    if (!xs) sorted.set(metric, (xs = []));
+    xs.splice(upperBound(xs, v), 0, v);
+  }
+}
+
+function removeSorted(sorted: Map<string, number[]>, run: BaselineRun): void {
+  for (const [metric, v] of Object.entries(run.metrics)) {
+    const xs = sorted.get(metric)!;
+    // Equal values are interchangeable: the last of them goes.
+    xs.splice(upperBound(xs, v) - 1, 1);
+  }
 }
 
 /** Where `k` goes among `kept` (ordered by time, then seq): after every run not newer than it. */
@@ -105,15 +139,19 @@ export function createInputBaselines({
   const baselineOf = (agent: AgentRuns, metric: BaselineMetric): BaselineValue | undefined => {
     const known = agent.computed.get(metric);
     if (known && known.at === agent.offered) return known.value;
-    const measured: number[] = [];
-    for (const { run } of agent.kept) {
-      const v = run.metrics[metric];
-      if (typeof v === 'number') measured.push(v);
+    let value: BaselineValue | undefined;
+    if (agent.sorted) {
+      const xs = agent.sorted.get(metric) ?? [];
+      if (xs.length >= minRuns) value = { p75: percentileOfSorted(xs, 75), runs: xs.length, source: 'input' };
+    } else {
+      const measured: number[] = [];
+      for (const { run } of agent.kept) {
+        const v = run.metrics[metric];
+        if (typeof v === 'number') measured.push(v);
+      }
+      if (measured.length >= minRuns)
+        value = { p75: percentile(measured, 75), runs: measured.length, source: 'input' };
     }
-    const value =
-      measured.length >= minRuns
-        ? { p75: percentile(measured, 75), runs: measured.length, source: 'input' as const }
-        : undefined;
     agent.computed.set(metric, { at: agent.offered, value });
     return value;
   };
@@ -127,13 +165,19 @@ export function createInputBaselines({
       if (whyNotLearned(trace, signals) !== undefined) return;
       const key = agentKey(trace.agentId, trace.agentVersion);
       let agent = byAgent.get(key);
-      if (!agent) byAgent.set(key, (agent = { kept: [], offered: 0, computed: new Map() }));
+      if (!agent)
+        byAgent.set(key, (agent = { kept: [], offered: 0, computed: new Map(), sorted: new Map() }));
       const k: Kept = { run, time: parseTime(run.runAt) ?? Number.POSITIVE_INFINITY, seq: learned++ };
       // Runs mostly come in time order: the end is where they go.
       const last = agent.kept[agent.kept.length - 1];
       if (last === undefined || last.time <= k.time) agent.kept.push(k);
       else agent.kept.splice(insertionPoint(agent.kept, k), 0, k);
-      if (agent.kept.length > window) agent.kept.shift();
+      if (Object.values(run.metrics).some(Number.isNaN)) agent.sorted = undefined;
+      if (agent.sorted) addSorted(agent.sorted, run);
+      if (agent.kept.length > window) {
+        const dropped = agent.kept.shift()!;
+        if (agent.sorted) removeSorted(agent.sorted, dropped.run);
+      }
       agent.offered++;
       const known = values.get(key);
       if (known && (++known.since >= REFRESH_EVERY || [...known.p75s.values()].includes(undefined)))

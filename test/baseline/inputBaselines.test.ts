@@ -102,6 +102,8 @@ describe('input baselines kept incrementally', () => {
         };
         // Durations only sometimes measured: a P75 that stays missing for a while.
         if (r() < 0.5) metrics.durationMs = Math.floor(r() * 9000);
+        // Ties, and now and then a ratio that is not a number (whose place no sort defines).
+        metrics.llmToolRatio = r() < 0.002 * seed ? NaN : Math.floor(r() * 4) / 2;
         const run: BaselineRun = {
           traceId: `t${i}`,
           metrics,
