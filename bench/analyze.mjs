@@ -2,13 +2,19 @@
 // Prints ratios measured inside one run on this machine. Usage:
 //   npm run build && node bench/analyze.mjs [sizeMB=300] [rounds=3] [--formats native,records,…] [--jobs N]
 //   npm run build && node bench/analyze.mjs <trace file> [rounds=3] [--jobs N]   (a JSONL file of your own)
+//   … --build <build dir>      times that build instead of build/ (e.g. one made by bench/guardBuilds.mjs)
 //   … --compare <build dir>   also runs another build (e.g. a copy of build/ from before a change)
 //                             in each round, right after this one, prints its ratio beside, and
 //                             says whether the two builds wrote the same report (but generatedAt)
-//   node bench/analyze.mjs --guard [--jobs 1]   the regression guard CI runs (`.ci/run`): 50 MB of
-//                             native, otel and records, 3 rounds; exits 1 when a format's median
-//                             ratio is over GUARD or its peak RSS over RSS_GUARD_MB, after printing
-//                             the table
+//   node bench/analyze.mjs --guard [--jobs 1] [--reference REV | --reference-build DIR]
+//                             the regression guard CI runs (`.ci/run`): GUARD_MB of each shape of
+//                             GUARD_FORMATS, GUARD_ROUNDS rounds, this checkout's src/ against a
+//                             reference commit's (HEAD~1 unless named), both transpiled alike into
+//                             bench/out/guard/ (bench/guardBuilds.mjs) and timed back to back; exits
+//                             1 when this build's CPU time is over the reference's by more than
+//                             GUARD_SLOWER (median of rounds), or its peak RSS over RSS_GUARD_MB,
+//                             after printing the table. Without the reference commit (a shallow
+//                             clone) it falls back to limits against the floor (GUARD).
 // Per format it generates (once, cached in bench/out/) a deterministic text-heavy file of `sizeMB`
 // (bench/traces.mjs), then runs rounds of: the floor, then `node build/cli/bin.js analyze FILE`,
 // each its own process, timed from spawn to exit (start-up included) with its peak RSS. The
@@ -35,30 +41,54 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FORMATS, generate } from './traces.mjs';
+import { referenceSource, transpileBuild } from './guardBuilds.mjs';
+import { SHAPED_FORMATS, generate } from './traces.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
 const outDir = path.join(here, 'out');
-const bin = path.join(root, 'build', 'cli', 'bin.js');
+let bin = path.join(root, 'build', 'cli', 'bin.js');
 
 /** Analyze should take at most this many times the floor (whole process); RSS at most RSS_TARGET_MB. */
-const TARGETS = { native: 3, otel: 3, records: 3 };
+const TARGETS = { native: 3, 'native-small': 3, otel: 3, records: 3, 'records-small': 3 };
 const RSS_TARGET_MB = 300;
 /**
- * What --guard fails on (CI: 50 MB per format, 3 rounds, --jobs 1). At 50 MB the floor takes about
- * 0.1 s and analyze's start-up (loading its modules and config, ~0.25 s over bare node) is a
- * quarter of analyze's time, and a busy shared machine stretches wall times by half from one
- * round to the next. So the guard compares CPU time, analyze's past its start-up (analyze of the
- * file's first line, timed in the same round) against the floor's: a doubling of analyze's work
- * doubles it, and its range over rounds stays within a few percent where wall-time ratios ranged
- * from 9× to 19×. The 300 MB targets are not met (docs/performance.md), so twice them would fail
- * every run: the limits are 1.6× the medians measured when the guard was set (native 10.5×, otel
- * 12.4×, records 11.6×; Node 22, 2026-11-26, load average 4–5), which a doubling crosses and noise
- * does not. Set them again the same way when analyze gets faster. Peak RSS: the target itself.
+ * The input shapes users have, benched by default: few large native traces; many small native
+ * traces in sessions (production logs, test suites); flat LLM-call records of 50 runs interleaved,
+ * large and small; OTLP spans of 20 traces interleaved; Langfuse exports.
  */
-const GUARD = { native: 17, otel: 20, records: 19 };
-const GUARD_MB = 50;
+const SHAPES_BENCHED = ['native', 'native-small', 'records', 'records-small', 'otel', 'langfuse'];
+/**
+ * The guard's fallback, when the clone lacks the reference commit (a shallow clone): limits
+ * against the floor. analyze's CPU time past its start-up (analyze of the file's first line, timed
+ * in the same round) against the floor's: a doubling of analyze's work doubles it, where wall-time
+ * ratios ranged from 9× to 19× on a busy machine. The limits are 1.6× the medians measured when
+ * they were set (native 10.5×, otel 12.4×, records 11.6×; Node 22, 2026-11-26, 50 MB, load average
+ * 4–5); the small shapes', added later on a machine too busy to measure them alone, are native's
+ * scaled by their CPU against native's in the same rounds (1.27×, load 7). They catch a doubling,
+ * not a 20 % slowdown: the reference build is what does. Peak RSS: the target itself.
+ */
+const GUARD = { native: 17, 'native-small': 21, 'records-small': 21, otel: 20 };
+/**
+ * The guard against a reference build: every shape users have (few large native traces, many small
+ * ones in sessions, interleaved flat LLM-call records, OTLP spans), 20 MB each (a few seconds of
+ * CPU: big enough that start-up is not most of it, small enough for CI), five rounds with the two
+ * builds' order alternating, whole-process CPU time (start-up regressions count too). It fails when
+ * this build's CPU over the reference's, median of rounds, is over 1 + GUARD_SLOWER: a 20 % slowdown
+ * crosses it, and the ratio of identical builds stayed within ±4 % on a machine at load 4–7
+ * (docs/performance.md).
+ */
+const GUARD_FORMATS = ['native', 'native-small', 'records-small', 'otel'];
+const GUARD_MB = 20;
+const GUARD_ROUNDS = 5;
+const GUARD_SLOWER = 0.1;
+/**
+ * A shape whose median ratio after GUARD_ROUNDS is within GUARD_UNDECIDED of the limit gets more
+ * rounds, up to GUARD_MAX_ROUNDS: on a busy machine one round's ratio moves by ±10–15 %, and the
+ * median of five can land near the limit whether the build is slower or not.
+ */
+const GUARD_UNDECIDED = 0.05;
+const GUARD_MAX_ROUNDS = 11;
 const RSS_GUARD_MB = RSS_TARGET_MB;
 
 function fail(message) {
@@ -78,7 +108,11 @@ const flag = (name) => {
 };
 const jobs = flag('--jobs') ?? process.env.JOBS;
 const compareDir = flag('--compare');
-const compareBin = compareDir ? path.join(path.resolve(compareDir), 'cli', 'bin.js') : undefined;
+const buildDir = flag('--build');
+if (buildDir) bin = path.join(path.resolve(buildDir), 'cli', 'bin.js');
+const referenceRev = flag('--reference');
+const referenceBuild = flag('--reference-build');
+let compareBin = compareDir ? path.join(path.resolve(compareDir), 'cli', 'bin.js') : undefined;
 if (compareBin && !existsSync(compareBin))
   fail(`--compare: ${compareBin} does not exist (give a build directory)`);
 const formatList = flag('--formats');
@@ -88,14 +122,17 @@ if (guard) args.splice(guardIndex, 1);
 const [first, second] = args;
 const ownFile = first !== undefined && Number.isNaN(Number(first)) ? path.resolve(first) : undefined;
 const sizeMb = ownFile ? 0 : Number(first ?? (guard ? GUARD_MB : 300));
-const rounds = Number(second ?? 3);
+const rounds = Number(second ?? (guard ? GUARD_ROUNDS : 3));
+if (!guard && (referenceRev || referenceBuild)) fail('--reference and --reference-build are for --guard');
+if (guard && compareBin)
+  fail('--guard compares with its own reference build: give --reference-build, not --compare');
 if (!(rounds >= 1)) fail(`rounds must be a positive number, got ${second}`);
 // The guard's limits were measured on GUARD_MB inputs of the formats it names.
 if (guard && (ownFile || sizeMb !== GUARD_MB))
   fail(`--guard's limits are for ${GUARD_MB} MB generated inputs (give no size, or ${GUARD_MB})`);
-const formats = ownFile ? ['file'] : (formatList?.split(',') ?? (guard ? Object.keys(GUARD) : FORMATS));
+const formats = ownFile ? ['file'] : (formatList?.split(',') ?? (guard ? GUARD_FORMATS : SHAPES_BENCHED));
 for (const f of formats)
-  if (!ownFile && !FORMATS.includes(f)) fail(`unknown format ${f} (${FORMATS.join(', ')})`);
+  if (!ownFile && !SHAPED_FORMATS.includes(f)) fail(`unknown format ${f} (${SHAPED_FORMATS.join(', ')})`);
 
 // ── the floor ────────────────────────────────────────────────────────────────────────────────────
 function findFloor() {
@@ -128,6 +165,36 @@ function findFloor() {
 const floorCopy = path.join(here, 'floor.mjs');
 const floor = findFloor();
 if (!existsSync(bin)) fail(`${path.relative(process.cwd(), bin)} is missing: run \`npm run build\` first`);
+
+// ── the guard's two builds ───────────────────────────────────────────────────────────────────────
+/** What the guard compares this build with, when it has a reference build (a label to print). */
+let reference;
+if (guard) {
+  const guardDir = path.join(outDir, 'guard');
+  const viewerModule = path.join(root, 'src', 'report', 'html', 'viewer.generated.ts');
+  if (referenceBuild) {
+    // A build made elsewhere (e.g. `npm run build` of another checkout): compared with build/.
+    compareBin = path.join(path.resolve(referenceBuild), 'cli', 'bin.js');
+    if (!existsSync(compareBin))
+      fail(`--reference-build: ${compareBin} does not exist (give a build directory)`);
+    reference = referenceBuild;
+  } else {
+    const rev = referenceRev ?? 'HEAD~1';
+    const source = referenceSource(root, rev, path.join(guardDir, 'reference-src'));
+    if (source.reason)
+      process.stdout.write(
+        `the guard's reference: ${source.reason}; the guard falls back to its limits against the floor\n`,
+      );
+    else {
+      compareBin = await transpileBuild(source.src, path.join(guardDir, 'reference'), viewerModule);
+      bin = await transpileBuild(path.join(root, 'src'), path.join(guardDir, 'this'), viewerModule);
+      reference = `${rev} (${source.commit.slice(0, 12)})`;
+      process.stdout.write(
+        `the guard: this checkout's src/ against ${reference}, both transpiled into ${path.relative(process.cwd(), guardDir)}/\n`,
+      );
+    }
+  }
+}
 
 // ── measuring one process ────────────────────────────────────────────────────────────────────────
 const rssHook = path.join(here, 'maxrss-hook.mjs');
@@ -233,7 +300,8 @@ const median = (xs) => {
 const rows = [];
 for (const format of formats) {
   const file = files[format];
-  const reportFile = path.join(outDir, `report-${format}.json`);
+  // Named by process too: two benches at once must not remove each other's reports.
+  const reportFile = path.join(outDir, `report-${format}-${process.pid}.json`);
   const floors = [];
   const runs = [];
   const startups = [];
@@ -241,26 +309,57 @@ for (const format of formats) {
   let report;
   let reportBytes = 0;
   let sameReport;
-  for (let round = 0; round < rounds; round++) {
+  /** With a reference build, the guard's verdict on this shape is not clear yet (see GUARD_UNDECIDED). */
+  const undecided = () =>
+    guard &&
+    reference !== undefined &&
+    runs.length < GUARD_MAX_ROUNDS &&
+    Math.abs(median(runs.map((r, i) => r.cpuMs / others[i].cpuMs)) - (1 + GUARD_SLOWER)) < GUARD_UNDECIDED;
+  for (let round = 0; round < rounds || undecided(); round++) {
     floors.push(measure([floor, file]));
-    const run = measure(analyzeArgs(bin, file, reportFile));
-    runs.push(run);
-    report ??= JSON.parse(readFileSync(reportFile, 'utf8'));
-    reportBytes = statSync(reportFile).size;
-    const written = compareBin && round === 0 ? comparable(reportFile) : undefined;
-    rmSync(reportFile, { force: true });
-    let other = '';
-    if (compareBin) {
+    let written;
+    const runThis = () => {
+      const run = measure(analyzeArgs(bin, file, reportFile));
+      runs.push(run);
+      report ??= JSON.parse(readFileSync(reportFile, 'utf8'));
+      reportBytes = statSync(reportFile).size;
+      if (compareBin && round === 0) written = comparable(reportFile);
+      rmSync(reportFile, { force: true });
+    };
+    const runOther = () => {
       const o = measure(analyzeArgs(compareBin, file, reportFile));
-      if (written !== undefined) sameReport = firstDifference(written, comparable(reportFile)) ?? true;
+      if (round === 0) sameReport = comparable(reportFile);
       rmSync(reportFile, { force: true });
       others.push(o);
-      other = `; compared build ${(o.ms / 1000).toFixed(2)} s (${(o.ms / floors[round].ms).toFixed(2)}×), ${o.rssMb.toFixed(0)} MB`;
+    };
+    // The guard alternates which build goes first, so that a machine speeding up or slowing down
+    // within a round favours neither.
+    if (compareBin && guard && round % 2 === 1) {
+      runOther();
+      runThis();
+    } else {
+      runThis();
+      if (compareBin) runOther();
     }
-    startups.push(
-      measure(analyzeArgs(bin, firstLines[format], path.join(outDir, `report-${format}-first-line.json`))),
-    );
-    rmSync(path.join(outDir, `report-${format}-first-line.json`), { force: true });
+    if (round === 0 && compareBin) sameReport = firstDifference(written, sameReport) ?? true;
+    const run = runs[round];
+    let other = '';
+    if (compareBin) {
+      const o = others[round];
+      other = `; compared build ${(o.ms / 1000).toFixed(2)} s (${(o.ms / floors[round].ms).toFixed(2)}×), CPU ${(run.cpuMs / 1000).toFixed(2)} s against ${(o.cpuMs / 1000).toFixed(2)} s (${(run.cpuMs / o.cpuMs).toFixed(3)}×), ${o.rssMb.toFixed(0)} MB`;
+    }
+    // Start-up (for the ratios past it) is not needed when the guard has a reference build.
+    const startup = reference
+      ? { ms: 0, cpuMs: 0 }
+      : measure(
+          analyzeArgs(
+            bin,
+            firstLines[format],
+            path.join(outDir, `report-${format}-first-line-${process.pid}.json`),
+          ),
+        );
+    startups.push(startup);
+    rmSync(path.join(outDir, `report-${format}-first-line-${process.pid}.json`), { force: true });
     process.stdout.write(
       `  ${format} round ${round + 1}: floor ${(floors[round].ms / 1000).toFixed(2)} s, analyze ${(run.ms / 1000).toFixed(2)} s (${(run.ms / floors[round].ms).toFixed(2)}×), ${run.rssMb.toFixed(0)} MB, start-up ${(startups[round].ms / 1000).toFixed(2)} s${other}\n`,
     );
@@ -281,12 +380,23 @@ for (const format of formats) {
   const otherRatios = others.map((o, i) => o.ms / floors[i].ms);
   rows.push({
     format,
+    rounds: runs.length,
     compared: others.length
       ? {
           ratio: median(otherRatios),
           min: Math.min(...otherRatios),
           max: Math.max(...otherRatios),
           cpuRatio: median(others.map((o, i) => o.cpuMs / floors[i].cpuMs)),
+          // This build's CPU time over the compared build's, round by round (what the guard judges).
+          cpuOver: median(runs.map((r, i) => r.cpuMs / others[i].cpuMs)),
+          cpuOverMin: Math.min(...runs.map((r, i) => r.cpuMs / others[i].cpuMs)),
+          cpuOverMax: Math.max(...runs.map((r, i) => r.cpuMs / others[i].cpuMs)),
+          analyzeCpu: median(others.map((o) => o.cpuMs)) / 1000,
+          // Each build's least CPU time over rounds, one over the other: another machine's work
+          // only ever adds to a process's CPU time (shared caches, memory bandwidth, a shared core),
+          // so the least is the least disturbed figure of each build.
+          cpuLeastOver: Math.min(...runs.map((r) => r.cpuMs)) / Math.min(...others.map((o) => o.cpuMs)),
+          rss: Math.max(...others.map((o) => o.rssMb)),
         }
       : undefined,
     mb: statSync(file).size / 1024 / 1024,
@@ -342,12 +452,12 @@ if (compareBin) {
     `\n--compare ${path.relative(process.cwd(), compareBin)}, same rounds, same floor:\n\n`,
   );
   process.stdout.write(
-    `| format | this build × floor | compared build × floor | this / compared | CPU: this × floor | CPU: compared × floor |\n|---|---:|---:|---:|---:|---:|\n`,
+    `| format | this build × floor | compared build × floor | this / compared | CPU: this × floor | CPU: compared × floor | CPU: this / compared (median, range) |\n|---|---:|---:|---:|---:|---:|---:|\n`,
   );
   for (const r of rows) {
     const c = r.compared;
     process.stdout.write(
-      `| ${r.format} | ${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${c.ratio.toFixed(2)} (${c.min.toFixed(2)}–${c.max.toFixed(2)}) | ${(r.ratio / c.ratio).toFixed(3)} | ${r.cpuRatio.toFixed(2)} | ${c.cpuRatio.toFixed(2)} |\n`,
+      `| ${r.format} | ${r.ratio.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)}) | ${c.ratio.toFixed(2)} (${c.min.toFixed(2)}–${c.max.toFixed(2)}) | ${(r.ratio / c.ratio).toFixed(3)} | ${r.cpuRatio.toFixed(2)} | ${c.cpuRatio.toFixed(2)} | ${c.cpuOver.toFixed(3)} (${c.cpuOverMin.toFixed(3)}–${c.cpuOverMax.toFixed(3)}) |\n`,
     );
   }
   process.stdout.write('\n');
@@ -358,7 +468,34 @@ if (compareBin) {
 }
 
 // ── the regression guard ─────────────────────────────────────────────────────────────────────────
-if (guard) {
+if (guard && reference) {
+  process.stdout.write(
+    `\nThe guard: CPU seconds (user + system) of this build against the reference ${reference}, whole processes, ` +
+      `median of ${rounds} rounds, up to ${GUARD_MAX_ROUNDS} while within ${GUARD_UNDECIDED} of the limit (the builds' order alternating):\n\n` +
+      `| format | file | rounds | reference CPU s | this CPU s | this / reference (median, range) | least / least | limit | peak RSS (limit ${RSS_GUARD_MB} MB) | same report | guard |\n` +
+      `|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n`,
+  );
+  let failed = 0;
+  for (const r of rows) {
+    const c = r.compared;
+    const slow = c.cpuOver > 1 + GUARD_SLOWER;
+    const heavy = r.rss > RSS_GUARD_MB;
+    if (slow || heavy) failed++;
+    process.stdout.write(
+      `| ${r.format} | ${r.mb.toFixed(0)} MB | ${r.rounds} | ${c.analyzeCpu.toFixed(2)} | ${r.analyzeCpu.toFixed(2)} | ` +
+        `${c.cpuOver.toFixed(3)} (${c.cpuOverMin.toFixed(3)}–${c.cpuOverMax.toFixed(3)}) | ${c.cpuLeastOver.toFixed(3)} | ${(1 + GUARD_SLOWER).toFixed(2)} | ` +
+        `${r.rss.toFixed(0)} MB | ${r.sameReport === true ? 'yes' : 'no'} | ${slow ? 'FAILED: slower' : heavy ? 'FAILED: heavier' : 'ok'} |\n`,
+    );
+  }
+  if (failed > 0) {
+    process.stdout.write(
+      `\nbench: ${failed} shape${failed === 1 ? '' : 's'} over the guard: this build takes more than ${GUARD_SLOWER * 100} % more CPU ` +
+        `than ${reference}, or more than ${RSS_GUARD_MB} MB (profile it: node --cpu-prof build/cli/bin.js analyze ` +
+        `bench/out/<format>-${sizeMb}mb.jsonl, then node bench/profile-summary.mjs)\n`,
+    );
+    process.exit(1);
+  }
+} else if (guard) {
   process.stdout.write(
     `\nThe guard: CPU seconds (user + system), analyze's past its start-up (the first line of the same file) against the floor's, median of ${rounds} rounds:\n\n` +
       `| format | floor CPU s | analyze CPU s | start-up CPU s | past start-up × floor (median, range) | limit | peak RSS (limit ${RSS_GUARD_MB} MB) | guard |\n` +

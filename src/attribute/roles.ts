@@ -10,6 +10,15 @@ export type RoleOf = (agent: string | undefined) => AgentRole;
 const normalise = (name: string): string => name.toLowerCase().replace(/[\s_\-.]+/g, '');
 
 export function createRoleLookup(roles: Readonly<Record<string, AgentRole>>): RoleOf {
+  // The run's settings are one object, read for every trace: a lookup built once per object.
+  let lookup = roleLookups.get(roles);
+  if (!lookup) roleLookups.set(roles, (lookup = roleLookup(roles)));
+  return lookup;
+}
+
+const roleLookups = new WeakMap<Readonly<Record<string, AgentRole>>, RoleOf>();
+
+function roleLookup(roles: Readonly<Record<string, AgentRole>>): RoleOf {
   const byName = new Map<string, AgentRole>();
   // Later entries (the config's, spread after the defaults) override earlier ones.
   for (const [name, role] of Object.entries(roles)) byName.set(normalise(name), role);

@@ -1,7 +1,15 @@
 /** Percentile with linear interpolation between closest ranks (numpy's default). */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
+  return percentileOfSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
+}
+
+/** `percentile` of values already sorted ascending (the same arithmetic, without the copy and sort). */
+export function percentileOfSorted(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
   const rank = (p / 100) * (sorted.length - 1);
   const lo = Math.floor(rank);
   const hi = Math.ceil(rank);

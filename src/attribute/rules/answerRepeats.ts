@@ -52,6 +52,61 @@ export function finalAnswerOf(trace: Trace): FinalAnswer | undefined {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * Not preceded, and not followed, by a letter or digit, tested at `lastIndex` (sticky). Compiled
+ * once: a pattern holding `\p{L}` under `iu` costs about 0.3 ms to compile (V8 closes the class
+ * over case), which per trace was a fifth of analyze's time on many small runs. The flags are the
+ * ones the answer is matched with, so the boundaries mean what they meant inside one pattern.
+ */
+const NO_WORD_BEFORE = /(?<![\p{L}\p{N}])/iuy;
+const NO_WORD_AFTER = /(?![\p{L}\p{N}])/iuy;
+
+const ASCII = /^[\x00-\x7f]*$/;
+/** An ASCII letter or digit: all that `[\p{L}\p{N}]` under `iu` matches among ASCII characters. */
+const isAsciiWordChar = (c: number) =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/**
+ * A matcher for `answer` as a whole word (case-insensitive, no letter or digit either side): the
+ * same positions as `(?<![\p{L}\p{N}])answer(?![\p{L}\p{N}])` under `iu`. When the answer and the
+ * text are both ASCII, that is an ASCII case-insensitive search (under `iu` an ASCII letter also
+ * matches the Kelvin sign and the long s, which are not ASCII), done with indexOf; otherwise the
+ * escaped answer is compiled (once, on first need: compiling a literal under `iu` costs tens of
+ * microseconds, a twentieth of analyze's CPU on small traces when done for every one) and the
+ * boundaries are checked where it occurs.
+ */
+export function wholeWordMatcher(answer: string): (text: string) => boolean {
+  const asciiAnswer = ASCII.test(answer) ? answer.toLowerCase() : undefined;
+  let literal: RegExp | undefined;
+  const at = (boundary: RegExp, text: string, index: number) => {
+    boundary.lastIndex = index;
+    return boundary.test(text);
+  };
+  return (text) => {
+    if (asciiAnswer !== undefined && ASCII.test(text)) {
+      const lower = text.toLowerCase();
+      for (let i = lower.indexOf(asciiAnswer); i >= 0; i = lower.indexOf(asciiAnswer, i + 1)) {
+        const end = i + asciiAnswer.length;
+        if (
+          (i === 0 || !isAsciiWordChar(lower.charCodeAt(i - 1))) &&
+          (end >= lower.length || !isAsciiWordChar(lower.charCodeAt(end)))
+        )
+          return true;
+      }
+      return false;
+    }
+    literal ??= new RegExp(escape(answer), 'giu');
+    literal.lastIndex = 0;
+    for (let m = literal.exec(text); m !== null; m = literal.exec(text)) {
+      if (at(NO_WORD_BEFORE, text, m.index) && at(NO_WORD_AFTER, text, m.index + m[0].length)) return true;
+      // The next place it could start: one code point on (a literal matches one way at a place).
+      const c = text.charCodeAt(m.index);
+      literal.lastIndex = m.index + (c >= 0xd800 && c <= 0xdbff && m.index + 1 < text.length ? 2 : 1);
+    }
+    return false;
+  };
+}
+
 export const answerRepeats: AttributionRule = {
   meta: {
     id: 'ANSWER_REPEATS',
@@ -62,14 +117,14 @@ export const answerRepeats: AttributionRule = {
   find(ctx) {
     const final = finalAnswerOf(ctx.trace);
     if (!final) return [];
-    const value = new RegExp(`(?<![\\p{L}\\p{N}])${escape(final.answer)}(?![\\p{L}\\p{N}])`, 'iu');
+    const repeats = wholeWordMatcher(final.answer);
     for (const [i, s] of ctx.trace.steps.entries()) {
       const n = i + 1;
       if (n <= ctx.handover || n === final.statedAt) continue;
       const owner = ctx.agents[i];
       if (s.type === 'message' && owner === undefined) continue;
       if (ctx.roleOf(owner) === 'router') continue;
-      if (!value.test(stepText(s))) continue;
+      if (!repeats(stepText(s))) continue;
       return [
         {
           step: n,

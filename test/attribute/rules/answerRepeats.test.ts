@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { answerRepeats, finalAnswerOf } from '../../../src/attribute/rules/answerRepeats.js';
+import {
+  answerRepeats,
+  finalAnswerOf,
+  wholeWordMatcher,
+} from '../../../src/attribute/rules/answerRepeats.js';
 import { llm, makeTrace, tool } from '../../helpers/traceBuilder.js';
 import { whoAndWhenRun } from '../fixtures.js';
 import { testRule } from '../ruleTester.js';
@@ -83,5 +87,70 @@ describe('finalAnswerOf', () => {
     });
     expect(finalAnswerOf(makeTrace([llm()], { output: 'A long report.\nWith two lines.' }))).toBeUndefined();
     expect(finalAnswerOf(makeTrace([llm()]))).toBeUndefined();
+  });
+});
+
+describe('wholeWordMatcher', () => {
+  // What the rule matched with before: one pattern per answer, boundaries inside it.
+  const onePattern = (answer: string) =>
+    new RegExp(`(?<![\\p{L}\\p{N}])${answer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
+
+  it('finds the answer where the single pattern did, and only there', () => {
+    const answers = [
+      'Paris',
+      'aa',
+      '42 km',
+      '$5.00 (net)',
+      'straße',
+      'İstanbul',
+      'k9',
+      '𝐀bc',
+      'ιx',
+      'a.b',
+      'sk',
+      'x_y',
+    ];
+    const texts = [
+      'We flew to PARIS.',
+      'Parisian cafes',
+      'aaa aa',
+      'aaaa',
+      'baa aab',
+      'it is 42 KM away',
+      '142 km',
+      'costs $5.00 (NET) today',
+      'STRASSE and straße',
+      'İSTANBUL, istanbul',
+      'K9 unit',
+      '\u212a9 unit (Kelvin sign)',
+      'x𝐀bc',
+      '𝐀bc!',
+      '\u0345ιx',
+      '-ιx-',
+      'a.b',
+      'aXb a.b.',
+      'SK, \u017fk and s\u212a',
+      'x_y_z x_y',
+      '_sk_ 9sk',
+      'ASK sk9',
+      '',
+    ];
+    let found = 0;
+    for (const answer of answers)
+      for (const text of texts) {
+        const expected = onePattern(answer).test(text);
+        if (expected) found++;
+        expect(wholeWordMatcher(answer)(text), `${answer} in ${text}`).toBe(expected);
+      }
+    // Both sides were exercised.
+    expect(found).toBeGreaterThan(8);
+    expect(found).toBeLessThan(answers.length * texts.length - 8);
+  });
+
+  it('can be reused on several texts', () => {
+    const repeats = wholeWordMatcher('Paris');
+    expect(repeats('to Paris')).toBe(true);
+    expect(repeats('Parisian')).toBe(false);
+    expect(repeats('Paris, then Paris')).toBe(true);
   });
 });
