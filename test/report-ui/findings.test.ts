@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   filterChoices,
   filterRows,
+  findingCount,
   findingRows,
   groupByDetector,
   severityCounts,
 } from '../../report-ui/src/model/findings.js';
+import { reportTabs } from '../../report-ui/src/components/ReportTabs.js';
 import { buildTraceIndex } from '../../report-ui/src/model/traces.js';
 import { cleanTrace, pageOf, stormTrace } from './pageFixture.js';
 
@@ -77,5 +79,21 @@ describe('the findings list', () => {
     const counts = severityCounts(rows.map((r, i) => (i === 0 ? { ...r, status: 'shadow' } : r)));
     const total = counts.critical + counts.high + counts.medium + counts.low;
     expect(total).toBe(rows.length - 1);
+  });
+});
+
+describe('the Findings tab’s count', () => {
+  it('is the card’s: findings only, while the list holds every signal under its status filter', async () => {
+    const { page: analysed } = await rowsOf();
+    // One signal left in the gray zone (for review) and one suppressed: listed, not counted.
+    const signals = analysed.report.signals.map((s, i) =>
+      i === 0 ? { ...s, status: 'review' as const } : i === 1 ? { ...s, status: 'suppressed' as const } : s,
+    );
+    const page = { ...analysed, report: { ...analysed.report, signals } };
+    const rows = findingRows(page, buildTraceIndex(page));
+    const findings = rows.filter((r) => r.status === 'finding').length;
+    expect(findingCount(page.report.signals)).toBe(findings);
+    expect(reportTabs(page).find((t) => t.id === 'findings')?.count).toBe(findings);
+    expect(findings).toBeLessThan(rows.length);
   });
 });
