@@ -69,7 +69,9 @@ describe('a test that asserts only on the agent’s result', () => {
   }, 200_000);
 
   it('puts every captured trace in the report with its test and cost, passing or failing', () => {
-    const byTest = new Map(head.traces.map((t: { test: string }) => [t.test, t]));
+    const byTest = new Map<string, { id: string }>(
+      head.traces.map((t: { test: string; id: string }) => [t.test, t]),
+    );
     expect([...byTest.keys()].sort()).toEqual(
       [
         FAILING,
@@ -87,7 +89,7 @@ describe('a test that asserts only on the agent’s result', () => {
     // The same calls in both runs: the regression did not make the run look cheaper.
     expect(base.totals.costUsd).toBeCloseTo(head.totals.costUsd, 10);
     const failing = head.tests.find((t: { name: string }) => t.name === FAILING);
-    expect(failing).toMatchObject({ state: 'failed', traces: [byTest.get(FAILING).id] });
+    expect(failing).toMatchObject({ state: 'failed', traces: [byTest.get(FAILING)!.id] });
   });
 
   it('tracejury diff against the base names the failing test', async () => {
