@@ -27,8 +27,8 @@ export function TracesTab({ page, index }: { page: ReportPage; index: TraceIndex
       <table class="table">
         <thead>
           <tr>
-            <th>Trace</th>
-            <th>File</th>
+            <th>Trace (or its test)</th>
+            <th>File (or trace id)</th>
             <th>Agent</th>
             <th class="num">Steps</th>
             <th class="num">Cost</th>
