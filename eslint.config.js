@@ -318,7 +318,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/src/(?!report/html/(anchor|pageData)\\.js$|report/verdictText\\.js$|util/(usd|thousands|steps)\\.js$)',
+              regex:
+                '/src/(?!report/html/(anchor|pageData)\\.js$|report/verdictText\\.js$|util/(usd|thousands|steps)\\.js$)',
               allowTypeImports: true,
               message:
                 'report-ui/ bundles only pure modules of src/ (anchor, pageData, verdictText, util/usd, thousands, steps); import anything else as a type',
