@@ -59,6 +59,7 @@ function config(openai: string, anthropic: string): string {
 describeInBrowser('the judges’ verdicts in the HTML report of a Vitest run', () => {
   let browser: Browser;
   let project: Project;
+  let summary: string;
 
   beforeAll(async () => {
     const answer = (model: string, reply: typeof openaiReply) => (req: ReceivedRequest) =>
@@ -90,6 +91,7 @@ describeInBrowser('the judges’ verdicts in the HTML report of a Vitest run', (
     const replay = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', TRACEJURY_CASSETTE: 'replay' };
     const replayed = await project.run([], { env: replay, timeoutMs: 90_000 });
     expect(replayed.output).toMatch(/Tests\s+1 failed \| 2 passed/);
+    summary = replayed.output;
     browser = await launchBrowser();
   }, 240_000);
 
@@ -156,6 +158,21 @@ describeInBrowser('the judges’ verdicts in the HTML report of a Vitest run', (
       ),
     ]);
     expect(problems).toEqual([]);
+  });
+
+  it('names a trace of a test by its test, in the findings and in the text summary', async () => {
+    const { page } = await browser.open(report(), '#findings');
+    const where = await page.locator('[data-testid="finding-trace"]').allTextContents();
+    expect(where.length).toBeGreaterThan(0);
+    expect(new Set(where)).toEqual(new Set(['evals.test.ts > the flaky lookup loops, as expected']));
+    expect(summary).toMatch(
+      /\n {6}evals\.test\.ts > the flaky lookup loops, as expected: get_weather called 6×/,
+    );
+    expect(summary).not.toMatch(/loop-1 \(traces\/looping\.json\)/);
+    // The summary lists the verdicts too, the cassette's word included.
+    expect(summary).toContain(
+      'Judges: 2 verdicts: 1 passed, 1 failed, 0 indeterminate (2 replayed from the cassette)',
+    );
   });
 
   it('says the gate of a test run is its tests, not a failOn rule beside the findings a test expected', async () => {
