@@ -44,15 +44,9 @@ export function recordTrace(task: TaskLike | undefined, analysis: TraceAnalysis)
 export function reportKeptTraces(task: TaskLike): void {
   const traces = kept.get(task);
   if (!traces) return;
-  for (const trace of traces.values()) {
-    try {
-      recordAnalysis(task, analyse(trace));
-    } catch (err) {
-      // A trace the detectors cannot run on is input the run could not read: the report says so.
-      const message = err instanceof Error ? err.message : String(err);
-      metaOf(task).inputErrors.push({ file: String(trace.metadata?.name ?? trace.id), message });
-    }
-  }
+  // Every kept trace was read by tracejury's own importers, so it is valid; a detector that throws
+  // is recorded by the runner, not thrown here.
+  for (const trace of traces.values()) recordAnalysis(task, analyse(trace));
 }
 
 /** The parts of a Vitest test task that name it (the same in Vitest 4 and 5). */
