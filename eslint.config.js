@@ -318,10 +318,11 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/src/(?!report/html/(anchor|pageData)\\.js$|util/(usd|thousands|steps)\\.js$)',
+              regex:
+                '/src/(?!report/html/(anchor|pageData)\\.js$|report/verdictText\\.js$|util/(usd|thousands|steps)\\.js$)',
               allowTypeImports: true,
               message:
-                'report-ui/ bundles only pure modules of src/ (anchor, pageData, util/usd, thousands, steps); import anything else as a type',
+                'report-ui/ bundles only pure modules of src/ (anchor, pageData, verdictText, util/usd, thousands, steps); import anything else as a type',
             },
           ],
         },

@@ -10,7 +10,7 @@ import { attemptEnded, attemptStart, failAttempt, type AttemptTask } from './wor
 import { configureWorker, flushTribunal, workerSettings } from './worker/context.js';
 import { unawaitedFailure } from './worker/pendingMatchers.js';
 import { testFileOf } from './worker/currentTask.js';
-import { saveAttemptTraces } from './worker/savedTraces.js';
+import { reportKeptTraces, saveAttemptTraces } from './worker/savedTraces.js';
 import { matchers } from './matchers.js';
 import { PROVIDE_KEY } from './shared/workerSettings.js';
 import { closeAllReceivers } from './receiver/receiverRegistry.js';
@@ -28,6 +28,7 @@ beforeEach(({ task }) => {
   const start = attemptStart(attempt);
   // A beforeEach cleanup runs after every afterEach hook of the attempt, so their errors count too.
   return () => {
+    reportKeptTraces(attempt);
     saveAttemptTraces(attempt, (attempt.result?.errors?.length ?? 0) > start);
     attemptEnded(attempt, start, workerSettings().passRate);
   };

@@ -229,6 +229,7 @@ export function createTribunalSession(settings: TribunalSettings = {}): Tribunal
     const stages = [0];
     const base = {
       traceId,
+      threshold,
       modelsUsed: [] as string[],
       judges: [] as JudgeEval[],
       costUsd: 0,

@@ -33,6 +33,8 @@ export const VerdictSchema = z.object({
   reason: z.string().optional(),
   score: z.number().min(0).max(1),
   confidence: z.number().min(0).max(1),
+  /** The threshold the consensus score and confidence were held to (absent in reports before 1.4). */
+  threshold: z.number().min(0).max(1).optional(),
   disagreement: z.number().min(0).max(1),
   highDisagreement: z.boolean(),
   modelsUsed: z.array(z.string()),

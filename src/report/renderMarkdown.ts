@@ -15,6 +15,7 @@ import {
   unmeasuredCallsLine,
   formatUsd,
   gateThreshold,
+  testGateLine,
   groupSignals,
   outcomeLine,
   precisionRows,
@@ -25,6 +26,7 @@ import {
   stepsText,
 } from './summarise.js';
 import { failedRuns, rootCauseBasis, rootCauseText, tallyText } from './rootCauses.js';
+import { verdictCounts, verdictCountsText } from './verdictText.js';
 import { fmtInt, plural } from '../util/thousands.js';
 
 /** GitHub rejects comments over 65,536 characters; keep a margin for the marker and note. */
@@ -73,7 +75,8 @@ export function reportMarkdown(report: Report, options: MarkdownOptions = {}): M
     safeMd`${plural(inputs.traces, 'trace')} from ${plural(inputs.files, 'file')} · cost **${formatCost(totals)}** · waste **${formatWaste(report)}** (${fmtInt(waste.totalTokens)} tokens)`,
   );
   if (report.outcomes) out.push(blank, safeMd`${outcomeLine(report.outcomes)}`);
-  out.push(blank, safeMd`Gate: ${gateThreshold(report)}`);
+  // A Vitest run's gate is its tests, not the severities of its findings.
+  out.push(blank, safeMd`Gate: ${report.testRun ? testGateLine(report.testRun) : gateThreshold(report)}`);
   if (!report.gate.passed) out.push(blank, ...report.gate.reasons.map((r) => safeMd`- ${r}`));
   if (report.testRun)
     out.push(blank, ...testRunMarkdown(report, options.listLimit ?? MAX_FAILING_ROWS, seeAlso));
@@ -95,6 +98,9 @@ export function reportMarkdown(report: Report, options: MarkdownOptions = {}): M
       );
   }
   out.push(...rootCauseMarkdown(report, options.listLimit ?? MAX_ROOT_CAUSE_ROWS, seeAlso));
+  // The judges, counted: each verdict with its judges' reasoning is in the text and HTML reports.
+  if (report.verdicts.length > 0)
+    out.push(blank, safeMd`**Judges**: ${verdictCountsText(verdictCounts(report.verdicts))}`);
   if (inputs.errorCount > 0)
     out.push(
       blank,

@@ -23,6 +23,14 @@ import {
 import { terminalText } from '../redact/safeText.js';
 import { failedRuns, rootCauseBasis, rootCauseText, tallyText } from './rootCauses.js';
 import { fmtInt, plural } from '../util/thousands.js';
+import {
+  judgeFacts,
+  judgeSaid,
+  verdictCounts,
+  verdictCountsText,
+  verdictFacts,
+  verdictOutcome,
+} from './verdictText.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -108,6 +116,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
       );
   }
   lines.push(...rootCauseLines(report, c, options.limit ?? MAX_ROOT_CAUSE_LINES));
+  lines.push(...verdictLines(report, c, options.limit ?? MAX_VERDICT_LINES));
   if (inputs.errorCount > 0) {
     const max = options.limit ?? options.maxErrors ?? 10;
     lines.push(
@@ -167,11 +176,7 @@ export function renderText(report: Report, options: TextOptions = {}): string {
           (extra.length ? c.dim(`  (${extra.join(', ')})`) : ''),
       );
       for (const s of g.examples) {
-        lines.push(
-          c.dim(
-            `      ${s.shadow ? '[shadow] ' : ''}${show(s.traceId)}${s.file ? ` (${show(s.file)})` : ''}: `,
-          ) + show(s.message),
-        );
+        lines.push(c.dim(`      ${s.shadow ? '[shadow] ' : ''}${traceName(s)}: `) + show(s.message));
       }
       const shown = g.count + g.shadow;
       if (shown > g.examples.length)
@@ -228,7 +233,7 @@ function rootCauseLines(
   const runs = failedRuns(report);
   const lines = ['', `${c.b('Root causes:')} ${show(tallyText(report.attribution))}`];
   for (const r of runs.slice(0, max)) {
-    const where = c.dim(`${show(r.test ?? r.traceId)}${r.file ? ` (${show(r.file)})` : ''}: `);
+    const where = c.dim(`${traceName({ traceId: r.traceId, file: r.file, test: r.test })}: `);
     lines.push(
       '  ' +
         where +
@@ -323,8 +328,58 @@ function testLines(
   return lines;
 }
 
+/**
+ * A trace as a reader knows it: by its test in a Vitest run (not a hex id and "(captureTrace)"),
+ * else by its id and file.
+ */
+function traceName(t: { traceId: string; file?: string | undefined; test?: string | undefined }): string {
+  if (t.test !== undefined) return show(t.test);
+  return `${show(t.traceId)}${t.file ? ` (${show(t.file)})` : ''}`;
+}
+
 /** One failing trace: its id, file and steps, and what the detector saw. */
 function failingLine(s: Report['signals'][number]): string {
   const steps = stepsText(s.steps);
-  return `${show(s.traceId)}${s.file ? ` (${show(s.file)})` : ''}${steps ? ` ${steps}` : ''}: ${show(s.message)}`;
+  return `${traceName(s)}${steps ? ` ${steps}` : ''}: ${show(s.message)}`;
+}
+
+/** Verdicts listed (failed and undecided first) before the list is cut. */
+const MAX_VERDICT_LINES = 20;
+/** A judge's reasoning on one line, cut. */
+const MAX_REASONING = 200;
+
+/**
+ * The judges' verdicts: how many passed, failed or were undecided, then each verdict against its
+ * threshold with each judge's model, score, confidence and reasoning. Reasoning is a judge's text
+ * about hostile input: it goes out through terminalText, on one line, cut.
+ */
+function verdictLines(
+  report: Report,
+  c: { red: (s: string) => string; green: (s: string) => string; dim: (s: string) => string },
+  limit: number,
+): string[] {
+  if (report.verdicts.length === 0) return [];
+  const lines = ['', `Judges: ${verdictCountsText(verdictCounts(report.verdicts))}`];
+  const rank = { failed: 0, indeterminate: 1, passed: 2 } as const;
+  const ordered = report.verdicts
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => rank[verdictOutcome(a.v)] - rank[verdictOutcome(b.v)] || a.i - b.i)
+    .map((x) => x.v);
+  for (const v of ordered.slice(0, limit)) {
+    const outcome = verdictOutcome(v);
+    const mark = outcome === 'passed' ? c.green('✓ PASSED') : c.red(`× ${outcome.toUpperCase()}`);
+    const who = v.test !== undefined ? show(v.test) : traceName({ traceId: v.name ?? v.traceId });
+    lines.push(`  ${mark} ${who}: ${show(verdictFacts(v))}`);
+    for (const j of v.judges) {
+      const said = judgeSaid(j).replace(/\s+/g, ' ').trim();
+      lines.push(
+        c.dim(`      ${show(judgeFacts(j))}${said ? `: ${terminalText(said, MAX_REASONING)}` : ''}`),
+      );
+    }
+  }
+  if (ordered.length > limit)
+    lines.push(
+      c.dim(`  … and ${fmtInt(ordered.length - limit)} more verdicts (see --format json or --limit)`),
+    );
+  return lines;
 }

@@ -22,7 +22,9 @@ export const REPORT_SCHEMA_VERSION = 1;
  * tier, dismissals, review), `baselines` (which baseline each baseline detector used, per agent
  * version) and `traces[].measures` (what a later run needs to take this report's good runs as its
  * baseline). 4: `verdicts[].replayed` and `verdicts[].judges[].replayed`: a verdict (or one judge's
- * answer) read from the judge cassette rather than asked in the run;
+ * answer) read from the judge cassette rather than asked in the run; `verdicts[].threshold` (what
+ * the consensus score and confidence were held to); in a Vitest run, every trace a test captured or
+ * was handed is in `traces` with its cost and findings, whether or not a matcher looked at it;
  * `traces[].task` (the task a run attempted, which `tracejury diff` pairs base and
  * head runs by) and `traces[].unmeasuredLlmCalls` / `totals.unmeasuredLlmCalls` (LLM calls with no
  * token counts and no recorded cost, whose cost is unknown rather than $0);

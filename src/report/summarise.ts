@@ -186,6 +186,17 @@ export function gateThreshold(report: Pick<Report, 'signals' | 'gate'>): string 
   return `failOn: ${failOn.join(', ')}${parts.length ? `; ${parts.join(', ')} finding${n === 1 ? '' : 's'} below it` : ''}`;
 }
 
+/**
+ * A Vitest run's gate in words: its tests ("tests — 3 passed, 1 failed"), for the HTML badge. A test
+ * run's gate is its tests (report/testRunReport.ts), so its findings' severities are not its rule: a
+ * passing test may expect a retry storm.
+ */
+export function testGateLine(testRun: NonNullable<Report['testRun']>): string {
+  const parts = [`${fmtInt(testRun.passed)} passed`, `${fmtInt(testRun.failed)} failed`];
+  if (testRun.skipped > 0) parts.push(`${fmtInt(testRun.skipped)} skipped`);
+  return `tests — ${parts.join(', ')}`;
+}
+
 /** One score of a session as the renderers and the gate show it. */
 export interface SessionMetricView {
   score: number;

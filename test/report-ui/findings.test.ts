@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   filterChoices,
   filterRows,
+  findingCount,
   findingRows,
   groupByDetector,
   severityCounts,
@@ -77,5 +78,21 @@ describe('the findings list', () => {
     const counts = severityCounts(rows.map((r, i) => (i === 0 ? { ...r, status: 'shadow' } : r)));
     const total = counts.critical + counts.high + counts.medium + counts.low;
     expect(total).toBe(rows.length - 1);
+  });
+});
+
+describe('the Findings tab’s count', () => {
+  // The tab (ReportTabs) and the card (Totals) both show findingCount.
+  it('is the card’s: findings only, while the list holds every signal under its status filter', async () => {
+    const { page: analysed } = await rowsOf();
+    // One signal left in the gray zone (for review) and one suppressed: listed, not counted.
+    const signals = analysed.report.signals.map((s, i) =>
+      i === 0 ? { ...s, status: 'review' as const } : i === 1 ? { ...s, status: 'suppressed' as const } : s,
+    );
+    const page = { ...analysed, report: { ...analysed.report, signals } };
+    const rows = findingRows(page, buildTraceIndex(page));
+    const findings = rows.filter((r) => r.status === 'finding').length;
+    expect(findingCount(page.report.signals)).toBe(findings);
+    expect(findings).toBeLessThan(rows.length);
   });
 });

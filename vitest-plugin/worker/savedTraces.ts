@@ -13,7 +13,7 @@ import path from 'node:path';
 import { redactDeep, type Trace, type TraceAnalysis } from 'tracejury';
 import { metaOf, recordAnalysis, type TaskLike } from '../shared/meta.js';
 import { TRACES_DIR } from '../shared/workerSettings.js';
-import { workerSettings } from './context.js';
+import { analyse, workerSettings } from './context.js';
 
 /** The traces of the running attempt of each test, by id and file (a recording kept once). */
 const kept = new WeakMap<object, Map<string, Trace>>();
@@ -32,6 +32,21 @@ export function keepTrace(task: TaskLike | undefined, trace: Trace, from?: strin
 export function recordTrace(task: TaskLike | undefined, analysis: TraceAnalysis): void {
   recordAnalysis(task, analysis);
   keepTrace(task, analysis.trace, analysis.summary.file);
+}
+
+/**
+ * At the end of an attempt: every trace the test captured (captureTrace, captureTraceWithResult,
+ * a receiver's waitForTrace) or was handed by describeTraces goes into the run's report with its
+ * cost, waste and findings, whether or not a matcher looked at it: a test that asserts only on the
+ * agent's result still spent what its run cost. A trace a matcher already analysed is not analysed
+ * again (the analyser keeps one analysis per trace object) and is recorded once.
+ */
+export function reportKeptTraces(task: TaskLike): void {
+  const traces = kept.get(task);
+  if (!traces) return;
+  // Every kept trace was read by tracejury's own importers, so it is valid; a detector that throws
+  // is recorded by the runner, not thrown here.
+  for (const trace of traces.values()) recordAnalysis(task, analyse(trace));
 }
 
 /** The parts of a Vitest test task that name it (the same in Vitest 4 and 5). */

@@ -1,4 +1,4 @@
-/** Where a finding is, under its message: the trace, its file and line, the test, the agent. */
+/** Where a finding is, under its message: its test (in a Vitest run) or its trace, file and line; the agent. */
 import { fileLine } from '../model/format.js';
 
 export function FindingWhere(props: {
@@ -11,11 +11,17 @@ export function FindingWhere(props: {
   const { traceId, file, line, test, agent } = props;
   return (
     <span class="row-where">
-      <span class="trace-id" data-testid="finding-trace">
-        {traceId}
-      </span>
-      {file !== undefined && <span class="file"> · {fileLine(file, line)}</span>}
-      {test !== undefined && <span class="test"> · {test}</span>}
+      {/* A trace of a Vitest run is named by its test (its file is then only the capture's label). */}
+      {test !== undefined ? (
+        <span class="test" data-testid="finding-trace">
+          {test}
+        </span>
+      ) : (
+        <span class="trace-id" data-testid="finding-trace">
+          {traceId}
+        </span>
+      )}
+      {test === undefined && file !== undefined && <span class="file"> · {fileLine(file, line)}</span>}
       {agent !== undefined && <span class="agent"> · agent {agent}</span>}
     </span>
   );

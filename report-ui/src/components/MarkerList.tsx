@@ -9,10 +9,19 @@ interface Props {
   highlight: string | undefined;
   traceId: string;
   file: string | undefined;
+  /** How many of the judges' verdicts are on the trace: no finding is not "nothing was said of it". */
+  verdicts?: number;
 }
 
-export function MarkerList({ markers, highlight, traceId, file }: Props) {
-  if (markers.length === 0) return <p class="quiet">No detector fired on this trace.</p>;
+export function MarkerList({ markers, highlight, traceId, file, verdicts = 0 }: Props) {
+  if (markers.length === 0)
+    return (
+      <p class="quiet" data-testid="no-findings">
+        {verdicts > 0
+          ? `No detector fired on this trace; the judges gave ${verdicts === 1 ? 'a verdict' : `${verdicts} verdicts`} (below).`
+          : 'No detector fired on this trace.'}
+      </p>
+    );
   return (
     <ul class="markers" aria-label="Findings on this trace">
       {markers.map((m, i) => (

@@ -1,4 +1,5 @@
 /** A report page's tabs, and the one the address names. */
+import { findingCount } from '../model/findings.js';
 import type { ReportPage } from '../model/page.js';
 import type { Route } from '../model/route.js';
 import type { TraceIndex } from '../model/traces.js';
@@ -14,7 +15,7 @@ import { TracesTab } from './TracesTab.js';
 export function reportTabs(page: ReportPage): Tab[] {
   const r = page.report;
   return [
-    { id: 'findings', label: 'Findings', count: r.signals.length },
+    { id: 'findings', label: 'Findings', count: findingCount(r.signals) },
     ...(r.tests ? [{ id: 'tests', label: 'Tests', count: r.tests.length }] : []),
     { id: 'traces', label: 'Traces', count: r.traces.length },
     ...(r.sessions.length > 0

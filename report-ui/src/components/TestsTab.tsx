@@ -6,6 +6,7 @@ import type { TraceIndex } from '../model/traces.js';
 import { SeverityBadge, StatusBadge } from './SeverityBadge.js';
 import { ShowMore } from './ShowMore.js';
 import { TraceLink } from './TraceLink.js';
+import { VerdictList } from './VerdictList.js';
 
 function TestTraces({ test, index }: { test: TestResult; index: TraceIndex }) {
   if (test.traces.length === 0) return <span class="muted">no trace</span>;
@@ -83,6 +84,7 @@ export function TestsTab({ page, index }: { page: ReportPage; index: TraceIndex 
                     </span>
                   ))}
                   <TestFindings test={t} page={page} />
+                  <VerdictList verdicts={r.verdicts.filter((v) => v.test === t.name)} />
                   <TestTraces test={t} index={index} />
                 </div>
               </div>

@@ -1,4 +1,5 @@
 /** The run in numbers: traces, cost, waste, findings by severity, review and input errors. */
+import { findingCount } from '../model/findings.js';
 import { fmtInt } from '../model/format.js';
 import { SEVERITY_ORDER, type ReportPage, type Severity } from '../model/page.js';
 import { SeverityBadge } from './SeverityBadge.js';
@@ -6,12 +7,9 @@ import { SeverityBadge } from './SeverityBadge.js';
 export function Totals({ page }: { page: ReportPage }) {
   const r = page.report;
   const counts: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0 };
-  let findings = 0;
-  for (const s of r.signals)
-    if (s.status === 'finding') {
-      counts[s.severity]++;
-      findings++;
-    }
+  for (const s of r.signals) if (s.status === 'finding') counts[s.severity]++;
+  // The same count as the Findings tab's.
+  const findings = findingCount(r.signals);
   return (
     <section class="totals" aria-label="Totals">
       <Card

@@ -16,6 +16,7 @@ import { MarkerList } from './MarkerList.js';
 import { RootCauseBanner } from './RootCauseBanner.js';
 import { StepPanel } from './StepPanel.js';
 import { Timeline } from './Timeline.js';
+import { VerdictList } from './VerdictList.js';
 
 interface Props {
   page: Page;
@@ -69,14 +70,29 @@ export function TraceView({ page, index, route, navigate }: Props) {
         timeline?.rows.find((r) => r.failed)?.n);
   const step = selected !== undefined && trace ? trace.steps[selected - 1] : undefined;
   const s = entry.summary;
+  // The judges' verdicts on this trace (of its test, in a Vitest run, where ids may repeat).
+  const verdicts =
+    page.kind === 'report'
+      ? page.report.verdicts.filter(
+          (v) =>
+            v.traceId === entry.id && (s?.test === undefined || v.test === undefined || v.test === s.test),
+        )
+      : [];
   const select = (n: number) => navigate({ ...route, step: n }, { replace: true });
 
   return (
     <section class="trace-view" data-testid="trace-view" data-trace-id={entry.id}>
       {back}
-      <h2 class="trace-title">
-        Trace <span class="mono">{entry.id}</span>
-      </h2>
+      {/* A trace of a Vitest run is named by its test; its id is said beside it. */}
+      {s?.test !== undefined ? (
+        <h2 class="trace-title">
+          {s.test} <span class="muted mono trace-title-id">trace {entry.id}</span>
+        </h2>
+      ) : (
+        <h2 class="trace-title">
+          Trace <span class="mono">{entry.id}</span>
+        </h2>
+      )}
       <div class="trace-meta">
         {entry.file !== undefined && <span class="mono">{fileLine(entry.file, entry.line)}</span>}
         {s && (
@@ -106,7 +122,14 @@ export function TraceView({ page, index, route, navigate }: Props) {
         )}
       </div>
       {rootCause && <RootCauseBanner cause={rootCause} onSelect={select} />}
-      <MarkerList markers={entry.markers} highlight={route.detector} traceId={entry.id} file={route.file} />
+      <MarkerList
+        markers={entry.markers}
+        highlight={route.detector}
+        traceId={entry.id}
+        file={route.file}
+        verdicts={verdicts.length}
+      />
+      <VerdictList verdicts={verdicts} />
       {error !== undefined && <p class="notice error">The embedded trace could not be read: {error}</p>}
       {!entry.embedded && (
         <p class="notice" data-testid="not-embedded">

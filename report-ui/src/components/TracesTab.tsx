@@ -27,8 +27,8 @@ export function TracesTab({ page, index }: { page: ReportPage; index: TraceIndex
       <table class="table">
         <thead>
           <tr>
-            <th>Trace</th>
-            <th>File</th>
+            <th>Trace (or its test)</th>
+            <th>File (or trace id)</th>
             <th>Agent</th>
             <th class="num">Steps</th>
             <th class="num">Cost</th>
@@ -45,10 +45,13 @@ export function TracesTab({ page, index }: { page: ReportPage; index: TraceIndex
               const s = e.summary!;
               return (
                 <tr key={e.key}>
-                  <td class="mono">
-                    <TraceLink traceId={e.id} file={e.file} />
+                  {/* A trace of a Vitest run by its test, not a hex id and "captureTrace". */}
+                  <td class={s.test !== undefined ? '' : 'mono'}>
+                    <TraceLink traceId={e.id} file={e.file}>
+                      {s.test ?? e.id}
+                    </TraceLink>
                   </td>
-                  <td class="mono muted">{fileLine(e.file, e.line)}</td>
+                  <td class="mono muted">{s.test !== undefined ? e.id : fileLine(e.file, e.line)}</td>
                   <td>{s.agentId}</td>
                   <td class="num">{fmtInt(s.steps)}</td>
                   <td class="num">{formatUsd(s.costUsd)}</td>

@@ -33,6 +33,18 @@ export type Filters = Partial<Record<FilterKey, string>>;
 
 export const STATUS_ORDER = ['finding', 'review', 'suppressed', 'shadow'];
 
+/**
+ * How many findings the report holds: signals with status `finding`, as the report counts them
+ * (its gate, its text and its Findings card). The Findings tab lists every signal — cases for
+ * review, suppressed and shadow signals too, under the status filter — but its count is this one,
+ * so the tab and the card never disagree.
+ */
+export function findingCount(signals: readonly { status: string }[]): number {
+  let n = 0;
+  for (const s of signals) if (s.status === 'finding') n++;
+  return n;
+}
+
 export function findingRows(page: ReportPage, traces: TraceIndex): FindingRow[] {
   return page.report.signals.map((s, index) => {
     const entry = traces.find(s.traceId, s.file);

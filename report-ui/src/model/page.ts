@@ -27,6 +27,7 @@ export type {
 };
 export type Page = ReportPage | DiffPage;
 export type ReviewItem = Report['review'][number];
+export type ReportVerdict = Report['verdicts'][number];
 export type SessionScore = Report['sessions'][number];
 
 export { PAGE_DATA_ID, traceBlockId } from '../../../src/report/html/pageData.js';

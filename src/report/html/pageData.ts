@@ -58,6 +58,7 @@ export interface ReportPage {
     cost: string;
     /** Waste in dollars, or "unknown" when no call's cost is known. */
     waste: string;
+    /** What decides the gate: "failOn: critical, high; …", or a Vitest run's tests ("tests — 3 passed, 1 failed"). */
     gateThreshold: string;
     decisions?: string | undefined;
     baselines?: string | undefined;

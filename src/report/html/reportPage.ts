@@ -8,6 +8,7 @@ import {
   formatWaste,
   gateThreshold,
   outcomeLine,
+  testGateLine,
 } from '../summarise.js';
 import type { CollectedTraces } from './collectTraces.js';
 import type { DetectorInfo, PageTraces, ReportPage } from './pageData.js';
@@ -49,7 +50,8 @@ export function reportPage(report: Report, collected: CollectedTraces, howToGetA
     lines: {
       cost: formatCost(report.totals),
       waste: formatWaste(report),
-      gateThreshold: gateThreshold(report),
+      // A Vitest run's gate is its tests, not the severities of its findings.
+      gateThreshold: report.testRun ? testGateLine(report.testRun) : gateThreshold(report),
       ...(decisions !== undefined ? { decisions } : {}),
       ...(baselines !== undefined ? { baselines } : {}),
       ...(report.outcomes && report.outcomes.recorded > 0 ? { outcomes: outcomeLine(report.outcomes) } : {}),

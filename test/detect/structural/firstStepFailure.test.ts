@@ -63,7 +63,8 @@ testDetector(firstStepFailure, {
         {
           steps: [1],
           severity: 'medium',
-          message: 'step 1: tool db_query failed: ECONNREFUSED; the run ended with status error',
+          message:
+            'step 1: tool db_query failed: ECONNREFUSED; the run never recovered: it ended with status error',
           confidence: 0.9,
         },
       ],
@@ -101,7 +102,13 @@ testDetector(firstStepFailure, {
           status: 'error',
         },
       ),
-      signals: [{ steps: [2], message: /not found.*; the run ended with status error/, confidence: 0.9 }],
+      signals: [
+        {
+          steps: [2],
+          message: /not found.*; the run never recovered: it ended with status error/,
+          confidence: 0.9,
+        },
+      ],
     },
     {
       name: 'a miss followed by a real error is not recovered from',
@@ -113,7 +120,10 @@ testDetector(firstStepFailure, {
         ],
         { output: 'Sorry, I could not read it.' },
       ),
-      signals: [{ steps: [2], confidence: 0.8 }],
+      // It ended with an apology, not an answer: it did not recover (runEnding.ts).
+      signals: [
+        { steps: [2], confidence: 0.9, message: /; the run never recovered: it ended with an apology/ },
+      ],
     },
     {
       name: 'an empty LLM output at step 1',

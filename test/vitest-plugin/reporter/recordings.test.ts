@@ -128,11 +128,21 @@ describe('recordings in a real Vitest run: counted once, kept when a test fails'
   });
 
   it('counts a recording read by describeTraces and loadTraces once: traces, cost, signals, input errors', () => {
-    expect(report.inputs.traces).toBe(3);
-    expect(report.inputs.formats).toEqual({ native: 3 });
-    expect(report.traces.map((t: { id: string }) => t.id).sort()).toEqual(
-      [HEX_ID, 'clean-1', 'loop-1'].sort(),
-    );
+    // The three recordings once each, beside the two captures (in the report whether or not a
+    // matcher looked at them).
+    const recordings = report.traces.filter((t: { format: string }) => t.format === 'native');
+    expect(recordings.map((t: { id: string }) => t.id).sort()).toEqual([HEX_ID, 'clean-1', 'loop-1'].sort());
+    expect(report.inputs.traces).toBe(5);
+    expect(report.inputs.formats.native).toBe(3);
+    expect(
+      report.traces
+        .filter((t: { format: string }) => t.format !== 'native')
+        .map((t: { test: string }) => t.test)
+        .sort(),
+    ).toEqual([
+      'captured.test.ts > a captured run that fails before any matcher looks at it',
+      'captured.test.ts > a captured run that passes',
+    ]);
     const cost = report.traces.reduce((sum: number, t: { costUsd: number }) => sum + t.costUsd, 0);
     expect(report.totals.costUsd).toBeCloseTo(cost, 10);
     expect(report.signals.filter((s: { detector: string }) => s.detector === 'TOOL_LOOP')).toHaveLength(1);

@@ -3,19 +3,21 @@
  * all steps, as everywhere), an LLM call with an error or an empty completion (see
  * EMPTY_LLM_RESPONSE for what counts as empty; tool-call-only outputs are not), or a tool call with
  * status error. Retrievals with no results are RAG_EMPTY_RETRIEVAL's. One signal per run, naming
- * every failing early step. A run that still ended ok recovered, which lowers the confidence. The
- * message says it "ended ok" only when the run has an output: an unrecorded status reads as ok.
+ * every failing early step. A run that still ended ok with an answer recovered, which lowers the
+ * confidence; how the run ended is worded by runEnding.ts, as every detector that speaks of recovery
+ * words it (an answer that apologises is no recovery; an unrecorded status reads as ok, so ok with
+ * no output is "not known").
  *
  * A lookup that found nothing ("No events found", "Contact … not found", "No such file") is an
  * answer, not a failure, when the agent went on: if every early failure is such a miss, the first
- * later tool call that is not another miss succeeded, and the run ended ok with an output, there is
- * no signal. A miss the run did not recover from, and any other early error, still fires.
+ * later tool call that is not another miss succeeded, and the run recovered, there is no signal. A miss the run did not recover from, and any other early error, still fires.
  */
 import { z } from 'zod';
 import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import { defineDetector } from '../../detector.js';
 import type { Step, Trace } from '../../../trace/schema.js';
-import { hasTraceOutput, isEmptyCompletion, stepNo } from './shared.js';
+import { endingClause, runEnding } from './runEnding.js';
+import { isEmptyCompletion, stepNo } from './shared.js';
 
 /** Error text of a lookup that found nothing: the tool worked, the thing was not there. */
 const NOTHING_FOUND =
@@ -51,7 +53,7 @@ export const firstStepFailure = defineDetector({
     failureMode: 'early-failure',
     description: 'Error or empty output at step ≤2',
     fix: "validate the run's inputs, credentials and first tool arguments before the agent starts",
-    rule: 'Among the first `max_step` steps, an LLM call failed or came back empty, or a tool call failed. A lookup that found nothing ("not found", "no results") is an answer, not a failure, when the agent went on and the run ended ok; a run that recovered otherwise still fires, at lower confidence.',
+    rule: 'Among the first `max_step` steps, an LLM call failed or came back empty, or a tool call failed. A lookup that found nothing ("not found", "no results") is an answer, not a failure, when the agent went on and the run recovered (ended ok with an answer that is not an apology); a run that recovered otherwise still fires, at lower confidence.',
     config: z.object({
       max_step: z.number().int().min(1).default(2).describe('Failures at this step number or earlier fire'),
     }),
@@ -80,22 +82,15 @@ export const firstStepFailure = defineDetector({
       }
     }
     if (failures.length === 0) return [];
-    const recovered = trace.status === 'ok';
+    const ending = runEnding(trace);
+    const recovered = ending.kind === 'recovered';
     // Searches that found nothing, after which the agent went on and finished: not a failure.
     if (
       recovered &&
-      hasTraceOutput(trace) &&
       failures.every((f) => f.miss) &&
       searchedOn(trace, failures[failures.length - 1]!.no - 1)
     )
       return [];
-    // Status defaults to ok when a trace does not record one, so ok alone does not show that the run
-    // finished well: only an output does. Without one, say what is known.
-    const ending = !recovered
-      ? `; the run ended with status ${trace.status}`
-      : hasTraceOutput(trace)
-        ? ' (the run later recovered and ended ok)'
-        : ' (the run has no output and no error status: whether it recovered is not known)';
     return [
       {
         severity: 'medium',
@@ -103,11 +98,17 @@ export const firstStepFailure = defineDetector({
         // still failed early, but may have been a transient error it handled.
         confidence: recovered ? 0.8 : 0.9,
         steps: failures.map((f) => f.no),
-        message: failures.map((f) => `step ${f.no}: ${f.what}`).join('; ') + ending,
+        message:
+          failures.map((f) => `step ${f.no}: ${f.what}`).join('; ') +
+          // What is known goes in brackets; a run that never recovered is part of the finding.
+          (ending.kind === 'recovered' || ending.kind === 'unknown'
+            ? ` (${endingClause(ending)})`
+            : `; ${endingClause(ending)}`),
         evidence: {
           maxStep: ctx.config.max_step,
           failures: failures.map(({ no, what }) => ({ no, what })),
           status: trace.status,
+          ending: ending.kind,
         },
       },
     ];

@@ -20,6 +20,7 @@ import { defineDetector, type SignalDraft } from '../../detector.js';
 import { ERROR_QUOTE, redactAndCut } from '../../../redact/safeText.js';
 import { callStates, sameState, type CallStates } from './callStates.js';
 import { callFacts, retries, type CallFacts } from './repetition.js';
+import { endingClause, runEnding } from './runEnding.js';
 import { allIdentical, fmtInt, stepNo, stepSpan, type ToolCall } from './shared.js';
 import { chargeEvidence, issuingCalls } from './issuingCalls.js';
 import { wastePriority } from '../../wastePriority.js';
@@ -73,6 +74,7 @@ export const retryStorm = defineDetector({
     if (failed < threshold) return [];
     const streaks = new Map<string, Failure[]>();
     const found: (SignalDraft & { first: number })[] = [];
+    const ending = runEnding(trace);
 
     // Index of each tool's last successful call, found once a streak is broken by an unlike failure.
     let lastOk: Map<string, number> | undefined;
@@ -102,7 +104,9 @@ export const retryStorm = defineDetector({
         message:
           `${name} failed ${fmtInt(streak.length)}× in a row with no successful call in between (${stepSpan(steps)})` +
           (sameArgs ? ', retried with identical arguments' : '') +
-          (recoveredLater ? '' : ', never recovered') +
+          // How the run ended in the words every detector uses (runEnding.ts), so this message and
+          // FIRST_STEP_FAILURE's on the same trace agree.
+          (recoveredLater ? '' : `, no later call of it succeeded (${endingClause(ending)})`) +
           (lastError ? `; last error: ${redactAndCut(lastError, ERROR_QUOTE)}` : ''),
         evidence: {
           tool: name,
@@ -111,6 +115,7 @@ export const retryStorm = defineDetector({
           identicalArgs: sameArgs,
           lastError,
           recoveredLater,
+          ending: ending.kind,
           ...chargeEvidence(issuingCalls(trace, steps.slice(1))),
         },
       });
