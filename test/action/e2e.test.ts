@@ -46,6 +46,9 @@ function workspace(withPrChange: boolean): string {
     path.join(REPO, 'examples/traces/langfuse-export.json'),
     path.join(dir, 'traces/langfuse-export.json'),
   );
+  // Recorded traces replayed as they are, the same on both sides: a deterministic suite, which is
+  // where a new high finding on its own fails the gate (by default only a change beyond noise does).
+  writeFileSync(path.join(dir, 'tracejury.yml'), 'regression:\n  newSignals: { minSeverity: high }\n');
   // The PR's change: a second run in this JSONL loops (its finding points at line 2).
   if (withPrChange)
     writeFileSync(
@@ -53,6 +56,17 @@ function workspace(withPrChange: boolean): string {
       `${nativeTrace('calm-run-1', 1)}\n${nativeTrace('loop-run-1', 6)}\n`,
     );
   return dir;
+}
+
+/**
+ * What actions/download-artifact does in the fork pattern's part 2: the file part 1 uploaded, put
+ * inside this job's own workspace (the Action reads and writes nothing outside it).
+ */
+function downloaded(ws: string, file: string, name: string): string {
+  const to = path.join(ws, 'downloaded', name);
+  mkdirSync(path.dirname(to), { recursive: true });
+  cpSync(file, to);
+  return to;
 }
 
 function pullRequestPayload(number = PR) {
@@ -209,7 +223,7 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     const body = ours[0]!.body;
     expect(body.length).toBeLessThanOrEqual(65_536);
     expect(body).toContain(
-      '### tracejury ❌ regression: 1 new finding at high or worse (rule `regression.newSignals.minSeverity`: high)',
+      '### tracejury ❌ 1 new finding at high or worse on a task clean in every base run (rule regression.newSignals.minSeverity: high)',
     );
     expect(body).toMatch(/#### New findings \([1-9]/);
     expect(body).toContain('`TOOL_LOOP`');
@@ -255,7 +269,7 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     });
     // The check run names the rule that failed, as the comment's verdict does, and its numbers.
     expect(check.output!.title).toBe(
-      'Failed: 1 new finding at high or worse (rule regression.newSignals.minSeverity: high)',
+      'Failed: 1 new finding at high or worse on a task clean in every base run (rule regression.newSignals.minSeverity: high)',
     );
     expect(check.output!.summary).toMatch(/^\*\*Cost\*\* .* · \*\*Waste\*\* .* · \*\*Findings\*\* /);
     expect(check.annotations.length).toBeGreaterThan(0);
@@ -284,7 +298,11 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     const ours = comments.filter((c) => c.user.login === 'github-actions[bot]');
     expect(ours.map((c) => c.id)).toEqual([firstCommentId]);
     expect(comments[5]!.body).toBe(FAKE_PASS);
-    expect(ours[0]!.body).toContain('### tracejury ✅ no regression');
+    // Nothing regressed against base; head's own findings still show in the verdict (fail-on:
+    // regression keeps them from failing the step, not from the comment).
+    expect(ours[0]!.body).toMatch(
+      /^### tracejury ❌ head's own gate failed: .*; no regression shown against base: /m,
+    );
     expect(run.log).toContain('updated the PR comment');
     expect(run.outputs['comment-url']).toBe(ours[0]!.html_url);
     expect(run.outputs.passed).toBe('true');
@@ -351,8 +369,9 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
     expect(reportRun.code, reportRun.log).toBe(0);
     expect(gh.comments.get(prNumber)).toBeUndefined();
 
+    const part2 = workspace(false);
     const run = await action({
-      workspace: workspace(false),
+      workspace: part2,
       eventName: 'workflow_run',
       payload: {
         action: 'completed',
@@ -366,7 +385,7 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
         repository: { full_name: 'acme/agent', default_branch: 'main' },
       },
       inputs: {
-        report: reportRun.outputs['report-path']!,
+        report: downloaded(part2, reportRun.outputs['report-path']!, 'report.json'),
         'pr-number': String(prNumber),
         'fail-on': 'never',
       },
@@ -546,8 +565,9 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
       workflowFile: 'tracejury-comment.yml',
     });
     const before = store.artifacts.length;
+    const part2Dir = workspace(false);
     const part2 = await action({
-      workspace: workspace(false),
+      workspace: part2Dir,
       eventName: 'workflow_run',
       payload: {
         action: 'completed',
@@ -561,8 +581,8 @@ describe.each(nodes)('dist/index.js on %s', (_label, node) => {
         repository: { full_name: 'acme/agent', default_branch: 'main' },
       },
       inputs: {
-        report: path.join(project.dir, '.tracejury/report.json'),
-        baseline: path.join(project.dir, 'base-report.json'),
+        report: downloaded(part2Dir, path.join(project.dir, '.tracejury/report.json'), 'report.json'),
+        baseline: downloaded(part2Dir, path.join(project.dir, 'base-report.json'), 'base-report.json'),
         'pr-number': String(prNumber),
         'fail-on': 'never',
       },
