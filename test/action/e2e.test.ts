@@ -32,7 +32,8 @@ const PR = 7;
 const PR_HEAD = 'feedbeef00000000000000000000000000000000';
 
 const nodes: [string, string][] = [[`node ${process.versions.node.split('.')[0]}`, process.execPath]];
-// The Action runs on node24: when the suite itself runs on another line, run the bundle on 24 too.
+// The Action runs on node24: when the suite itself runs on another line, run the bundle on 24 too
+// (TRACEJURY_NODE24 names the binary; CI runs this file on Node 24 itself, so it does not set it).
 if (process.env.TRACEJURY_NODE24 && !process.versions.node.startsWith('24.')) {
   nodes.push(['node 24', process.env.TRACEJURY_NODE24]);
 }
