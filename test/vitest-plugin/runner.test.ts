@@ -209,6 +209,43 @@ test('no loop (fails on purpose)', () => { expect('traces/looping.json').not.toH
     ).toBe(true);
   }, 180_000);
 
+  it("every inline project gets the plugin's setup file, before the project's own (Vitest 5 shares the root's server)", async () => {
+    // Vitest 5 resolves inline projects that extend the root from its test options as written,
+    // before the plugin's config hook added the setup file; without it a project has no matchers and
+    // no tracer provider before its own setup file makes instrumentations.
+    const USES_MATCHER = (name: string) => `
+import { expect, test } from 'vitest';
+test('${name}', () => {
+  expect(globalThis.matchersBeforeUserSetup ?? 'no user setup').not.toBe(false);
+  expect('traces/clean.json').toHaveNoSignals();
+});
+`;
+    const project = createProject({
+      'vitest.config.ts': configWith(
+        '{}',
+        `projects: [
+          { extends: true, test: { name: 'plain', include: ['plain.test.ts'] } },
+          { extends: true, test: { name: 'own-setup', include: ['ownSetup.test.ts'], setupFiles: ['./user.setup.ts'] } },
+        ]`,
+      ),
+      'user.setup.ts': `
+import { expect } from 'vitest';
+globalThis.matchersBeforeUserSetup = typeof (expect('x') as unknown as Record<string, unknown>).toHaveNoSignals === 'function';
+`,
+      'traces/clean.json': nativeTrace('clean-1', 1),
+      'plain.test.ts': USES_MATCHER('plain'),
+      'ownSetup.test.ts': USES_MATCHER('own setup'),
+    });
+    const run = await project.run();
+    expect(run.code, run.output).toBe(0);
+    const report = project.readReport();
+    expect(report.testRun).toMatchObject({ tests: 2, passed: 2 });
+    expect(report.tests.map((t: { name: string; line?: number }) => [t.name, t.line]).sort()).toEqual([
+      ['ownSetup.test.ts > own setup', 3],
+      ['plain.test.ts > plain', 3],
+    ]);
+  }, 120_000);
+
   it('a misspelt plugin option or a bad tracejury.yml fails at startup, naming the key and line', async () => {
     const typo = createProject({
       'vitest.config.ts': configWith('{ passrate: 0.5 }'),

@@ -41,13 +41,32 @@ interface VitestLike {
   config: { root: string; reporters: unknown[] };
 }
 
+/** A test project as configureVitest sees it: its resolved config, setup files as absolute paths. */
+interface TestProjectLike {
+  config: { setupFiles: string[] };
+}
+
 /** What Vite and Vitest need of a plugin, declared here so one type serves Vitest 4 and 5. */
 export interface TracejuryVitePlugin {
   name: 'tracejury';
   config(config: UserConfigLike): {
     test: { provide: Record<string, WorkerSettings>; includeTaskLocation: boolean };
   };
-  configureVitest(context: { vitest: VitestLike }): void;
+  configureVitest(context: { vitest: VitestLike; project: TestProjectLike }): void;
+}
+
+/**
+ * Puts the plugin's setup file first in a resolved project's setup files, unless it is there. The
+ * config hook adds it to the config as written, but Vitest 5 resolves an inline project that
+ * shares the declaring config's Vite server (`sharedViteServer`, on by default) from that config's
+ * test options as they were before any plugin's config hook ran, so its projects would run without
+ * the setup file: no tracer provider before the test file's instrumentations (which then record
+ * nothing), no matchers. configureVitest sees every project, however it was resolved.
+ */
+export function ensureSetupFile(project: TestProjectLike): void {
+  const files = project.config.setupFiles;
+  if (files.includes(SETUP_FILE)) return;
+  project.config.setupFiles = [SETUP_FILE, ...files];
 }
 
 /** Vitest instances that have the reporter: the plugin may sit in several projects of one run. */
@@ -101,7 +120,8 @@ export function tracejury(options: TracejuryPluginOptions = {}): TracejuryVitePl
         },
       };
     },
-    configureVitest({ vitest }) {
+    configureVitest({ vitest, project }) {
+      ensureSetupFile(project);
       if (withReporter.has(vitest)) return;
       withReporter.add(vitest);
       vitest.config.reporters.push(

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tracejury } from '../../../vitest-plugin/main/plugin.js';
+import { ensureSetupFile, tracejury } from '../../../vitest-plugin/main/plugin.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'tracejury-plugin-config-'));
 
@@ -43,5 +43,17 @@ describe("the plugin's config", () => {
       expect(path.basename(files[0]!)).toBe('setup.ts');
       expect(files.slice(1)).toEqual([setupFiles].flat());
     }
+  });
+
+  it("puts its setup file first in a resolved project that lacks it, once (Vitest 5's shared-server projects)", () => {
+    const config: { root: string; test?: { setupFiles?: string | string[] } } = { root };
+    tracejury().config(config);
+    const [setupFile] = config.test!.setupFiles as string[];
+    const project = { config: { setupFiles: ['/project/user.setup.ts'] } };
+    ensureSetupFile(project);
+    expect(project.config.setupFiles).toEqual([setupFile, '/project/user.setup.ts']);
+    // A project resolved with the config hook's list already has it: not added twice.
+    ensureSetupFile(project);
+    expect(project.config.setupFiles).toEqual([setupFile, '/project/user.setup.ts']);
   });
 });
