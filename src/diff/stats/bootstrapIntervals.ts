@@ -13,7 +13,7 @@ import { normalQuantile } from './normal.js';
 import { mulberry32 } from '../prng.js';
 import type { Interval } from './wilson.js';
 
-export const INTERVAL_RESAMPLES = 2000;
+const INTERVAL_RESAMPLES = 2000;
 export const PAIRED_SEED = 0x2b7e_1516;
 export const UNPAIRED_SEED = 0x7ac3_2d11;
 
