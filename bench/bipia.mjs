@@ -25,6 +25,7 @@ import { analyze, loadTraces } from '../build/index.js';
 import { GOALS, inHalf, MODEL_NAMES, STYLES } from './attackStyles.mjs';
 import { checkFlags, flag, root } from './datasetArgs.mjs';
 import { rng } from './traces.mjs';
+import { table } from './markdownTable.mjs';
 
 const USAGE =
   'node bench/bipia.mjs [DATASETS_DIR] [--half dev|held-out] [--per-attack N] [--seed S] [--json FILE] [--keep FILE]';
@@ -232,10 +233,6 @@ const tally = (xs) => ({
 });
 /** A tally's two cells: runs with a signal (count and share), runs with a finding (share). */
 const rates = ({ n, signal, finding }) => [share(signal, n), pct(finding, n)];
-function table(header, rows) {
-  const line = (cells) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
-}
 
 /** Runs grouped by a key, in first-seen order. */
 function groupBy(runs, key) {
