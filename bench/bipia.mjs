@@ -25,6 +25,7 @@ import { analyze, loadTraces } from '../build/index.js';
 import { GOALS, inHalf, MODEL_NAMES, STYLES } from './attackStyles.mjs';
 import { checkFlags, flag, root } from './datasetArgs.mjs';
 import { rng } from './traces.mjs';
+import { table } from './markdownTable.mjs';
 
 const USAGE =
   'node bench/bipia.mjs [DATASETS_DIR] [--half dev|held-out] [--per-attack N] [--seed S] [--json FILE] [--keep FILE]';
@@ -224,10 +225,14 @@ function runsOf(half) {
 
 const pct = (n, d) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} %`);
 const share = (n, d) => `${n} of ${d} (${pct(n, d)})`;
-function table(header, rows) {
-  const line = (cells) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
-}
+/** How many runs, how many with any injection signal, how many with a finding. */
+const tally = (xs) => ({
+  n: xs.length,
+  signal: xs.filter((x) => x.signal).length,
+  finding: xs.filter((x) => x.finding).length,
+});
+/** A tally's two cells: runs with a signal (count and share), runs with a finding (share). */
+const rates = ({ n, signal, finding }) => [share(signal, n), pct(finding, n)];
 
 /** Runs grouped by a key, in first-seen order. */
 function groupBy(runs, key) {
@@ -274,7 +279,6 @@ async function measureHalf(half, work) {
   });
   const attacked = measured.filter((x) => x.info.attacked);
   const clean = measured.filter((x) => !x.info.attacked);
-  const count = (xs, f) => xs.filter(f).length;
   const out = {
     attacked: attacked.length,
     clean: clean.length,
@@ -289,53 +293,11 @@ async function measureHalf(half, work) {
   ];
 
   const sourceRows = [...groupBy(measured, (x) => x.info.source)].map(([source, xs]) => {
-    const bipia = xs.filter((x) => x.info.family === 'bipia');
-    const styles = xs.filter((x) => x.info.family === 'styles');
-    const cl = xs.filter((x) => !x.info.attacked);
-    out.bySource[source] = {
-      bipia: {
-        n: bipia.length,
-        signal: count(bipia, (x) => x.signal),
-        finding: count(bipia, (x) => x.finding),
-      },
-      styles: {
-        n: styles.length,
-        signal: count(styles, (x) => x.signal),
-        finding: count(styles, (x) => x.finding),
-      },
-      clean: { n: cl.length, signal: count(cl, (x) => x.signal), finding: count(cl, (x) => x.finding) },
-    };
-    return [
-      source,
-      share(
-        count(bipia, (x) => x.signal),
-        bipia.length,
-      ),
-      pct(
-        count(bipia, (x) => x.finding),
-        bipia.length,
-      ),
-      styles.length
-        ? share(
-            count(styles, (x) => x.signal),
-            styles.length,
-          )
-        : '—',
-      styles.length
-        ? pct(
-            count(styles, (x) => x.finding),
-            styles.length,
-          )
-        : '—',
-      share(
-        count(cl, (x) => x.signal),
-        cl.length,
-      ),
-      pct(
-        count(cl, (x) => x.finding),
-        cl.length,
-      ),
-    ];
+    const bipia = tally(xs.filter((x) => x.info.family === 'bipia'));
+    const styles = tally(xs.filter((x) => x.info.family === 'styles'));
+    const cl = tally(xs.filter((x) => !x.info.attacked));
+    out.bySource[source] = { bipia, styles, clean: cl };
+    return [source, ...rates(bipia), ...(styles.n ? rates(styles) : ['—', '—']), ...rates(cl)];
   });
   lines.push(
     table(
@@ -361,12 +323,9 @@ async function measureHalf(half, work) {
   ]
     .map(([key, xs]) => {
       const [kind, category] = key.split('\u0000');
-      out.byCategory[category] = {
-        n: xs.length,
-        signal: count(xs, (x) => x.signal),
-        finding: count(xs, (x) => x.finding),
-      };
-      return [kind, category, xs.length, count(xs, (x) => x.signal), count(xs, (x) => x.finding)];
+      const t = tally(xs);
+      out.byCategory[category] = t;
+      return [kind, category, t.n, t.signal, t.finding];
     })
     .sort((a, b) => a[3] / a[2] - b[3] / b[2]);
   lines.push(
@@ -380,19 +339,9 @@ async function measureHalf(half, work) {
   const positionRows = [...groupBy(attacked, (x) => `${x.info.family}\u0000${x.info.position}`)].map(
     ([key, xs]) => {
       const [family, position] = key.split('\u0000');
-      (out.byPosition[family] ??= {})[position] = { n: xs.length, signal: count(xs, (x) => x.signal) };
-      return [
-        family,
-        position,
-        share(
-          count(xs, (x) => x.signal),
-          xs.length,
-        ),
-        pct(
-          count(xs, (x) => x.finding),
-          xs.length,
-        ),
-      ];
+      const t = tally(xs);
+      (out.byPosition[family] ??= {})[position] = { n: t.n, signal: t.signal };
+      return [family, position, ...rates(t)];
     },
   );
   lines.push(table(['attacks', 'position', 'signal', 'finding'], positionRows), '');
@@ -403,22 +352,9 @@ async function measureHalf(half, work) {
       (x) => x.info.category,
     ),
   ].map(([style, xs]) => {
-    out.byStyle[style] = {
-      n: xs.length,
-      signal: count(xs, (x) => x.signal),
-      finding: count(xs, (x) => x.finding),
-    };
-    return [
-      style,
-      share(
-        count(xs, (x) => x.signal),
-        xs.length,
-      ),
-      pct(
-        count(xs, (x) => x.finding),
-        xs.length,
-      ),
-    ];
+    const t = tally(xs);
+    out.byStyle[style] = t;
+    return [style, ...rates(t)];
   });
   lines.push(table(['written style', 'signal', 'finding'], styleRows), '');
   console.log(lines.join('\n'));

@@ -34,6 +34,7 @@ import {
 } from '../build/index.js';
 import { checkFlags, flag, repo, root } from './datasetArgs.mjs';
 import { DESIGNS, writeCodingAgentRuns } from './codingAgentRuns.mjs';
+import { table } from './markdownTable.mjs';
 
 checkFlags('node bench/datasets.mjs [DATASETS_DIR] [--only NAME] [--half dev|held-out] [--json FILE]', [
   '--only',
@@ -159,11 +160,6 @@ function halfOf(report, position) {
     traces: report.traces.filter((t) => keep(t.id)),
     signals: report.signals.filter((s) => keep(s.traceId)),
   };
-}
-
-function table(header, rows) {
-  const line = (cells) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
 }
 
 function measure(ds, report, info, tier2) {

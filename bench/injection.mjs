@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { analyze, loadTraces } from '../build/index.js';
 import { checkFlags, flag, root } from './datasetArgs.mjs';
+import { table } from './markdownTable.mjs';
 
 checkFlags('node bench/injection.mjs [DATASETS_DIR] [--json FILE]', ['--json']);
 
@@ -83,11 +84,6 @@ const finding = (r) => r.signals.some((s) => s.status === 'finding');
 const review = (r) => r.signals.some((s) => s.status === 'review');
 const critical = (r) => r.signals.some((s) => s.status === 'finding' && s.severity === 'critical');
 const anySignal = (r) => r.signals.length > 0;
-
-function table(header, rows) {
-  const line = (cells) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
-}
 
 const results = {};
 const stateDir = mkdtempSync(path.join(tmpdir(), 'tracejury-injection-bench-'));

@@ -45,7 +45,7 @@ function textOf(value: unknown): string | undefined {
 }
 
 /** Whether a recorded result holds nothing (a tool that ran and returned nothing). */
-export function isEmptyResult(value: unknown): boolean {
+function isEmptyResult(value: unknown): boolean {
   if (value === null) return true;
   if (Array.isArray(value)) return value.length === 0;
   if (typeof value === 'object' && value !== undefined) return Object.keys(value).length === 0;
@@ -82,7 +82,7 @@ export function stepAgents(trace: Trace): (string | undefined)[] {
   });
 }
 
-export function agentField(s: Step): string | undefined {
+function agentField(s: Step): string | undefined {
   return s.type === 'llm' || s.type === 'tool' || s.type === 'message' ? s.agent : undefined;
 }
 

@@ -20,7 +20,7 @@ const MAX_VALUE_CHARS = 80;
 /** An input shorter than this is not looked for in a step: "hi" is everywhere. */
 const MIN_INPUT_CHARS = 12;
 /** How much of a candidate step the tribunal sees. */
-export const MAX_EXCERPT_CHARS = 1200;
+const MAX_EXCERPT_CHARS = 1200;
 
 export interface Candidate {
   step: number;

@@ -16,7 +16,7 @@ import { ATTRIBUTION_RULES } from './rules/index.js';
 /** Other candidates a root cause lists, and the most the tribunal hears besides the chosen one. */
 export const MAX_ALTERNATIVES = 4;
 /** Symptoms listed at most (the report counts what it shows). */
-export const MAX_SYMPTOMS = 20;
+const MAX_SYMPTOMS = 20;
 
 const STRENGTH_RANK: Record<Strength, number> = { evidence: 0, weak: 1, prior: 2 };
 const ruleRank = (id: string) => ATTRIBUTION_RULES.findIndex((r) => r.meta.id === id);
@@ -60,7 +60,7 @@ function symptomsOf(chosen: Candidate, findings: readonly Signal[]): Symptom[] {
   return out.sort((a, b) => a.step - b.step || a.detector.localeCompare(b.detector)).slice(0, MAX_SYMPTOMS);
 }
 
-export function toAlternative(c: Candidate): Alternative {
+function toAlternative(c: Candidate): Alternative {
   return { step: c.step, agent: c.agent, rule: c.rule, confidence: c.confidence };
 }
 

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 
-export const AGENT_ROLES = ['router', 'executor', 'worker'] as const;
+const AGENT_ROLES = ['router', 'executor', 'worker'] as const;
 export const AgentRoleSchema = z.enum(AGENT_ROLES);
 /**
  * What an agent does in a team: a `router` only forwards (chooses who speaks next, relays the

@@ -23,15 +23,12 @@ export const AlternativeSchema = z.object({
 });
 export type Alternative = z.infer<typeof AlternativeSchema>;
 
-export const AttributedSchema = z.object({
-  /** The step where the run went wrong. */
-  step: stepNumber(),
-  /** The agent that owns it (the run's agentId when the recording names no agent on its steps). */
-  agent: z.string(),
-  /** The attribution rule that chose it (its id), or the prior. */
-  rule: z.string(),
-  /** 0–1: the rule's confidence, or the judges' when the tribunal chose. */
-  confidence: z.number().min(0).max(1),
+/**
+ * A named step, as an alternative is, and why: `step` where the run went wrong, `agent` that owns
+ * it (the run's agentId when the recording names no agent on its steps), `rule` that chose it (its
+ * id) or the prior, and `confidence` 0–1: the rule's, or the judges' when the tribunal chose.
+ */
+export const AttributedSchema = AlternativeSchema.extend({
   /** One sentence: what happened at that step. */
   evidence: z.string(),
   /** The first later step the cause led to, when the rule sees one (the action an injection caused). */

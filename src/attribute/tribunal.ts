@@ -13,7 +13,7 @@ import type { Candidate } from './candidates.js';
 import { attributedTo } from './choose.js';
 import type { Attributed } from './rootCause.js';
 
-export const ROOT_CAUSE_RUBRIC =
+const ROOT_CAUSE_RUBRIC =
   'Root cause: the context describes a failed run of an AI agent (or a team of agents) and a few candidate steps, ' +
   'each with the agent that owns it. Score the step under evaluation 1 when it is where the run went wrong — the ' +
   'earliest step whose decision or output caused the failure, so that the later problems follow from it — and 0 ' +

@@ -24,9 +24,9 @@ import { tidy } from './delta.js';
 import { fmtInt } from '../util/thousands.js';
 
 /** Fewer tasks on both sides than this, and the runs are compared as independent samples. */
-export const MIN_PAIRED_TASKS = 2;
+const MIN_PAIRED_TASKS = 2;
 /** Below this many units (tasks paired, runs otherwise) on a side, a bootstrap gives no interval. */
-export const MIN_INTERVAL_UNITS = 10;
+const MIN_INTERVAL_UNITS = 10;
 export const CONFIDENCE = 0.95;
 export const POWER = 0.8;
 

@@ -29,11 +29,11 @@ import { didYouMean, nearest } from '../util/nearest.js';
 import { quoted } from '../redact/safeText.js';
 
 /** The quantities a diff compares, besides each detector's share of runs (named by detector id). */
-export const QUANTITY_IDS = ['success', 'findings', 'waste', 'cost', 'judgeScore'] as const;
+const QUANTITY_IDS = ['success', 'findings', 'waste', 'cost', 'judgeScore'] as const;
 export type QuantityName = (typeof QUANTITY_IDS)[number];
 
 /** What the gate tests when the section does not say. */
-export const DEFAULT_GATED: readonly string[] = ['success', 'findings', 'waste'];
+const DEFAULT_GATED: readonly string[] = ['success', 'findings', 'waste'];
 
 const NewSignalsObjectSchema = z
   .object({

@@ -30,7 +30,7 @@ import { changeText, minEffectText, pText } from './quantityText.js';
 import { holm } from './stats/holm.js';
 
 /** Success's weight in the correction against the other gated quantities' combined. */
-export const SUCCESS_WEIGHT = 0.5;
+const SUCCESS_WEIGHT = 0.5;
 /** Quantities that stand in for failure: a significant rise in success excuses their rise. */
 const PROXIES = (id: string) => id === 'findings' || id === 'waste' || /^[A-Z][A-Z0-9_]*$/.test(id);
 
@@ -53,7 +53,7 @@ export const GateFailureSchema = z.object({
 export type GateFailure = z.infer<typeof GateFailureSchema>;
 
 /** The weight of each quantity of the family in the correction. */
-export function familyWeights(ids: readonly string[]): number[] {
+function familyWeights(ids: readonly string[]): number[] {
   const others = ids.filter((id) => id !== 'success').length;
   if (!ids.includes('success') || others === 0) return ids.map(() => 1);
   return ids.map((id) => (id === 'success' ? SUCCESS_WEIGHT : (1 - SUCCESS_WEIGHT) / others));

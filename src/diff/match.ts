@@ -65,7 +65,7 @@ export function taskLookup(report: Pick<Report, 'traces'>): TaskOf {
   return (s) => tasks.get(`${s.file ?? ''}\u0000${s.traceId}\u0000${s.test ?? ''}`);
 }
 
-export function matchKey(s: ReportSignal, taskOf: TaskOf = () => undefined): string {
+function matchKey(s: ReportSignal, taskOf: TaskOf = () => undefined): string {
   if (s.test !== undefined) return ['test', s.test, s.detector].join('\u0000');
   const task = taskOf(s);
   if (task !== undefined) return ['task', task, s.detector, subjectOf(s) ?? ''].join('\u0000');

@@ -61,7 +61,7 @@ export const OutcomesDiffSchema = z.object({
 });
 export type OutcomesDiff = z.infer<typeof OutcomesDiffSchema>;
 
-export const MAX_FLIPPED = 100;
+const MAX_FLIPPED = 100;
 const MAX_TRACES_NAMED = 5;
 
 function rate(values: readonly number[]): SuccessRate | null {

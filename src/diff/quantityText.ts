@@ -63,7 +63,7 @@ function boundText(q: Pick<Quantity, 'unit'>, x: number): string {
 }
 
 /** "95 % interval −50 … −33", or '' with no interval. */
-export function intervalText(q: Pick<Quantity, 'unit' | 'interval'>): string {
+function intervalText(q: Pick<Quantity, 'unit' | 'interval'>): string {
   if (!q.interval) return '';
   return `95 % interval ${boundText(q, q.interval[0])} … ${boundText(q, q.interval[1])}`;
 }

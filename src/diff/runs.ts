@@ -80,7 +80,7 @@ function unmeasuredOf(t: TraceSummary, legacy: boolean): number {
   return silent ? Math.max(0, t.llmCalls - t.unpricedLlmCalls) : 0;
 }
 
-export function costCoverage(report: Pick<Report, 'traces' | 'schemaMinor'>): CostCoverage {
+function costCoverage(report: Pick<Report, 'traces' | 'schemaMinor'>): CostCoverage {
   const legacy = (report.schemaMinor ?? 0) < 4;
   let llmCalls = 0;
   let unpriced = 0;

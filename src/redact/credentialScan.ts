@@ -52,7 +52,7 @@ function firstUnit(source: string): string {
   return source[0] ?? '';
 }
 
-export function byFirstUnit(alternatives: readonly string[], anyCase = false): string {
+function byFirstUnit(alternatives: readonly string[], anyCase = false): string {
   const groups = new Map<string, string[]>();
   for (const a of alternatives) {
     let first = firstUnit(a);
@@ -137,7 +137,7 @@ function compile(
 }
 
 /** Shannon entropy in bits a character, as gitleaks measures a secret. */
-export function shannonEntropy(text: string): number {
+function shannonEntropy(text: string): number {
   const counts = new Map<string, number>();
   for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let entropy = 0;

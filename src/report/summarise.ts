@@ -104,7 +104,7 @@ type CostTotals = Pick<Report['totals'], 'costUsd' | 'llmCalls' | 'unknownModels
  * with no token counts and no recorded cost (priced at $0 from nothing). `all` when no call's cost
  * is known, so that a total of $0.00 must not be shown as if it were measured.
  */
-export function unknownCostCalls(totals: CostTotals): { unpriced: number; unmeasured: number; all: boolean } {
+function unknownCostCalls(totals: CostTotals): { unpriced: number; unmeasured: number; all: boolean } {
   const unpriced = totals.unknownModels.reduce((n, u) => n + u.calls, 0);
   const unmeasured = totals.unmeasuredLlmCalls ?? 0;
   return { unpriced, unmeasured, all: totals.llmCalls > 0 && unpriced + unmeasured >= totals.llmCalls };

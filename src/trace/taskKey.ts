@@ -9,7 +9,7 @@
 import { isRecord } from './importer.js';
 
 /** The value at a dotted path into an object (`case.id`), or undefined. */
-export function valueAtPath(value: unknown, dotted: string): unknown {
+function valueAtPath(value: unknown, dotted: string): unknown {
   let at = value;
   for (const key of dotted.split('.')) {
     if (!isRecord(at) || !Object.hasOwn(at, key)) return undefined;

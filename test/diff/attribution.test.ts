@@ -4,51 +4,29 @@ import { attributionDiff, attributionDiffText } from '../../src/diff/attribution
 import { diffReports } from '../../src/diff/diffReports.js';
 import { renderDiffMarkdown } from '../../src/diff/renderMarkdown.js';
 import { renderDiffText } from '../../src/diff/renderText.js';
-import { ReportSchema, type AttributionTally, type Report } from '../../src/report/schema.js';
+import { report } from './reports.js';
 
-function report(attribution?: AttributionTally): Report {
-  return ReportSchema.parse({
-    schemaVersion: 1,
-    tool: { name: 'tracejury', version: '0.1.0' },
-    generatedAt: '2026-11-01T00:00:00Z',
-    inputs: { files: 1, traces: 14, records: 14, errors: [], errorCount: 0, formats: {} },
-    totals: {
-      steps: 0,
-      llmCalls: 0,
-      toolCalls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      costUsd: 0,
-      unknownModels: [],
-    },
-    traces: [],
-    signals: [],
-    waste: { totalUsd: 0, totalTokens: 0, byDetector: {} },
-    verdicts: [],
-    sessions: [],
-    review: [],
-    cost: { judgeUsd: 0, byTier: {} },
-    gate: { passed: true, reasons: [] },
-    ...(attribution ? { attribution } : {}),
-  });
-}
 const base = report({
-  failedRuns: 9,
-  attributed: 8,
-  agents: [
-    { agent: 'Assistant', causes: 4 },
-    { agent: 'WebSurfer', causes: 4 },
-  ],
-  rules: [],
+  attribution: {
+    failedRuns: 9,
+    attributed: 8,
+    agents: [
+      { agent: 'Assistant', causes: 4 },
+      { agent: 'WebSurfer', causes: 4 },
+    ],
+    rules: [],
+  },
 });
 const head = report({
-  failedRuns: 14,
-  attributed: 12,
-  agents: [
-    { agent: 'WebSurfer', causes: 9 },
-    { agent: 'Assistant', causes: 3 },
-  ],
-  rules: [],
+  attribution: {
+    failedRuns: 14,
+    attributed: 12,
+    agents: [
+      { agent: 'WebSurfer', causes: 9 },
+      { agent: 'Assistant', causes: 3 },
+    ],
+    rules: [],
+  },
 });
 
 describe('attributionDiff', () => {

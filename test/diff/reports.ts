@@ -87,6 +87,7 @@ export function report(
     review?: Report['review'];
     judgeUsd?: number;
     tests?: Report['tests'];
+    attribution?: Report['attribution'];
   } = {},
 ): Report {
   const traces = parts.traces ?? [];
@@ -123,6 +124,7 @@ export function report(
     gate: { passed: true, reasons: [] },
     notes: [],
     ...(parts.tests ? { tests: parts.tests } : {}),
+    ...(parts.attribution ? { attribution: parts.attribution } : {}),
   });
 }
 

@@ -15,6 +15,7 @@ import { parse } from 'smol-toml';
 import { classifyRule } from '../../scripts/secret-rules/classify.mjs';
 import type { Alt, Node } from '../../scripts/secret-rules/re2.mjs';
 import { VENDOR_DIR } from '../../scripts/write-secret-rules.mjs';
+import { mulberry32 } from '../../src/diff/prng.js';
 
 export interface RuleExample {
   id: string;
@@ -22,18 +23,6 @@ export interface RuleExample {
   branch: number;
   text: string;
   secret: string;
-}
-
-/** A small seeded generator (mulberry32): the same examples on every run and machine. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PERL: Record<string, string> = {
@@ -113,7 +102,7 @@ export function gitleaksExamples(): RuleExample[] {
     decision.patterns?.forEach((pattern, b) => {
       const marked = markSecret(pattern.branch, pattern.secret);
       const secretOut: { secret?: string } = {};
-      const generated = generate(marked, seeded(1000 * r + b + 1), secretOut);
+      const generated = generate(marked, mulberry32(1000 * r + b + 1), secretOut);
       // gitleaks runs a keyword-gated rule only on text holding a keyword; so does tracejury.
       const gated = !pattern.anchors.some((a) => new RegExp(a).test(generated));
       const text = gated ? `${rule.keywords![0]} ${generated}` : generated;

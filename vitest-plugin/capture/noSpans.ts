@@ -15,7 +15,7 @@ interface AgentsTraceProvider {
  * that, but a disabled one answers createTrace with its no-op trace (id `no-op`); a real trace is
  * only created, never started, so asking records nothing.
  */
-export function agentsSdkTracingOff(): boolean {
+function agentsSdkTracingOff(): boolean {
   const provider = (globalThis as Record<symbol, AgentsTraceProvider | undefined>)[AGENTS_TRACE_PROVIDER];
   if (typeof provider?.createTrace !== 'function') return false;
   try {

@@ -3,7 +3,7 @@ import type { DetectorInfo } from '../../../src/report/html/pageData.js';
 import type { DetectorGroup } from '../model/findings.js';
 import { formatUsd, stepsText } from '../model/format.js';
 import { FindingWhere } from './FindingWhere.js';
-import { SeverityBadge, StatusBadge } from './SeverityBadge.js';
+import { SeverityBadge, SignalBadges } from './SeverityBadge.js';
 import { ShowMore } from './ShowMore.js';
 import { TraceLink } from './TraceLink.js';
 
@@ -38,8 +38,7 @@ export function FindingGroup({ group, info }: { group: DetectorGroup; info: Dete
             <li key={r.index} class={`row status-row-${r.status}`} data-testid="finding">
               <TraceLink traceId={r.traceId} file={r.file} detector={r.detector} step={r.steps[0]}>
                 <span class="row-badges">
-                  <SeverityBadge severity={r.severity} />
-                  {r.status !== 'finding' && <StatusBadge status={r.status} />}
+                  <SignalBadges severity={r.severity} status={r.status} />
                 </span>
                 <span class="row-main">
                   <span class="row-message">{r.message}</span>

@@ -1,7 +1,7 @@
 /** The findings on one trace; the one the address names is highlighted, each opens its first step. */
 import { stepsText } from '../model/format.js';
 import type { StepMarker } from '../model/page.js';
-import { SeverityBadge, StatusBadge } from './SeverityBadge.js';
+import { SignalBadges } from './SeverityBadge.js';
 import { TraceLink } from './TraceLink.js';
 
 interface Props {
@@ -31,8 +31,7 @@ export function MarkerList({ markers, highlight, traceId, file, verdicts = 0 }: 
           data-testid="trace-finding"
         >
           <TraceLink traceId={traceId} file={file} detector={m.detector} step={m.steps[0]}>
-            <SeverityBadge severity={m.severity} />
-            {m.status !== 'finding' && <StatusBadge status={m.status} />}
+            <SignalBadges severity={m.severity} status={m.status} />
             <span class="detector-id">{m.detector}</span>
             <span class="marker-message">{m.message}</span>
             {m.steps.length > 0 && <span class="steps">{stepsText(m.steps)}</span>}

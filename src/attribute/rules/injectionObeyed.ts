@@ -9,7 +9,7 @@ import type { Trace } from '../../trace/schema.js';
 import { firstStep } from '../firstStep.js';
 import type { AttributionRule, CandidateDraft } from '../rule.js';
 
-export const INJECTION_DETECTOR = 'PROMPT_INJECTION_SIGNAL';
+const INJECTION_DETECTOR = 'PROMPT_INJECTION_SIGNAL';
 
 /** The signal's `evidence.source` in words. */
 const CHANNELS: Record<string, string> = {

@@ -6,7 +6,7 @@ import { firstStep } from '../firstStep.js';
 import type { AttributionRule, CandidateDraft } from '../rule.js';
 
 /** Detectors whose findings are a run repeating itself. */
-export const LOOP_DETECTORS: ReadonlySet<string> = new Set([
+const LOOP_DETECTORS: ReadonlySet<string> = new Set([
   'TOOL_LOOP',
   'RETRY_STORM',
   'TOOL_THRASHING',

@@ -94,7 +94,7 @@ const WORD = /[a-z][a-z'’]*[a-z]|[a-z]/g;
  * objects, not its verb); in code not a keyword or builtin (there a verb is a name: `sendall`,
  * `upload`).
  */
-export const isTopical = (w: string, code = false): boolean =>
+const isTopical = (w: string, code = false): boolean =>
   w.length >= 3 &&
   !FUNCTION_WORDS.has(w) &&
   (code ? !CODE_COMMON.has(w) : !COMMON_PROSE.has(w) && !REQUEST_VERBS.has(w));

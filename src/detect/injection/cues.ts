@@ -32,19 +32,8 @@
  */
 import { round3 } from '../../util/round.js';
 
-export const CUES = [
-  'addressee',
-  'override',
-  'concealment',
-  'action',
-  'framing',
-  'fake_turn',
-  'request',
-  'departure',
-] as const;
-export type Cue = (typeof CUES)[number];
-
-export const CUE_LABELS: Record<Cue, string> = {
+/** Each cue and how evidence names it; the cues are its keys, in this order. */
+export const CUE_LABELS = {
   addressee: 'addressed to the model',
   override: 'overrides or reorders its task',
   concealment: 'hides it from the user',
@@ -53,7 +42,9 @@ export const CUE_LABELS: Record<Cue, string> = {
   fake_turn: 'fake conversation turn or role tag',
   request: 'asks something of whoever reads it',
   departure: 'unrelated to the document around it and to the user’s task',
-};
+} as const satisfies Record<string, string>;
+export type Cue = keyof typeof CUE_LABELS;
+export const CUES = Object.keys(CUE_LABELS) as readonly Cue[];
 
 export type CueStrength = 'strong' | 'weak';
 /** The cues one pattern is evidence of, and how strongly. */

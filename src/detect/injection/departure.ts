@@ -20,7 +20,7 @@ export interface Departure {
 /** Fewer topical words than this in the sentence say nothing about its topic. */
 export const MIN_WORDS = 2;
 /** Fewer distinct topical stems than this around the sentence make every sentence look new. */
-export const MIN_AROUND = 8;
+const MIN_AROUND = 8;
 
 /**
  * The departure of `sentence` (its stems, counted) from `whole` (the stems of the whole text it is

@@ -6,18 +6,8 @@
  */
 import type { CueSet } from './cues.js';
 
-export const INJECTION_CATEGORIES = [
-  'instruction_override',
-  'roleplay_jailbreak',
-  'prompt_extraction',
-  'delimiter_encoding',
-  'data_exfiltration',
-  'tool_hijack',
-  'addressed_instruction',
-] as const;
-export type InjectionCategory = (typeof INJECTION_CATEGORIES)[number];
-
-export const CATEGORY_LABELS: Record<InjectionCategory, string> = {
+/** Each category and how evidence names it; the categories are its keys, in this order. */
+export const CATEGORY_LABELS = {
   instruction_override: 'instruction override',
   roleplay_jailbreak: 'role-play / jailbreak',
   prompt_extraction: 'system-prompt extraction',
@@ -25,7 +15,9 @@ export const CATEGORY_LABELS: Record<InjectionCategory, string> = {
   data_exfiltration: 'data exfiltration',
   tool_hijack: 'tool / agent hijack',
   addressed_instruction: 'instruction addressed to the model',
-};
+} as const satisfies Record<string, string>;
+export type InjectionCategory = keyof typeof CATEGORY_LABELS;
+export const INJECTION_CATEGORIES = Object.keys(CATEGORY_LABELS) as readonly InjectionCategory[];
 
 export interface InjectionPattern {
   /** Stable id, `<category prefix>.<name>`. */

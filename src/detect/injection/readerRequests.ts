@@ -89,16 +89,15 @@ import {
 import { splitSentences, type Sentence } from './sentences.js';
 import { Lines } from './textLines.js';
 
-export const REQUEST_KINDS = ['answer', 'code', 'stop', 'tool', 'task'] as const;
-export type RequestKind = (typeof REQUEST_KINDS)[number];
-
-export const REQUEST_LABELS: Record<RequestKind, string> = {
+/** What a reader request asks for, and how evidence names it; the kinds are its keys. */
+export const REQUEST_LABELS = {
   answer: 'asks to change the reader’s answer',
   code: 'asks to put code into the reader’s code',
   stop: 'asks the reader to stop its work',
   tool: 'asks for an action through tools',
   task: 'asks the reader for an unrelated task',
-};
+} as const satisfies Record<string, string>;
+export type RequestKind = keyof typeof REQUEST_LABELS;
 
 /** What raised a request's confidence beyond what it asks. */
 export type RequestBoost = 'departure' | 'system' | 'todo' | 'alarm' | 'vocative' | 'override' | 'urgency';

@@ -13,9 +13,9 @@ import { normalQuantile } from './normal.js';
 import { mulberry32 } from '../prng.js';
 import type { Interval } from './wilson.js';
 
-export const INTERVAL_RESAMPLES = 2000;
-export const PAIRED_SEED = 0x2b7e_1516;
-export const UNPAIRED_SEED = 0x7ac3_2d11;
+const INTERVAL_RESAMPLES = 2000;
+const PAIRED_SEED = 0x2b7e_1516;
+const UNPAIRED_SEED = 0x7ac3_2d11;
 
 function percentile(sorted: Float64Array, confidence: number): Interval {
   const tail = (1 - confidence) / 2;

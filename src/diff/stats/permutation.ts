@@ -14,6 +14,7 @@
  * distribution has).
  */
 import type { Alternative } from './alternative.js';
+import { monteCarloDraws } from './monteCarloDraws.js';
 import { normalCdf } from './normal.js';
 import { mulberry32 } from '../prng.js';
 
@@ -28,13 +29,9 @@ export interface PermutationOptions {
   draws?: number;
 }
 
-export const DEFAULT_PERMUTATION_DRAWS = 20_000;
-/** Draws × non-zero values at most; past it fewer draws, down to MIN_DRAWS. */
-const MAX_MONTE_CARLO_WORK = 60_000_000;
-const MIN_DRAWS = 2_000;
-export const DEFAULT_PERMUTATION_SEED = 0x9e37_79b9;
+const DEFAULT_PERMUTATION_SEED = 0x9e37_79b9;
 /** Above this many runs on a side, the normal limit (seconds of draws for no change in p). */
-export const NORMAL_ABOVE = 20_000;
+const NORMAL_ABOVE = 20_000;
 
 const sum = (x: readonly number[]) => x.reduce((a, b) => a + b, 0);
 
@@ -68,12 +65,7 @@ export function permutationTest(
   }
   const values = [...base, ...head].filter((x) => x !== 0);
   const slack = 1e-9 * (Math.abs(total) / Math.min(nb, nh) + Number.MIN_VALUE);
-  const draws =
-    options.draws ??
-    Math.max(
-      MIN_DRAWS,
-      Math.min(DEFAULT_PERMUTATION_DRAWS, Math.floor(MAX_MONTE_CARLO_WORK / Math.max(1, values.length))),
-    );
+  const draws = options.draws ?? monteCarloDraws(values.length);
   const random = mulberry32(options.seed ?? DEFAULT_PERMUTATION_SEED);
   let count = 0;
   for (let r = 0; r < draws; r++) {

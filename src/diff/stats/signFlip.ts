@@ -18,6 +18,7 @@
 import type { Alternative } from './alternative.js';
 import { mulberry32 } from '../prng.js';
 import { binomialCdf, binomialSf } from './binomial.js';
+import { monteCarloDraws } from './monteCarloDraws.js';
 
 export interface SignFlipResult {
   /** One-sided p-value toward `alternative` (1 when every difference is 0). */
@@ -31,17 +32,13 @@ export interface SignFlipResult {
 
 export interface SignFlipOptions {
   seed?: number;
-  /** Monte Carlo draws when no exact method applies (default DEFAULT_DRAWS). */
+  /** Monte Carlo draws when no exact method applies (default: monteCarloDraws.ts). */
   draws?: number;
 }
 
-export const DEFAULT_DRAWS = 20_000;
-/** Draws × tasks at most (a second or so); past it fewer draws, down to MIN_DRAWS. */
-const MAX_MONTE_CARLO_WORK = 60_000_000;
-const MIN_DRAWS = 2_000;
-export const DEFAULT_SEED = 0x5eed_f11b;
+const DEFAULT_SEED = 0x5eed_f11b;
 /** Listing 2^m sign patterns is cheap up to here. */
-export const ENUMERATE_UP_TO = 16;
+const ENUMERATE_UP_TO = 16;
 /** The lattice's denominators tried (a task's runs a side: up to this many). */
 const MAX_DENOMINATOR = 64;
 /** Cells the convolution may take (its work is cells × tasks). */
@@ -146,8 +143,7 @@ export function signFlipTest(
     }
     return { p: count / 2 ** m, method: 'exact', nonZero: m };
   }
-  const draws =
-    options.draws ?? Math.max(MIN_DRAWS, Math.min(DEFAULT_DRAWS, Math.floor(MAX_MONTE_CARLO_WORK / m)));
+  const draws = options.draws ?? monteCarloDraws(m);
   const random = mulberry32(options.seed ?? DEFAULT_SEED);
   let count = 0;
   for (let r = 0; r < draws; r++) {

@@ -200,6 +200,18 @@ function byName(name: string): WriteFacts {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/**
+ * The replacement a write's arguments spell out (old and new text, in either editor's key names),
+ * in the file its path key names: spread into a WriteFacts, nothing when either text is missing.
+ */
+function replacementIn(args: Record<string, unknown>): { replacement?: Replacement } {
+  const from = str(args.old_str) ?? str(args.old_string);
+  const to = str(args.new_str) ?? str(args.new_string);
+  if (from === undefined || to === undefined) return {};
+  const target = PATH_KEYS.map((k) => str(args[k])).find((v) => v !== undefined) ?? '';
+  return { replacement: { target, from, to } };
+}
+
 /** Rule 1: an editor command field with a known value. */
 function byEditorCommand(args: Record<string, unknown>): WriteFacts | undefined {
   for (const key of EDITOR_COMMAND_KEYS) {
@@ -208,14 +220,11 @@ function byEditorCommand(args: Record<string, unknown>): WriteFacts | undefined 
     if (value === undefined || /\s/.test(value)) continue;
     if (EDITOR_READS.has(value)) return READS(`editor ${key} ${value}`);
     if (!EDITOR_WRITES.has(value)) continue;
-    const target = PATH_KEYS.map((k) => str(args[k])).find((v) => v !== undefined) ?? '';
-    const from = str(args.old_str) ?? str(args.old_string);
-    const to = str(args.new_str) ?? str(args.new_string);
     return {
       writes: true,
       effectEvenIfFailed: false,
       undo: value === 'undo_edit',
-      ...(from !== undefined && to !== undefined ? { replacement: { target, from, to } } : {}),
+      ...replacementIn(args),
       reason: `editor ${key} ${value}`,
     };
   }
@@ -229,14 +238,11 @@ function byContentShape(args: Record<string, unknown>): WriteFacts | undefined {
   const hasPath = PATH_KEYS.some((k) => typeof args[k] === 'string');
   const content = CONTENT_KEYS.find((k) => typeof args[k] === 'string');
   if (!hasPath || !content) return undefined;
-  const target = PATH_KEYS.map((k) => str(args[k])).find((v) => v !== undefined) ?? '';
-  const from = str(args.old_str) ?? str(args.old_string);
-  const to = str(args.new_str) ?? str(args.new_string);
   return {
     writes: true,
     effectEvenIfFailed: false,
     undo: false,
-    ...(from !== undefined && to !== undefined ? { replacement: { target, from, to } } : {}),
+    ...replacementIn(args),
     reason: `argument ${content} for a file`,
   };
 }
