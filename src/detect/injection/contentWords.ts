@@ -108,36 +108,13 @@ export function topicalStems(text: string, code = false): Map<string, number> {
   const source = code ? splitIdentifiers(text) : text;
   const lower = source.toLowerCase();
   WORD.lastIndex = 0;
-  const memo = code ? CODE_STEMS : PROSE_STEMS;
   for (let m = WORD.exec(lower); m !== null; m = WORD.exec(lower)) {
-    const s = topicalStemOf(m[0], code, memo);
-    if (s === '') continue;
+    const w = m[0];
+    if (!isTopical(w, code)) continue;
+    const s = stem(w);
     bag.set(s, (bag.get(s) ?? 0) + 1);
   }
   return bag;
-}
-
-/**
- * The stem of each short word met so far ('' for a word that is not topical), prose and code
- * apart: the same few thousand words recur in every text of a run, and one lookup replaces three
- * set lookups and the stemming. Only words shorter than MEMO_MAX_LENGTH are kept: V8 keeps a longer
- * match as a slice of the text it was cut from, so keeping it would keep that whole text alive.
- * Cleared when full (MEMO_MAX_WORDS), which bounds it whatever the input's vocabulary.
- */
-const PROSE_STEMS = new Map<string, string>();
-const CODE_STEMS = new Map<string, string>();
-const MEMO_MAX_LENGTH = 13;
-const MEMO_MAX_WORDS = 50_000;
-
-function topicalStemOf(w: string, code: boolean, memo: Map<string, string>): string {
-  if (w.length >= MEMO_MAX_LENGTH) return isTopical(w, code) ? stem(w) : '';
-  let s = memo.get(w);
-  if (s === undefined) {
-    s = isTopical(w, code) ? stem(w) : '';
-    if (memo.size >= MEMO_MAX_WORDS) memo.clear();
-    memo.set(w, s);
-  }
-  return s;
 }
 
 /** camelCase and snake_case identifiers as separate words ("getUserName" → "get User Name"). */

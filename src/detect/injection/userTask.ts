@@ -11,7 +11,6 @@ import { REQUEST_VERBS } from './requestLexicon.js';
 
 /** How much of the user's words is read for the task (its first messages say it). */
 const TASK_CHARS = 8000;
-const LETTERS = /[a-z]+/g;
 
 /** The user's task as a request inside data is compared with it. */
 export interface UserTask {
@@ -43,11 +42,6 @@ export function userTask(trace: Trace, userSenders: ReadonlySet<string>): UserTa
     }
   }
   const text = parts.join('\n');
-  // The request verbs among its words, without an array of every word first.
-  const verbs = new Set<string>();
-  const lower = text.toLowerCase();
-  LETTERS.lastIndex = 0;
-  for (let m = LETTERS.exec(lower); m !== null; m = LETTERS.exec(lower))
-    if (REQUEST_VERBS.has(m[0])) verbs.add(m[0]);
+  const verbs = new Set((text.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => REQUEST_VERBS.has(w)));
   return { stems: new Set(topicalStems(text).keys()), verbs };
 }
