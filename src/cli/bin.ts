@@ -1,12 +1,38 @@
 #!/usr/bin/env node
-import { enableCompileCache } from 'node:module';
+import { safeWriter } from '../redact/safeText.js';
+import { runCli } from './main.js';
 
 /**
- * Node's on-disk compile cache (Node 22.1+; the default directory under the system's temporary
- * directory, `NODE_COMPILE_CACHE` to move it, `NODE_DISABLE_COMPILE_CACHE=1` to turn it off):
- * compiling the CLI's modules was a noticeable part of a short run's start-up, and the cache is
- * checked against each file's content, so a changed build is compiled again. Only modules loaded
- * after this call are cached, hence the dynamic import below instead of static imports.
+ * A reader that stops early (`tracejury analyze … --format json | head -c 100`) closes stdout: the
+ * rest of the report has nowhere to go, which is the reader's choice, not an error. Later writes
+ * are dropped and the run ends quietly with its gate's exit code; any other stdout error is a real one.
  */
-enableCompileCache();
-await import('./start.js');
+let stdoutClosed = false;
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  stdoutClosed = true;
+});
+const stdout = {
+  write: (s: string) => (stdoutClosed ? false : process.stdout.write(s)),
+  get isTTY() {
+    return process.stdout.isTTY;
+  },
+};
+
+runCli(process.argv.slice(2), {
+  stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  env: process.env,
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    // An internal error's message may quote data: written as every other output is (runCli's safeIO).
+    safeWriter(process.stderr).write(
+      `tracejury: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exitCode = 2;
+  },
+);
