@@ -282,6 +282,9 @@ export class BottomK {
 
   /** The kept numbers, ascending. */
   get values(): number[] {
-    return Array.from(this.kept.subarray(0, this.count));
+    // A loop, not Array.from of a subarray (a view object and an iterator for ≤ k numbers).
+    const out: number[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.kept[i]!);
+    return out;
   }
 }

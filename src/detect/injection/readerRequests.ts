@@ -115,7 +115,10 @@ export interface ReaderRequest {
 }
 
 export interface RequestContext {
-  /** Topical stems of the user's task (contentWords.ts): what the agent was asked to do. */
+  /**
+   * Topical stems of the user's task (contentWords.ts): what the agent was asked to do. Read (with
+   * taskVerbs) only once a sentence reads as a request, so a caller may build them on first read.
+   */
   taskStems: ReadonlySet<string>;
   /** The verbs of the user's requests: a request in data for the same action is the task's own. */
   taskVerbs?: ReadonlySet<string>;

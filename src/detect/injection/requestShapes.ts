@@ -172,9 +172,19 @@ export const asksAsThePrincipal = (lower: string) =>
  * a CSV record (fields joined by commas with no space after them).
  */
 export const isTableRow = (raw: string) =>
-  (raw.match(/[|·•]/g)?.length ?? 0) >= 2 ||
-  (raw.match(/,\S/g)?.length ?? 0) >= 2 ||
-  /^\s*[+|]-{3,}/.test(raw);
+  twoMatches(CELL_MARK, raw) || twoMatches(TIGHT_COMMA, raw) || /^\s*[+|]-{3,}/.test(raw);
+const CELL_MARK = /[|·•]/g;
+const TIGHT_COMMA = /,\S/g;
+/**
+ * Whether a global regex (of non-empty matches) matches `s` twice, as `s.match(re).length >= 2`
+ * says, without an array of every match: every sentence of every field of data is asked this.
+ */
+function twoMatches(re: RegExp, s: string): boolean {
+  re.lastIndex = 0;
+  const two = re.exec(s) !== null && re.exec(s) !== null;
+  re.lastIndex = 0;
+  return two;
+}
 /** A line that reads as code: assignments, calls, keywords at the start, braces. */
 export const isCodeLine = (raw: string) =>
   /^\s*(?:def|class|import|from|return|if|elif|else|for|while|try|except|with|const|let|var|function|public|private|#include|\$|>>>)\b/.test(
