@@ -41,6 +41,8 @@ import {
   type TraceSummary,
 } from './schema.js';
 import { dict } from '../util/dict.js';
+import { createSpillFile, type SpillFile } from './spillFile.js';
+import { attachSpilledLists, type SpilledLists } from './spilledReport.js';
 
 export interface ReportAccumulator {
   add(loaded: LoadedTrace, signals: Signal[]): void;
@@ -56,6 +58,18 @@ export interface ReportAccumulator {
     dismissed?: readonly Signal[],
   ): void;
   finish(input: FinishInput): Report;
+  /** Deletes the temporary files of a spilling accumulator (on an error before `finish`); idempotent. */
+  discard(): void;
+}
+
+export interface ReportAccumulatorOptions {
+  /**
+   * Write each `traces[]` and `signals[]` entry to a temporary file as it comes, not to memory:
+   * the finished Report holds those arrays empty, and `spilledListsOf(report)` reads them back
+   * (the CLI's JSON report streams them). Whoever gets the report removes the files
+   * (`removeSpilledLists`), or the process does at exit.
+   */
+  spill?: boolean;
 }
 
 export interface FinishInput {
@@ -135,9 +149,40 @@ export function countedSignals(traceSignals: readonly Signal[]): number {
   return n;
 }
 
-export function createReportAccumulator(): ReportAccumulator {
-  const traces: TraceSummary[] = [];
-  const signals: ReportSignal[] = [];
+/** Where the accumulator keeps a list: an array, or a temporary file (ReportAccumulatorOptions.spill). */
+interface EntryList<T> {
+  push(value: T): void;
+  readonly length: number;
+  /** Every entry, in order; each call reads them again. */
+  values(): Iterable<T>;
+}
+
+function arrayList<T>(array: T[]): EntryList<T> {
+  return {
+    push: (value) => void array.push(value),
+    get length() {
+      return array.length;
+    },
+    values: () => array,
+  };
+}
+
+function spillList<T>(file: SpillFile<T>): EntryList<T> {
+  return {
+    push: (value) => file.append(value),
+    get length() {
+      return file.length;
+    },
+    values: () => file.values(),
+  };
+}
+
+export function createReportAccumulator(options: ReportAccumulatorOptions = {}): ReportAccumulator {
+  const traceArray: TraceSummary[] = [];
+  const signalArray: ReportSignal[] = [];
+  const spilled: SpilledLists | undefined = options.spill ? openSpilledLists() : undefined;
+  const traces = spilled ? spillList(spilled.traces) : arrayList(traceArray);
+  const signals = spilled ? spillList(spilled.signals) : arrayList(signalArray);
   const totals = { steps: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   let unmeasuredLlmCalls = 0;
   const outcomes = createOutcomeTally();
@@ -156,7 +201,12 @@ export function createReportAccumulator(): ReportAccumulator {
       decisions.add(traceSignals, dismissed);
       if (unreadSpans) tallyUnread(unreadSpans, unread);
       if (summary.outcome) outcomes.add(summary.outcome.success, traceSignals);
-      for (const s of traceSignals) signals.push(reportSignal(s));
+      for (const s of traceSignals) {
+        const entry = reportSignal(s);
+        signals.push(entry);
+        if (spilled && entry.status === 'finding') spilled.findings++;
+        else if (spilled && entry.status === 'review') spilled.review++;
+      }
       totals.steps += summary.steps;
       totals.llmCalls += summary.llmCalls;
       totals.toolCalls += summary.toolCalls;
@@ -185,8 +235,8 @@ export function createReportAccumulator(): ReportAccumulator {
       baselines,
       now = new Date(),
     }) {
-      const waste = wasteTotals(signals);
-      const review = signals.filter(isGrayZone).map((s) => ({
+      const waste = wasteTotals(signals.values());
+      const review = filter(signals.values(), isGrayZone).map((s) => ({
         traceId: s.traceId,
         detector: s.detector,
         file: s.file,
@@ -238,7 +288,7 @@ export function createReportAccumulator(): ReportAccumulator {
               .join(', ')}${names.length > 5 ? ', …' : ''} — their steps may be missing`,
         );
       }
-      const repeated = repeatedTraceIds(traces);
+      const repeated = repeatedTraceIds(traces.values());
       if (repeated) {
         allNotes.push(
           `${plural(repeated.ids, 'trace id')} ${repeated.ids === 1 ? 'appears' : 'appear'} more than once in the same file ` +
@@ -246,7 +296,7 @@ export function createReportAccumulator(): ReportAccumulator {
             `were files concatenated, or runs logged under one id?`,
         );
       }
-      const gate: Report['gate'] = evaluateGate(signals, failOn, stats.traces, detectorFailures, {
+      const gate: Report['gate'] = evaluateGate(signals.values(), failOn, stats.traces, detectorFailures, {
         count: stats.errorCount,
         allowed: allowInputErrors,
         ...(stats.errors[0] ? { first: redactInputError(stats.errors[0]) } : {}),
@@ -264,12 +314,12 @@ export function createReportAccumulator(): ReportAccumulator {
         }
       }
       if (failOnOutcome) {
-        const failed = traces.filter((t) => t.outcome && !t.outcome.success);
-        if (failed.length > 0) {
-          const first = failed[0]!;
+        const failed = failedOutcomes(traces.values());
+        if (failed) {
+          const { first } = failed;
           gate.passed = false;
           gate.reasons.push(
-            `${plural(failed.length, 'trace')} with a failed outcome (failOn.outcome; first: ${first.file} ${redact(first.id)})`,
+            `${plural(failed.count, 'trace')} with a failed outcome (failOn.outcome; first: ${first.file} ${redact(first.id)})`,
           );
         }
       }
@@ -287,7 +337,7 @@ export function createReportAccumulator(): ReportAccumulator {
             'the gate judged only the traces that could be read',
         );
       }
-      return {
+      const report: Report = {
         schemaVersion: REPORT_SCHEMA_VERSION,
         schemaMinor: REPORT_SCHEMA_MINOR,
         tool: { name: 'tracejury', version: VERSION },
@@ -301,8 +351,8 @@ export function createReportAccumulator(): ReportAccumulator {
           formats: stats.formats,
         },
         totals: { ...totals, unknownModels, ...(unmeasuredLlmCalls > 0 ? { unmeasuredLlmCalls } : {}) },
-        traces,
-        signals,
+        traces: traceArray,
+        signals: signalArray,
         waste,
         verdicts: verdicts.map((v) => redactDeep(v)),
         sessions: sessions.map((s) => ({ ...s, reason: redact(s.reason) })),
@@ -313,12 +363,52 @@ export function createReportAccumulator(): ReportAccumulator {
         ...(judgesNotRun ? { judgesNotRun: { ...judgesNotRun, reason: redact(judgesNotRun.reason) } } : {}),
         ...(outcomes.recorded > 0 ? { outcomes: outcomes.finish() } : {}),
         decisions: decisions.finish(),
-        ...withAttribution(traces),
+        ...withAttribution(traces.values()),
         ...(baselines && baselines.length > 0 ? { baselines } : {}),
         notes: allNotes.map(redact),
       };
+      if (spilled) attachSpilledLists(report, spilled);
+      return report;
+    },
+
+    discard() {
+      if (!spilled) return;
+      try {
+        spilled.traces.remove();
+      } finally {
+        spilled.signals.remove();
+      }
     },
   };
+}
+
+/** Two temporary files, the report's `traces[]` and `signals[]` (the second removed if the first fails). */
+function openSpilledLists(): SpilledLists {
+  const traces = createSpillFile<TraceSummary>('traces');
+  try {
+    return { traces, signals: createSpillFile<ReportSignal>('signals'), findings: 0, review: 0 };
+  } catch (err) {
+    traces.remove();
+    throw err;
+  }
+}
+
+function filter<T>(values: Iterable<T>, keep: (value: T) => boolean): T[] {
+  const kept: T[] = [];
+  for (const v of values) if (keep(v)) kept.push(v);
+  return kept;
+}
+
+/** How many traces recorded a failed outcome, and the first; undefined when none did. */
+function failedOutcomes(traces: Iterable<TraceSummary>): { count: number; first: TraceSummary } | undefined {
+  let count = 0;
+  let first: TraceSummary | undefined;
+  for (const t of traces) {
+    if (!t.outcome || t.outcome.success) continue;
+    count++;
+    first ??= t;
+  }
+  return first ? { count, first } : undefined;
 }
 
 /** Failing sessions the gate reason names; the rest are counted. */
@@ -461,7 +551,7 @@ export function reportSignal(s: Signal): ReportSignal {
 }
 
 /** The tally when some run failed; nothing otherwise, so reports without failures stay as they were. */
-function withAttribution(traces: readonly TraceSummary[]): { attribution?: Report['attribution'] } {
+function withAttribution(traces: Iterable<TraceSummary>): { attribution?: Report['attribution'] } {
   const tally = attributionTally(traces);
   return tally ? { attribution: tally } : {};
 }
@@ -489,7 +579,7 @@ function redactInputError(e: InputError): InputError {
  * under one id count twice in baselines and sessions, which a reader should hear about.
  */
 function repeatedTraceIds(
-  traces: readonly TraceSummary[],
+  traces: Iterable<TraceSummary>,
 ): { ids: number; example: { id: string; file: string } } | undefined {
   const seen = new Set<string>();
   const repeated = new Set<string>();
