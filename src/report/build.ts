@@ -22,7 +22,7 @@ import { fmtInt, plural } from '../util/thousands.js';
 import { VERSION } from '../version.js';
 import { evaluateGate, type GateDetectorFailure } from './gate.js';
 import { redact, redactDeep } from '../redact/redact.js';
-import { wasteTotals } from './wasteTotals.js';
+import { createWasteTally } from './wasteTotals.js';
 import { isFinding } from './finding.js';
 import { createDecisionTally } from './decisions.js';
 import { attributionTally } from './attributionTally.js';
@@ -183,6 +183,14 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
   const spilled: SpilledLists | undefined = options.spill ? openSpilledLists() : undefined;
   const traces = spilled ? spillList(spilled.traces) : arrayList(traceArray);
   const signals = spilled ? spillList(spilled.signals) : arrayList(signalArray);
+  // What finish reads of every entry, tallied as entries come (the lists may be on disk).
+  const waste = createWasteTally();
+  const grayZone: ReportSignal[] = [];
+  /** Findings as the gate counts them: detector, severity and status. */
+  const findings: Pick<ReportSignal, 'detector' | 'severity' | 'status' | 'confidence'>[] = [];
+  const repeatedIds = createRepeatedIdTally();
+  const failedOutcomes = { count: 0, first: undefined as TraceSummary | undefined };
+  const rootCauses: Pick<TraceSummary, 'rootCause'>[] = [];
   const totals = { steps: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   let unmeasuredLlmCalls = 0;
   const outcomes = createOutcomeTally();
@@ -195,17 +203,33 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
     },
 
     addSummary(summary, traceSignals, unreadSpans, dismissed = []) {
-      traces.push(
-        summary.rootCause ? { ...summary, rootCause: redactRootCause(summary.rootCause) } : summary,
-      );
+      const entry = summary.rootCause
+        ? { ...summary, rootCause: redactRootCause(summary.rootCause) }
+        : summary;
+      traces.push(entry);
+      repeatedIds.add(entry);
+      if (entry.outcome && !entry.outcome.success) {
+        failedOutcomes.count++;
+        failedOutcomes.first ??= { id: entry.id, file: entry.file } as TraceSummary;
+      }
+      if (entry.rootCause) rootCauses.push({ rootCause: rootCauseTallied(entry.rootCause) });
       decisions.add(traceSignals, dismissed);
       if (unreadSpans) tallyUnread(unreadSpans, unread);
       if (summary.outcome) outcomes.add(summary.outcome.success, traceSignals);
       for (const s of traceSignals) {
         const entry = reportSignal(s);
         signals.push(entry);
-        if (spilled && entry.status === 'finding') spilled.findings++;
-        else if (spilled && entry.status === 'review') spilled.review++;
+        waste.add(entry);
+        if (isGrayZone(entry)) grayZone.push(entry);
+        if (entry.status === 'finding') {
+          findings.push({
+            detector: entry.detector,
+            severity: entry.severity,
+            status: entry.status,
+            confidence: entry.confidence,
+          });
+          if (spilled) spilled.findings++;
+        } else if (spilled && entry.status === 'review') spilled.review++;
       }
       totals.steps += summary.steps;
       totals.llmCalls += summary.llmCalls;
@@ -235,8 +259,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
       baselines,
       now = new Date(),
     }) {
-      const waste = wasteTotals(signals.values());
-      const review = filter(signals.values(), isGrayZone).map((s) => ({
+      const review = grayZone.map((s) => ({
         traceId: s.traceId,
         detector: s.detector,
         file: s.file,
@@ -288,7 +311,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
               .join(', ')}${names.length > 5 ? ', …' : ''} — their steps may be missing`,
         );
       }
-      const repeated = repeatedTraceIds(traces.values());
+      const repeated = repeatedIds.finish();
       if (repeated) {
         allNotes.push(
           `${plural(repeated.ids, 'trace id')} ${repeated.ids === 1 ? 'appears' : 'appear'} more than once in the same file ` +
@@ -296,11 +319,17 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
             `were files concatenated, or runs logged under one id?`,
         );
       }
-      const gate: Report['gate'] = evaluateGate(signals.values(), failOn, stats.traces, detectorFailures, {
-        count: stats.errorCount,
-        allowed: allowInputErrors,
-        ...(stats.errors[0] ? { first: redactInputError(stats.errors[0]) } : {}),
-      });
+      const gate: Report['gate'] = evaluateGate(
+        findings as Signal[],
+        failOn,
+        stats.traces,
+        detectorFailures,
+        {
+          count: stats.errorCount,
+          allowed: allowInputErrors,
+          ...(stats.errors[0] ? { first: redactInputError(stats.errors[0]) } : {}),
+        },
+      );
       gate.failOn = [...failOn];
       if (judgesNotRun) {
         allNotes.push(
@@ -314,12 +343,11 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
         }
       }
       if (failOnOutcome) {
-        const failed = failedOutcomes(traces.values());
-        if (failed) {
-          const { first } = failed;
+        const { count, first } = failedOutcomes;
+        if (first) {
           gate.passed = false;
           gate.reasons.push(
-            `${plural(failed.count, 'trace')} with a failed outcome (failOn.outcome; first: ${first.file} ${redact(first.id)})`,
+            `${plural(count, 'trace')} with a failed outcome (failOn.outcome; first: ${first.file} ${redact(first.id)})`,
           );
         }
       }
@@ -353,7 +381,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
         totals: { ...totals, unknownModels, ...(unmeasuredLlmCalls > 0 ? { unmeasuredLlmCalls } : {}) },
         traces: traceArray,
         signals: signalArray,
-        waste,
+        waste: waste.finish(),
         verdicts: verdicts.map((v) => redactDeep(v)),
         sessions: sessions.map((s) => ({ ...s, reason: redact(s.reason) })),
         ...(sessionCoverage ? { sessionCoverage } : {}),
@@ -363,7 +391,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
         ...(judgesNotRun ? { judgesNotRun: { ...judgesNotRun, reason: redact(judgesNotRun.reason) } } : {}),
         ...(outcomes.recorded > 0 ? { outcomes: outcomes.finish() } : {}),
         decisions: decisions.finish(),
-        ...withAttribution(traces.values()),
+        ...withAttribution(rootCauses),
         ...(baselines && baselines.length > 0 ? { baselines } : {}),
         notes: allNotes.map(redact),
       };
@@ -393,22 +421,10 @@ function openSpilledLists(): SpilledLists {
   }
 }
 
-function filter<T>(values: Iterable<T>, keep: (value: T) => boolean): T[] {
-  const kept: T[] = [];
-  for (const v of values) if (keep(v)) kept.push(v);
-  return kept;
-}
-
-/** How many traces recorded a failed outcome, and the first; undefined when none did. */
-function failedOutcomes(traces: Iterable<TraceSummary>): { count: number; first: TraceSummary } | undefined {
-  let count = 0;
-  let first: TraceSummary | undefined;
-  for (const t of traces) {
-    if (!t.outcome || t.outcome.success) continue;
-    count++;
-    first ??= t;
-  }
-  return first ? { count, first } : undefined;
+/** What the attribution tally reads of a root cause (the rest, its sentences, is in the list). */
+function rootCauseTallied(cause: RootCause): RootCause {
+  if (!('step' in cause)) return cause;
+  return { step: cause.step, agent: cause.agent, rule: cause.rule } as RootCause;
 }
 
 /** Failing sessions the gate reason names; the rest are counted. */
@@ -551,7 +567,9 @@ export function reportSignal(s: Signal): ReportSignal {
 }
 
 /** The tally when some run failed; nothing otherwise, so reports without failures stay as they were. */
-function withAttribution(traces: Iterable<TraceSummary>): { attribution?: Report['attribution'] } {
+function withAttribution(traces: readonly Pick<TraceSummary, 'rootCause'>[]): {
+  attribution?: Report['attribution'];
+} {
   const tally = attributionTally(traces);
   return tally ? { attribution: tally } : {};
 }
@@ -576,22 +594,24 @@ function redactInputError(e: InputError): InputError {
 
 /**
  * How many trace ids occur more than once within one file, and the first of them: two runs logged
- * under one id count twice in baselines and sessions, which a reader should hear about.
+ * under one id count twice in baselines and sessions, which a reader should hear about. The keys
+ * seen are the one thing per trace it holds (about 60 bytes each).
  */
-function repeatedTraceIds(
-  traces: Iterable<TraceSummary>,
-): { ids: number; example: { id: string; file: string } } | undefined {
+function createRepeatedIdTally() {
   const seen = new Set<string>();
   const repeated = new Set<string>();
   let example: { id: string; file: string } | undefined;
-  for (const t of traces) {
-    // In a Vitest report one recording read by several tests is one trace per test, not a repeat.
-    const key = `${t.file}\u0000${t.id}\u0000${t.test ?? ''}`;
-    if (!seen.has(key)) seen.add(key);
-    else if (!repeated.has(key)) {
-      repeated.add(key);
-      example ??= { id: t.id, file: t.file };
-    }
-  }
-  return example ? { ids: repeated.size, example } : undefined;
+  return {
+    add(t: Pick<TraceSummary, 'file' | 'id' | 'test'>) {
+      // In a Vitest report one recording read by several tests is one trace per test, not a repeat.
+      const key = `${t.file}\u0000${t.id}\u0000${t.test ?? ''}`;
+      if (!seen.has(key)) seen.add(key);
+      else if (!repeated.has(key)) {
+        repeated.add(key);
+        example ??= { id: t.id, file: t.file };
+      }
+    },
+    finish: (): { ids: number; example: { id: string; file: string } } | undefined =>
+      example ? { ids: repeated.size, example } : undefined,
+  };
 }

@@ -33,9 +33,16 @@ export function createSpillFile<T>(name: string): SpillFile<T> {
   let pending = '';
   let length = 0;
   let removed = false;
+  // One buffer for every write and one for every read: a buffer made per write is garbage outside
+  // the heap that only a full collection frees, and runs of small traces seldom have one.
+  const writeBuffer = Buffer.allocUnsafe(WRITE_CHUNK * 3 + 4);
+  let readBuffer: Buffer | undefined;
   const flush = () => {
     if (pending.length === 0) return;
-    writeSync(fd, pending);
+    if (pending.length * 3 <= writeBuffer.length) {
+      const n = writeBuffer.write(pending, 0, 'utf8');
+      writeSync(fd, writeBuffer, 0, n);
+    } else writeSync(fd, pending);
     pending = '';
   };
   const removeOnExit = () => remove();
@@ -63,7 +70,7 @@ export function createSpillFile<T>(name: string): SpillFile<T> {
     *values() {
       if (removed) throw new Error(`the spill file ${file} was removed`);
       flush();
-      const buffer = Buffer.alloc(READ_CHUNK);
+      const buffer = (readBuffer ??= Buffer.allocUnsafe(READ_CHUNK));
       const decoder = new TextDecoder('utf-8');
       let position = 0;
       let rest = '';
