@@ -51,7 +51,7 @@ export function writeReport(
 function reportSummaryLine(report: Report, out: string): string {
   const spilled = spilledListsOf(report);
   const findings = spilled?.findings ?? report.signals.filter((s) => s.status === 'finding').length;
-  const review = spilled?.review ?? report.signals.filter((s) => s.status === 'review').length;
+  const review = spilled?.forReview ?? report.signals.filter((s) => s.status === 'review').length;
   return (
     `tracejury: ${plural(report.inputs.traces, 'trace')}, ${plural(findings, 'finding')}` +
     `${review > 0 ? ` (${fmtInt(review)} for review)` : ''}, ` +

@@ -42,7 +42,7 @@ import {
 } from './schema.js';
 import { dict } from '../util/dict.js';
 import { createSpillFile, type SpillFile } from './spillFile.js';
-import { attachSpilledLists, type SpilledLists } from './spilledReport.js';
+import { attachSpilledLists, removeLists, type SpilledLists } from './spilledReport.js';
 
 export interface ReportAccumulator {
   add(loaded: LoadedTrace, signals: Signal[]): void;
@@ -64,7 +64,7 @@ export interface ReportAccumulator {
 
 export interface ReportAccumulatorOptions {
   /**
-   * Write each `traces[]` and `signals[]` entry to a temporary file as it comes, not to memory:
+   * Write each `traces[]`, `signals[]` and `review[]` entry to a temporary file as it comes, not to memory:
    * the finished Report holds those arrays empty, and `spilledListsOf(report)` reads them back
    * (the CLI's JSON report streams them). Whoever gets the report removes the files
    * (`removeSpilledLists`), or the process does at exit.
@@ -185,7 +185,8 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
   const signals = spilled ? spillList(spilled.signals) : arrayList(signalArray);
   // What finish reads of every entry, tallied as entries come (the lists may be on disk).
   const waste = createWasteTally();
-  const grayZone: ReportSignal[] = [];
+  const reviewArray: ReviewItem[] = [];
+  const review = spilled ? spillList(spilled.review) : arrayList(reviewArray);
   /** Findings as the gate counts them: detector, severity and status. */
   const findings: Pick<ReportSignal, 'detector' | 'severity' | 'status' | 'confidence'>[] = [];
   const repeatedIds = createRepeatedIdTally();
@@ -220,7 +221,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
         const entry = reportSignal(s);
         signals.push(entry);
         waste.add(entry);
-        if (isGrayZone(entry)) grayZone.push(entry);
+        if (isGrayZone(entry)) review.push(reviewItem(entry));
         if (entry.status === 'finding') {
           findings.push({
             detector: entry.detector,
@@ -229,7 +230,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
             confidence: entry.confidence,
           });
           if (spilled) spilled.findings++;
-        } else if (spilled && entry.status === 'review') spilled.review++;
+        } else if (spilled && entry.status === 'review') spilled.forReview++;
       }
       totals.steps += summary.steps;
       totals.llmCalls += summary.llmCalls;
@@ -259,20 +260,6 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
       baselines,
       now = new Date(),
     }) {
-      const review = grayZone.map((s) => ({
-        traceId: s.traceId,
-        detector: s.detector,
-        file: s.file,
-        ...(s.shadow ? { shadow: true } : {}),
-        confidence: s.confidence,
-        ...(s.evidence ? { evidence: s.evidence } : {}),
-        // Its parts are redacted already; joined, they can make a new `name: value` shape.
-        reason: redact(
-          typeof s.evidence?.escalation === 'string'
-            ? `${s.evidence.escalation}: ${s.message}`
-            : `confidence ${s.confidence.toFixed(2)} is in the gray zone (0.35–0.65) and no higher tier decided it: ${s.message}`,
-        ),
-      }));
       const unknownModels = [...unpricedModels]
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
         .map(([model, calls]) => ({ model: redact(model), calls }));
@@ -385,7 +372,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
         verdicts: verdicts.map((v) => redactDeep(v)),
         sessions: sessions.map((s) => ({ ...s, reason: redact(s.reason) })),
         ...(sessionCoverage ? { sessionCoverage } : {}),
-        review,
+        review: reviewArray,
         cost: costOf(judgeStats, verdicts, traces.length, tier3Usd),
         gate,
         ...(judgesNotRun ? { judgesNotRun: { ...judgesNotRun, reason: redact(judgesNotRun.reason) } } : {}),
@@ -400,12 +387,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
     },
 
     discard() {
-      if (!spilled) return;
-      try {
-        spilled.traces.remove();
-      } finally {
-        spilled.signals.remove();
-      }
+      if (spilled) removeLists(spilled);
     },
   };
 }
@@ -414,11 +396,37 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
 function openSpilledLists(): SpilledLists {
   const traces = createSpillFile<TraceSummary>('traces');
   try {
-    return { traces, signals: createSpillFile<ReportSignal>('signals'), findings: 0, review: 0 };
+    const signals = createSpillFile<ReportSignal>('signals');
+    try {
+      return { traces, signals, review: createSpillFile<ReviewItem>('review'), findings: 0, forReview: 0 };
+    } catch (err) {
+      signals.remove();
+      throw err;
+    }
   } catch (err) {
     traces.remove();
     throw err;
   }
+}
+
+type ReviewItem = Report['review'][number];
+
+/** A gray-zone signal as the review list gives it. */
+function reviewItem(s: ReportSignal): ReviewItem {
+  return {
+    traceId: s.traceId,
+    detector: s.detector,
+    file: s.file,
+    ...(s.shadow ? { shadow: true } : {}),
+    confidence: s.confidence,
+    ...(s.evidence ? { evidence: s.evidence } : {}),
+    // Its parts are redacted already; joined, they can make a new `name: value` shape.
+    reason: redact(
+      typeof s.evidence?.escalation === 'string'
+        ? `${s.evidence.escalation}: ${s.message}`
+        : `confidence ${s.confidence.toFixed(2)} is in the gray zone (0.35–0.65) and no higher tier decided it: ${s.message}`,
+    ),
+  };
 }
 
 /** What the attribution tally reads of a root cause (the rest, its sentences, is in the list). */

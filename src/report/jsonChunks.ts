@@ -82,7 +82,7 @@ function* pieces(
     for (const [i, [key, v]] of entries.entries()) {
       yield `${i === 0 ? '' : ','}\n${pad}${JSON.stringify(key)}: `;
       // Only the top level and its arrays are split; anything deeper is small.
-      if (depth === 0 && spilled && (key === 'traces' || key === 'signals'))
+      if (depth === 0 && spilled && (key === 'traces' || key === 'signals' || key === 'review'))
         yield* arrayPieces(spilled[key].values(), depth + 1);
       else if (depth === 0) yield* pieces(v, depth + 1);
       else yield nested(v, depth + 1);

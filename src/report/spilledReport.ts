@@ -1,5 +1,5 @@
 /**
- * A report whose `traces[]` and `signals[]` were written to temporary files as the run went
+ * A report whose `traces[]`, `signals[]` and `review[]` were written to temporary files as the run went
  * (createReportAccumulator({ spill: true }), the CLI's JSON report): the Report object holds them
  * empty, and what writes the report reads them back from here, one element at a time. Kept beside
  * the object rather than in it, so the Report stays the plain data of its schema.
@@ -10,9 +10,10 @@ import type { SpillFile } from './spillFile.js';
 export interface SpilledLists {
   traces: SpillFile<TraceSummary>;
   signals: SpillFile<ReportSignal>;
+  review: SpillFile<Report['review'][number]>;
   /** Signals by status, counted as they came (the CLI's one-line summary). */
   findings: number;
-  review: number;
+  forReview: number;
 }
 
 const spilled = new WeakMap<Report, SpilledLists>();
@@ -31,11 +32,26 @@ export function removeSpilledLists(report: Report): void {
   const lists = spilled.get(report);
   if (!lists) return;
   spilled.delete(report);
+  removeLists(lists);
+}
+
+/** Deletes the lists' files (each tried, whatever the others do); idempotent. */
+export function removeLists(lists: SpilledLists): void {
   try {
     lists.traces.remove();
   } finally {
-    lists.signals.remove();
+    try {
+      lists.signals.remove();
+    } finally {
+      lists.review.remove();
+    }
   }
+}
+
+/** The report with its review list in memory (a spilled report's, read back), for the review webhook. */
+export function withReviewList(report: Report): Report {
+  const lists = spilled.get(report);
+  return lists ? { ...report, review: [...lists.review.values()] } : report;
 }
 
 /** The report's signals, from its array or its spilled file. */

@@ -56,6 +56,9 @@ describe('the spilled report', () => {
     expect(spilled.traces).toEqual([]);
     expect(spilled.signals).toEqual([]);
     expect(lists.traces.length).toBe(held.traces.length);
+    expect(spilled.review).toEqual([]);
+    expect(lists.review.length).toBe(held.review.length);
+    expect(held.review.length).toBeGreaterThan(0);
     expect(lists.findings).toBe(held.signals.filter((s) => s.status === 'finding').length);
     expect(spilledJson).toBe(heldJson);
   });
@@ -85,7 +88,7 @@ describe('the spilled report', () => {
     const traces = [makeTrace([llm()], { id: 'a' }), makeTrace([llm()], { id: 'b' })];
     const report = await analyze(traces, { baselines: false, spillReport: true });
     const made = spillDirs().filter((d) => !before.has(d));
-    expect(made).toHaveLength(2);
+    expect(made).toHaveLength(3);
     expect(jsonOf(report)).toContain('"id": "b"');
     removeSpilledLists(report);
     expect(made.filter((d) => existsSync(path.join(tmpdir(), d)))).toEqual([]);
