@@ -5,12 +5,7 @@
  * are held too, so that the report keeps the input's order. Past MAX_HELD_TRACES held traces,
  * memory would grow with the input: those held are decided against the good runs read so far, and
  * every later trace as it is read, against the good runs read before it.
- *
- * A held trace is kept serialized (v8.serialize: the structured clone worker threads already send
- * these results by, so the same values come back), about 1.8 KB of bytes outside the heap rather
- * than about 2.9 KB of objects in it (measured on small native traces).
  */
-import { deserialize, serialize } from 'node:v8';
 import { createInputBaselines } from '../../baseline/inputBaselines.js';
 import { firstBaseline, type BaselineFile, type BaselineRun } from '../../baseline/store.js';
 import { unpackSkeleton } from '../../detect/baselineSkeleton.js';
@@ -24,8 +19,6 @@ import type { Decided } from './decided.js';
  * 1–2 KB each): a CI job's input is far below it; past it, traces are judged as they are read.
  */
 export const MAX_HELD_TRACES = 10_000;
-
-const EMPTY = Buffer.alloc(0);
 
 export interface DeferredBaselinesInput {
   /** Whether the runner deferred baseline detectors at all (runSetup's `deferring`). */
@@ -53,7 +46,7 @@ export function createDeferredBaselines(given: DeferredBaselinesInput): Deferred
   const { runner, next } = given;
   const input = given.deferring ? createInputBaselines(given.settings) : undefined;
   const lookup = input ? firstBaseline(given.knownBeforeRun, input.lookup) : given.knownBeforeRun;
-  const held: Buffer[] = [];
+  const held: Decided[] = [];
   /** Past MAX_HELD_TRACES: traces are decided as they are read; how many were. */
   let asRead = false;
   let readAfter = 0;
@@ -68,10 +61,7 @@ export function createDeferredBaselines(given: DeferredBaselinesInput): Deferred
     d.signals = [...d.signals, ...runner.runDeferred(loaded, lookup)];
   };
   const release = async () => {
-    for (let i = 0; i < held.length; i++) {
-      const h = deserialize(held[i]!) as Decided;
-      // Its bytes are not needed again: they go as the release goes, not at its end.
-      held[i] = EMPTY;
+    for (const h of held) {
       runDeferred(h);
       await next(h);
     }
@@ -87,8 +77,7 @@ export function createDeferredBaselines(given: DeferredBaselinesInput): Deferred
         runDeferred(decided);
         await next(decided);
       } else if (held.length > 0 || skeleton) {
-        // Copied: serialize's own buffer has room to grow, often twice what it holds.
-        held.push(Buffer.from(serialize(decided)));
+        held.push(decided);
         if (held.length >= MAX_HELD_TRACES) {
           await release();
           asRead = true;
