@@ -114,6 +114,13 @@ export interface AnalyzeOptions {
   notify?: boolean;
   /** The fetch the review webhook uses (default globalThis.fetch). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Keep the report's `traces[]` and `signals[]` in temporary files rather than in memory, as the
+   * CLI's JSON report does (default false): the returned Report holds them empty, `reportJsonChunks`
+   * writes them from the files, and the caller removes the files with `removeSpilledLists(report)`
+   * (or the process does at exit). On an error the files are removed before it is thrown.
+   */
+  spillReport?: boolean;
 }
 
 /** What prepareRun needs of the options: the config, the state, the baselines, the detectors. */
@@ -170,34 +177,43 @@ export async function analyze(
     attribution: { settings: config.attribution, excerpts: escalation.attributionTribunal !== undefined },
   });
   const attribution = prepareAttribution(config, escalation, options.failOn ?? config.failOn);
-  const collector = createRunCollector(options.onTrace);
-  const deferred = createDeferredBaselines({
-    deferring: setup.deferring,
-    settings: config.baselines,
-    knownBeforeRun: setup.baselines,
-    runner,
-    next: async (decided) =>
-      collector.add({ ...decided, rootCause: await attributeTrace(decided, attribution) }),
-  });
-  for await (const batch of run.results) {
-    for (const result of batch) {
-      await deferred.offer(await escalateTrace(result, escalation, runner), result.baselineRun);
-    }
+  const collector = createRunCollector(options.onTrace, { spill: options.spillReport === true });
+  try {
+    return await finishRun();
+  } catch (err) {
+    collector.report.discard();
+    throw err;
   }
-  // Every trace has been read: the input's own baselines are known.
-  await deferred.release();
-  const report = finishReport({
-    config,
-    store: setup.store,
-    ...(setup.baseReportBaselines ? { baseReportBaselines: setup.baseReportBaselines } : {}),
-    runner,
-    collector,
-    loaded: run.finished(),
-    deferred,
-    escalation: await escalationOutcome(escalation, setup.pricer),
-    ...(options.failOn ? { failOn: options.failOn } : {}),
-    ...(options.allowInputErrors !== undefined ? { allowInputErrors: options.allowInputErrors } : {}),
-  });
-  if (options.notify !== false) await notifyReviewers(report, config, options.fetch ?? globalThis.fetch);
-  return report;
+
+  async function finishRun(): Promise<Report> {
+    const deferred = createDeferredBaselines({
+      deferring: setup.deferring,
+      settings: config.baselines,
+      knownBeforeRun: setup.baselines,
+      runner,
+      next: async (decided) =>
+        collector.add({ ...decided, rootCause: await attributeTrace(decided, attribution) }),
+    });
+    for await (const batch of run.results) {
+      for (const result of batch) {
+        await deferred.offer(await escalateTrace(result, escalation, runner), result.baselineRun);
+      }
+    }
+    // Every trace has been read: the input's own baselines are known.
+    await deferred.release();
+    const report = finishReport({
+      config,
+      store: setup.store,
+      ...(setup.baseReportBaselines ? { baseReportBaselines: setup.baseReportBaselines } : {}),
+      runner,
+      collector,
+      loaded: run.finished(),
+      deferred,
+      escalation: await escalationOutcome(escalation, setup.pricer),
+      ...(options.failOn ? { failOn: options.failOn } : {}),
+      ...(options.allowInputErrors !== undefined ? { allowInputErrors: options.allowInputErrors } : {}),
+    });
+    if (options.notify !== false) await notifyReviewers(report, config, options.fetch ?? globalThis.fetch);
+    return report;
+  }
 }

@@ -4,6 +4,7 @@ import { htmlReportPieces } from '../report/html/render.js';
 import { reportJsonChunks } from '../report/jsonChunks.js';
 import { renderMarkdown } from '../report/renderMarkdown.js';
 import { renderText } from '../report/renderText.js';
+import { spilledListsOf } from '../report/spilledReport.js';
 import type { Report } from '../report/schema.js';
 import { formatWaste } from '../report/summarise.js';
 import { fmtInt, plural } from '../util/thousands.js';
@@ -48,8 +49,9 @@ export function writeReport(
 
 /** The run in one line, counted by signal status as the report's own totals are. */
 function reportSummaryLine(report: Report, out: string): string {
-  const findings = report.signals.filter((s) => s.status === 'finding').length;
-  const review = report.signals.filter((s) => s.status === 'review').length;
+  const spilled = spilledListsOf(report);
+  const findings = spilled?.findings ?? report.signals.filter((s) => s.status === 'finding').length;
+  const review = spilled?.forReview ?? report.signals.filter((s) => s.status === 'review').length;
   return (
     `tracejury: ${plural(report.inputs.traces, 'trace')}, ${plural(findings, 'finding')}` +
     `${review > 0 ? ` (${fmtInt(review)} for review)` : ''}, ` +

@@ -16,7 +16,7 @@ function ranked<K extends string>(
 
 /** Undefined when no run failed. */
 export function attributionTally(
-  traces: readonly Pick<TraceSummary, 'rootCause'>[],
+  traces: Iterable<Pick<TraceSummary, 'rootCause'>>,
 ): AttributionTally | undefined {
   let failedRuns = 0;
   let attributed = 0;

@@ -22,7 +22,7 @@ import { fmtInt, plural } from '../util/thousands.js';
 import { VERSION } from '../version.js';
 import { evaluateGate, type GateDetectorFailure } from './gate.js';
 import { redact, redactDeep } from '../redact/redact.js';
-import { wasteTotals } from './wasteTotals.js';
+import { createWasteTally } from './wasteTotals.js';
 import { isFinding } from './finding.js';
 import { createDecisionTally } from './decisions.js';
 import { attributionTally } from './attributionTally.js';
@@ -41,6 +41,8 @@ import {
   type TraceSummary,
 } from './schema.js';
 import { dict } from '../util/dict.js';
+import { createSpillFile, type SpillFile } from './spillFile.js';
+import { attachSpilledLists, removeLists, type SpilledLists } from './spilledReport.js';
 
 export interface ReportAccumulator {
   add(loaded: LoadedTrace, signals: Signal[]): void;
@@ -56,6 +58,18 @@ export interface ReportAccumulator {
     dismissed?: readonly Signal[],
   ): void;
   finish(input: FinishInput): Report;
+  /** Deletes the temporary files of a spilling accumulator (on an error before `finish`); idempotent. */
+  discard(): void;
+}
+
+export interface ReportAccumulatorOptions {
+  /**
+   * Write each `traces[]`, `signals[]` and `review[]` entry to a temporary file as it comes, not to memory:
+   * the finished Report holds those arrays empty, and `spilledListsOf(report)` reads them back
+   * (the CLI's JSON report streams them). Whoever gets the report removes the files
+   * (`removeSpilledLists`), or the process does at exit.
+   */
+  spill?: boolean;
 }
 
 export interface FinishInput {
@@ -135,9 +149,49 @@ export function countedSignals(traceSignals: readonly Signal[]): number {
   return n;
 }
 
-export function createReportAccumulator(): ReportAccumulator {
-  const traces: TraceSummary[] = [];
-  const signals: ReportSignal[] = [];
+/** Where the accumulator keeps a list: an array, or a temporary file (ReportAccumulatorOptions.spill). */
+interface EntryList<T> {
+  push(value: T): void;
+  readonly length: number;
+  /** Every entry, in order; each call reads them again. */
+  values(): Iterable<T>;
+}
+
+function arrayList<T>(array: T[]): EntryList<T> {
+  return {
+    push: (value) => void array.push(value),
+    get length() {
+      return array.length;
+    },
+    values: () => array,
+  };
+}
+
+function spillList<T>(file: SpillFile<T>): EntryList<T> {
+  return {
+    push: (value) => file.append(value),
+    get length() {
+      return file.length;
+    },
+    values: () => file.values(),
+  };
+}
+
+export function createReportAccumulator(options: ReportAccumulatorOptions = {}): ReportAccumulator {
+  const traceArray: TraceSummary[] = [];
+  const signalArray: ReportSignal[] = [];
+  const spilled: SpilledLists | undefined = options.spill ? openSpilledLists() : undefined;
+  const traces = spilled ? spillList(spilled.traces) : arrayList(traceArray);
+  const signals = spilled ? spillList(spilled.signals) : arrayList(signalArray);
+  // What finish reads of every entry, tallied as entries come (the lists may be on disk).
+  const waste = createWasteTally();
+  const reviewArray: ReviewItem[] = [];
+  const review = spilled ? spillList(spilled.review) : arrayList(reviewArray);
+  /** Findings as the gate counts them: detector, severity and status. */
+  const findings: Pick<ReportSignal, 'detector' | 'severity' | 'status' | 'confidence'>[] = [];
+  const repeatedIds = createRepeatedIdTally();
+  const failedOutcomes = { count: 0, first: undefined as TraceSummary | undefined };
+  const rootCauses: Pick<TraceSummary, 'rootCause'>[] = [];
   const totals = { steps: 0, llmCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   let unmeasuredLlmCalls = 0;
   const outcomes = createOutcomeTally();
@@ -150,13 +204,34 @@ export function createReportAccumulator(): ReportAccumulator {
     },
 
     addSummary(summary, traceSignals, unreadSpans, dismissed = []) {
-      traces.push(
-        summary.rootCause ? { ...summary, rootCause: redactRootCause(summary.rootCause) } : summary,
-      );
+      const entry = summary.rootCause
+        ? { ...summary, rootCause: redactRootCause(summary.rootCause) }
+        : summary;
+      traces.push(entry);
+      repeatedIds.add(entry);
+      if (entry.outcome && !entry.outcome.success) {
+        failedOutcomes.count++;
+        failedOutcomes.first ??= { id: entry.id, file: entry.file } as TraceSummary;
+      }
+      if (entry.rootCause) rootCauses.push({ rootCause: rootCauseTallied(entry.rootCause) });
       decisions.add(traceSignals, dismissed);
       if (unreadSpans) tallyUnread(unreadSpans, unread);
       if (summary.outcome) outcomes.add(summary.outcome.success, traceSignals);
-      for (const s of traceSignals) signals.push(reportSignal(s));
+      for (const s of traceSignals) {
+        const entry = reportSignal(s);
+        signals.push(entry);
+        waste.add(entry);
+        if (isGrayZone(entry)) review.push(reviewItem(entry));
+        if (entry.status === 'finding') {
+          findings.push({
+            detector: entry.detector,
+            severity: entry.severity,
+            status: entry.status,
+            confidence: entry.confidence,
+          });
+          if (spilled) spilled.findings++;
+        } else if (spilled && entry.status === 'review') spilled.forReview++;
+      }
       totals.steps += summary.steps;
       totals.llmCalls += summary.llmCalls;
       totals.toolCalls += summary.toolCalls;
@@ -185,21 +260,6 @@ export function createReportAccumulator(): ReportAccumulator {
       baselines,
       now = new Date(),
     }) {
-      const waste = wasteTotals(signals);
-      const review = signals.filter(isGrayZone).map((s) => ({
-        traceId: s.traceId,
-        detector: s.detector,
-        file: s.file,
-        ...(s.shadow ? { shadow: true } : {}),
-        confidence: s.confidence,
-        ...(s.evidence ? { evidence: s.evidence } : {}),
-        // Its parts are redacted already; joined, they can make a new `name: value` shape.
-        reason: redact(
-          typeof s.evidence?.escalation === 'string'
-            ? `${s.evidence.escalation}: ${s.message}`
-            : `confidence ${s.confidence.toFixed(2)} is in the gray zone (0.35–0.65) and no higher tier decided it: ${s.message}`,
-        ),
-      }));
       const unknownModels = [...unpricedModels]
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
         .map(([model, calls]) => ({ model: redact(model), calls }));
@@ -238,7 +298,7 @@ export function createReportAccumulator(): ReportAccumulator {
               .join(', ')}${names.length > 5 ? ', …' : ''} — their steps may be missing`,
         );
       }
-      const repeated = repeatedTraceIds(traces);
+      const repeated = repeatedIds.finish();
       if (repeated) {
         allNotes.push(
           `${plural(repeated.ids, 'trace id')} ${repeated.ids === 1 ? 'appears' : 'appear'} more than once in the same file ` +
@@ -246,11 +306,17 @@ export function createReportAccumulator(): ReportAccumulator {
             `were files concatenated, or runs logged under one id?`,
         );
       }
-      const gate: Report['gate'] = evaluateGate(signals, failOn, stats.traces, detectorFailures, {
-        count: stats.errorCount,
-        allowed: allowInputErrors,
-        ...(stats.errors[0] ? { first: redactInputError(stats.errors[0]) } : {}),
-      });
+      const gate: Report['gate'] = evaluateGate(
+        findings as Signal[],
+        failOn,
+        stats.traces,
+        detectorFailures,
+        {
+          count: stats.errorCount,
+          allowed: allowInputErrors,
+          ...(stats.errors[0] ? { first: redactInputError(stats.errors[0]) } : {}),
+        },
+      );
       gate.failOn = [...failOn];
       if (judgesNotRun) {
         allNotes.push(
@@ -264,12 +330,11 @@ export function createReportAccumulator(): ReportAccumulator {
         }
       }
       if (failOnOutcome) {
-        const failed = traces.filter((t) => t.outcome && !t.outcome.success);
-        if (failed.length > 0) {
-          const first = failed[0]!;
+        const { count, first } = failedOutcomes;
+        if (first) {
           gate.passed = false;
           gate.reasons.push(
-            `${plural(failed.length, 'trace')} with a failed outcome (failOn.outcome; first: ${first.file} ${redact(first.id)})`,
+            `${plural(count, 'trace')} with a failed outcome (failOn.outcome; first: ${first.file} ${redact(first.id)})`,
           );
         }
       }
@@ -287,7 +352,7 @@ export function createReportAccumulator(): ReportAccumulator {
             'the gate judged only the traces that could be read',
         );
       }
-      return {
+      const report: Report = {
         schemaVersion: REPORT_SCHEMA_VERSION,
         schemaMinor: REPORT_SCHEMA_MINOR,
         tool: { name: 'tracejury', version: VERSION },
@@ -301,24 +366,73 @@ export function createReportAccumulator(): ReportAccumulator {
           formats: stats.formats,
         },
         totals: { ...totals, unknownModels, ...(unmeasuredLlmCalls > 0 ? { unmeasuredLlmCalls } : {}) },
-        traces,
-        signals,
-        waste,
+        traces: traceArray,
+        signals: signalArray,
+        waste: waste.finish(),
         verdicts: verdicts.map((v) => redactDeep(v)),
         sessions: sessions.map((s) => ({ ...s, reason: redact(s.reason) })),
         ...(sessionCoverage ? { sessionCoverage } : {}),
-        review,
+        review: reviewArray,
         cost: costOf(judgeStats, verdicts, traces.length, tier3Usd),
         gate,
         ...(judgesNotRun ? { judgesNotRun: { ...judgesNotRun, reason: redact(judgesNotRun.reason) } } : {}),
         ...(outcomes.recorded > 0 ? { outcomes: outcomes.finish() } : {}),
         decisions: decisions.finish(),
-        ...withAttribution(traces),
+        ...withAttribution(rootCauses),
         ...(baselines && baselines.length > 0 ? { baselines } : {}),
         notes: allNotes.map(redact),
       };
+      if (spilled) attachSpilledLists(report, spilled);
+      return report;
+    },
+
+    discard() {
+      if (spilled) removeLists(spilled);
     },
   };
+}
+
+/** Two temporary files, the report's `traces[]` and `signals[]` (the second removed if the first fails). */
+function openSpilledLists(): SpilledLists {
+  const traces = createSpillFile<TraceSummary>('traces');
+  try {
+    const signals = createSpillFile<ReportSignal>('signals');
+    try {
+      return { traces, signals, review: createSpillFile<ReviewItem>('review'), findings: 0, forReview: 0 };
+    } catch (err) {
+      signals.remove();
+      throw err;
+    }
+  } catch (err) {
+    traces.remove();
+    throw err;
+  }
+}
+
+type ReviewItem = Report['review'][number];
+
+/** A gray-zone signal as the review list gives it. */
+function reviewItem(s: ReportSignal): ReviewItem {
+  return {
+    traceId: s.traceId,
+    detector: s.detector,
+    file: s.file,
+    ...(s.shadow ? { shadow: true } : {}),
+    confidence: s.confidence,
+    ...(s.evidence ? { evidence: s.evidence } : {}),
+    // Its parts are redacted already; joined, they can make a new `name: value` shape.
+    reason: redact(
+      typeof s.evidence?.escalation === 'string'
+        ? `${s.evidence.escalation}: ${s.message}`
+        : `confidence ${s.confidence.toFixed(2)} is in the gray zone (0.35–0.65) and no higher tier decided it: ${s.message}`,
+    ),
+  };
+}
+
+/** What the attribution tally reads of a root cause (the rest, its sentences, is in the list). */
+function rootCauseTallied(cause: RootCause): RootCause {
+  if (!('step' in cause)) return cause;
+  return { step: cause.step, agent: cause.agent, rule: cause.rule } as RootCause;
 }
 
 /** Failing sessions the gate reason names; the rest are counted. */
@@ -461,7 +575,9 @@ export function reportSignal(s: Signal): ReportSignal {
 }
 
 /** The tally when some run failed; nothing otherwise, so reports without failures stay as they were. */
-function withAttribution(traces: readonly TraceSummary[]): { attribution?: Report['attribution'] } {
+function withAttribution(traces: readonly Pick<TraceSummary, 'rootCause'>[]): {
+  attribution?: Report['attribution'];
+} {
   const tally = attributionTally(traces);
   return tally ? { attribution: tally } : {};
 }
@@ -486,22 +602,24 @@ function redactInputError(e: InputError): InputError {
 
 /**
  * How many trace ids occur more than once within one file, and the first of them: two runs logged
- * under one id count twice in baselines and sessions, which a reader should hear about.
+ * under one id count twice in baselines and sessions, which a reader should hear about. The keys
+ * seen are the one thing per trace it holds (about 60 bytes each).
  */
-function repeatedTraceIds(
-  traces: readonly TraceSummary[],
-): { ids: number; example: { id: string; file: string } } | undefined {
+function createRepeatedIdTally() {
   const seen = new Set<string>();
   const repeated = new Set<string>();
   let example: { id: string; file: string } | undefined;
-  for (const t of traces) {
-    // In a Vitest report one recording read by several tests is one trace per test, not a repeat.
-    const key = `${t.file}\u0000${t.id}\u0000${t.test ?? ''}`;
-    if (!seen.has(key)) seen.add(key);
-    else if (!repeated.has(key)) {
-      repeated.add(key);
-      example ??= { id: t.id, file: t.file };
-    }
-  }
-  return example ? { ids: repeated.size, example } : undefined;
+  return {
+    add(t: Pick<TraceSummary, 'file' | 'id' | 'test'>) {
+      // In a Vitest report one recording read by several tests is one trace per test, not a repeat.
+      const key = `${t.file}\u0000${t.id}\u0000${t.test ?? ''}`;
+      if (!seen.has(key)) seen.add(key);
+      else if (!repeated.has(key)) {
+        repeated.add(key);
+        example ??= { id: t.id, file: t.file };
+      }
+    },
+    finish: (): { ids: number; example: { id: string; file: string } } | undefined =>
+      example ? { ids: repeated.size, example } : undefined,
+  };
 }

@@ -53,7 +53,7 @@ export interface GateDetectorFailure {
  * for a clean run. They come first in `reasons`, being about the tool rather than the agent.
  */
 export function evaluateGate(
-  signals: readonly Signal[],
+  signals: Iterable<Signal>,
   failOn: readonly Severity[],
   traces: number,
   failures: readonly GateDetectorFailure[] = [],

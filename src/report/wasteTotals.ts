@@ -14,17 +14,26 @@ export type WasteCountable = Pick<
 >;
 
 export function wasteTotals(signals: Iterable<WasteCountable>): Report['waste'] {
+  const tally = createWasteTally();
+  for (const s of signals) tally.add(s);
+  return tally.finish();
+}
+
+/** The same totals, signal by signal as they come (the report's accumulator). */
+export function createWasteTally() {
   const byDetector: Report['waste']['byDetector'] = dict();
   let totalUsd = 0;
   let totalTokens = 0;
-  for (const s of signals) {
-    if (s.wasteUsd === undefined || statusOf(s) !== 'finding') continue;
-    const entry = (byDetector[s.detector] ??= { usd: 0, tokens: 0, signals: 0 });
-    entry.usd += s.wasteUsd;
-    entry.tokens += s.wasteTokens ?? 0;
-    entry.signals++;
-    totalUsd += s.wasteUsd;
-    totalTokens += s.wasteTokens ?? 0;
-  }
-  return { totalUsd, totalTokens, byDetector };
+  return {
+    add(s: WasteCountable) {
+      if (s.wasteUsd === undefined || statusOf(s) !== 'finding') return;
+      const entry = (byDetector[s.detector] ??= { usd: 0, tokens: 0, signals: 0 });
+      entry.usd += s.wasteUsd;
+      entry.tokens += s.wasteTokens ?? 0;
+      entry.signals++;
+      totalUsd += s.wasteUsd;
+      totalTokens += s.wasteTokens ?? 0;
+    },
+    finish: (): Report['waste'] => ({ totalUsd, totalTokens, byDetector }),
+  };
 }

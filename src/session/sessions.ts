@@ -70,9 +70,29 @@ export interface SessionAccumulator {
   coverage(): SessionCoverage;
 }
 
+/**
+ * A recorded session's traces, held compactly: their ids, and their four per-trace signals (every
+ * one a number, traceSignalsFromDetectors) in one array of doubles, SIGNAL_KEYS.length a trace.
+ * As objects they took about 100 bytes a trace more; `finish` makes them again, a session at a time.
+ */
 interface Group {
-  traces: TraceSignals[];
+  ids: string[];
+  values: number[];
   agents: Set<string>;
+}
+
+/** The per-trace signals in the order traceSignalsFromDetectors writes them (and the report shows them). */
+const SIGNAL_KEYS = ['confidence', 'loop_detection', 'tool_correctness', 'coherence'] as const;
+
+function groupTraces(group: Group): TraceSignals[] {
+  const traces: TraceSignals[] = [];
+  const width = SIGNAL_KEYS.length;
+  for (let i = 0; i < group.ids.length; i++) {
+    const signals: TraceSignals['signals'] = {};
+    for (let k = 0; k < width; k++) signals[SIGNAL_KEYS[k]!] = group.values[i * width + k]!;
+    traces.push({ traceId: group.ids[i]!, signals });
+  }
+  return traces;
 }
 
 export function createSessionAccumulator(options: { maxTracked?: number } = {}): SessionAccumulator {
@@ -118,8 +138,9 @@ export function createSessionAccumulator(options: { maxTracked?: number } = {}):
         return traceSignals;
       }
       let group = recorded.get(sessionId);
-      if (!group) recorded.set(sessionId, (group = { traces: [], agents: new Set() }));
-      group.traces.push(traceSignals);
+      if (!group) recorded.set(sessionId, (group = { ids: [], values: [], agents: new Set() }));
+      group.ids.push(traceSignals.traceId);
+      for (const key of SIGNAL_KEYS) group.values.push(traceSignals.signals[key]!);
       group.agents.add(agentId);
       grouped++;
       return traceSignals;
@@ -130,6 +151,7 @@ export function createSessionAccumulator(options: { maxTracked?: number } = {}):
     finish(settings) {
       const out: SessionScoreEntry[] = [];
       for (const [sessionId, group] of recorded) {
+        const traces = groupTraces(group);
         const context = {
           grouped_by: 'sessionId',
           agent_ids: [...group.agents].sort().slice(0, 10),
@@ -137,7 +159,7 @@ export function createSessionAccumulator(options: { maxTracked?: number } = {}):
         const metrics: [SessionMetricName, SessionMetricResult, number][] = [
           [
             'agent_reliability',
-            agentReliability(group.traces, {
+            agentReliability(traces, {
               threshold: settings.reliabilityThreshold,
               weights: settings.weights,
               maxListed: MAX_PER_TRACE_LISTED,
@@ -146,7 +168,7 @@ export function createSessionAccumulator(options: { maxTracked?: number } = {}):
           ],
           [
             'agent_consistency',
-            agentConsistency(group.traces, {
+            agentConsistency(traces, {
               threshold: settings.consistencyThreshold,
               weights: settings.weights,
               maxListed: MAX_PER_TRACE_LISTED,

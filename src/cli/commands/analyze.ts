@@ -3,6 +3,7 @@ import path from 'node:path';
 import { analyze, DEFAULT_STATE_DIR } from '../../analyze.js';
 import { traceRefsOfReport } from '../../report/html/traceRefs.js';
 import type { Report } from '../../report/schema.js';
+import { removeSpilledLists } from '../../report/spilledReport.js';
 import { prepareRun } from '../../runSetup.js';
 import { CASSETTE_ENV, CASSETTE_MODES, type CassetteMode } from '../../judge/cassette.js';
 import { SEVERITIES, type Severity } from '../../detect/signal.js';
@@ -204,10 +205,17 @@ async function run(args: string[], io: CliIO): Promise<number> {
     ...(values['default-model'] !== undefined ? { defaultModel: values['default-model'] } : {}),
     ...(values.cassette !== undefined ? { cassette: values.cassette } : {}),
     rerunCommand: rerunCommand(args),
+    // The JSON report streams its traces and signals from temporary files: memory stays bounded
+    // however many traces the input has. The text, markdown and HTML renderers read them whole.
+    spillReport: output.format === 'json',
   });
   progress.done();
-  const traces = await tracesForHtml(output.format, report, values, io);
-  writeReport(output, report, { limit: values.limit, traces });
+  try {
+    const traces = await tracesForHtml(output.format, report, values, io);
+    writeReport(output, report, { limit: values.limit, traces });
+  } finally {
+    removeSpilledLists(report);
+  }
   // Whatever the format and --out, what could not be read is said where CI logs show it.
   writeInputErrors(io, report.inputs);
   if (report.judgesNotRun)

@@ -7,7 +7,12 @@
 import type { AgentSeen } from '../../baseline/account.js';
 import { agentKey } from '../../baseline/store.js';
 import type { Signal } from '../../detect/signal.js';
-import { countedSignals, createReportAccumulator, type ReportAccumulator } from '../../report/build.js';
+import {
+  countedSignals,
+  createReportAccumulator,
+  type ReportAccumulator,
+  type ReportAccumulatorOptions,
+} from '../../report/build.js';
 import { createSessionAccumulator, type SessionAccumulator } from '../../session/sessions.js';
 import type { LoadedTrace } from '../../trace/schema.js';
 import type { Decided } from './decided.js';
@@ -24,8 +29,9 @@ export interface RunCollector {
 
 export function createRunCollector(
   onTrace?: (loaded: LoadedTrace, signals: readonly Signal[]) => void,
+  options: ReportAccumulatorOptions = {},
 ): RunCollector {
-  const report = createReportAccumulator();
+  const report = createReportAccumulator(options);
   const sessions = createSessionAccumulator();
   const agentsSeen = new Map<string, AgentSeen>();
   const agentIdsSeen = new Set<string>();

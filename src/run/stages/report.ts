@@ -12,6 +12,7 @@ import type { Severity } from '../../detect/signal.js';
 import { redact } from '../../redact/redact.js';
 import { postReview, webhookNote } from '../../report/reviewWebhook.js';
 import type { Report } from '../../report/schema.js';
+import { withReviewList } from '../../report/spilledReport.js';
 import { STDIN_NAME, type LoadStats } from '../../trace/load.js';
 import { fmtInt } from '../../util/thousands.js';
 import type { RunOutcome } from '../protocol.js';
@@ -136,7 +137,10 @@ export async function notifyReviewers(
   fetch: typeof globalThis.fetch,
 ): Promise<void> {
   const webhook = config.review?.webhook;
-  if (!webhook || report.review.length === 0) return;
-  const result = await postReview(report, webhook, { fetch });
-  if (!result.delivered) report.notes.push(redact(webhookNote(report, webhook, result)));
+  if (!webhook) return;
+  // A CLI JSON report's review list is in a temporary file: read back only when it is sent.
+  const listed = withReviewList(report);
+  if (listed.review.length === 0) return;
+  const result = await postReview(listed, webhook, { fetch });
+  if (!result.delivered) report.notes.push(redact(webhookNote(listed, webhook, result)));
 }
