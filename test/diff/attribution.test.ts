@@ -6,28 +6,19 @@ import { renderDiffMarkdown } from '../../src/diff/renderMarkdown.js';
 import { renderDiffText } from '../../src/diff/renderText.js';
 import { report } from './reports.js';
 
-const base = report({
-  attribution: {
-    failedRuns: 9,
-    attributed: 8,
-    agents: [
-      { agent: 'Assistant', causes: 4 },
-      { agent: 'WebSurfer', causes: 4 },
-    ],
-    rules: [],
-  },
-});
-const head = report({
-  attribution: {
-    failedRuns: 14,
-    attributed: 12,
-    agents: [
-      { agent: 'WebSurfer', causes: 9 },
-      { agent: 'Assistant', causes: 3 },
-    ],
-    rules: [],
-  },
-});
+/** A report whose attribution tally holds these causes per agent (no rule tally). */
+const withCauses = (failedRuns: number, attributed: number, causes: Record<string, number>) =>
+  report({
+    attribution: {
+      failedRuns,
+      attributed,
+      agents: Object.entries(causes).map(([agent, n]) => ({ agent, causes: n })),
+      rules: [],
+    },
+  });
+
+const base = withCauses(9, 8, { Assistant: 4, WebSurfer: 4 });
+const head = withCauses(14, 12, { WebSurfer: 9, Assistant: 3 });
 
 describe('attributionDiff', () => {
   it('causes per agent on each side, most in head first, with the change', () => {
