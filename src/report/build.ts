@@ -41,6 +41,7 @@ import {
   type TraceSummary,
 } from './schema.js';
 import { dict } from '../util/dict.js';
+import { topLevelElementJson } from './jsonAtDepth.js';
 import { createSpillFile, type SpillFile } from './spillFile.js';
 import { attachSpilledLists, removeLists, type SpilledLists } from './spilledReport.js';
 
@@ -64,7 +65,7 @@ export interface ReportAccumulator {
 
 export interface ReportAccumulatorOptions {
   /**
-   * Write each `traces[]`, `signals[]` and `review[]` entry to a temporary file as it comes, not to memory:
+   * Write each `traces[]`, `signals[]`, `review[]` and `sessions[]` entry to a temporary file as it comes, not to memory:
    * the finished Report holds those arrays empty, and `spilledListsOf(report)` reads them back
    * (the CLI's JSON report streams them). Whoever gets the report removes the files
    * (`removeSpilledLists`), or the process does at exit.
@@ -92,8 +93,12 @@ export interface FinishInput {
   tribunalRequired?: boolean;
   /** Detectors that threw (the runner's `failures`): they fail the gate. */
   detectorFailures?: readonly GateDetectorFailure[];
-  /** Session scores (session/sessions.ts), in the order their sessions were first seen. */
-  sessions?: readonly SessionScore[];
+  /**
+   * Session scores (session/sessions.ts), in the order their sessions were first seen; read once,
+   * as they come (a spilling accumulator writes each to its file, so a generator keeps them out of
+   * memory: a gigabyte of short sessions scores to tens of thousands of entries).
+   */
+  sessions?: Iterable<SessionScore>;
   /** sessions.failGate: a session below its threshold fails the gate. */
   failOnSessions?: boolean;
   /** How the traces fell into sessions (session/sessions.ts coverage()). */
@@ -186,6 +191,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
   // What finish reads of every entry, tallied as entries come (the lists may be on disk).
   const waste = createWasteTally();
   const reviewArray: ReviewItem[] = [];
+  const sessionArray: SessionScore[] = [];
   const review = spilled ? spillList(spilled.review) : arrayList(reviewArray);
   /** Findings as the gate counts them: detector, severity and status. */
   const findings: Pick<ReportSignal, 'detector' | 'severity' | 'status' | 'confidence'>[] = [];
@@ -338,8 +344,15 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
           );
         }
       }
+      const sessionList = spilled ? spillList(spilled.sessions) : arrayList(sessionArray);
+      /** What the gate reads of each score (sessionRows): a few numbers, whatever the metadata holds. */
+      const sessionViews: SessionScore[] = [];
+      for (const score of sessions) {
+        sessionList.push({ ...score, reason: redact(score.reason) });
+        if (failOnSessions) sessionViews.push(gateViewOf(score));
+      }
       if (failOnSessions) {
-        const reason = sessionGateReason(sessions);
+        const reason = sessionGateReason(sessionViews);
         if (reason) {
           gate.passed = false;
           gate.reasons.push(reason);
@@ -370,7 +383,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
         signals: signalArray,
         waste: waste.finish(),
         verdicts: verdicts.map((v) => redactDeep(v)),
-        sessions: sessions.map((s) => ({ ...s, reason: redact(s.reason) })),
+        sessions: sessionArray,
         ...(sessionCoverage ? { sessionCoverage } : {}),
         review: reviewArray,
         cost: costOf(judgeStats, verdicts, traces.length, tier3Usd),
@@ -394,17 +407,23 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
 
 /** Two temporary files, the report's `traces[]` and `signals[]` (the second removed if the first fails). */
 function openSpilledLists(): SpilledLists {
-  const traces = createSpillFile<TraceSummary>('traces');
+  const opened: SpillFile<never>[] = [];
+  const open = <T>(name: string): SpillFile<T> => {
+    const file = createSpillFile<T>(name, topLevelElementJson);
+    opened.push(file as SpillFile<never>);
+    return file;
+  };
   try {
-    const signals = createSpillFile<ReportSignal>('signals');
-    try {
-      return { traces, signals, review: createSpillFile<ReviewItem>('review'), findings: 0, forReview: 0 };
-    } catch (err) {
-      signals.remove();
-      throw err;
-    }
+    return {
+      traces: open<TraceSummary>('traces'),
+      signals: open<ReportSignal>('signals'),
+      review: open<ReviewItem>('review'),
+      sessions: open<SessionScore>('sessions'),
+      findings: 0,
+      forReview: 0,
+    };
   } catch (err) {
-    traces.remove();
+    for (const file of opened) file.remove();
     throw err;
   }
 }
@@ -435,6 +454,20 @@ function rootCauseTallied(cause: RootCause): RootCause {
   return { step: cause.step, agent: cause.agent, rule: cause.rule } as RootCause;
 }
 
+/** A session score with only what sessionRows reads of it. */
+function gateViewOf(score: SessionScore): SessionScore {
+  const { threshold, total_traces_in_session } = score.metadata;
+  return {
+    sessionId: score.sessionId,
+    ...(score.test !== undefined ? { test: score.test } : {}),
+    metric: score.metric,
+    score: score.score,
+    passed: score.passed,
+    reason: '',
+    metadata: { threshold, total_traces_in_session },
+  };
+}
+
 /** Failing sessions the gate reason names; the rest are counted. */
 const MAX_SESSIONS_NAMED = 3;
 
@@ -442,8 +475,8 @@ const MAX_SESSIONS_NAMED = 3;
  * "2 sessions below their threshold (sessions.failGate): s-43 agent_reliability 0.10 < 0.50,
  * agent_consistency 0.12 < 0.50; …", worst first; undefined when every session passed.
  */
-function sessionGateReason(sessions: readonly SessionScore[]): string | undefined {
-  const failed = sessionRows({ sessions: [...sessions] }).filter((r) => !r.passed);
+function sessionGateReason(sessions: SessionScore[]): string | undefined {
+  const failed = sessionRows({ sessions }).filter((r) => !r.passed);
   if (failed.length === 0) return undefined;
   const named = failed.slice(0, MAX_SESSIONS_NAMED).map((r) => {
     const scores = [

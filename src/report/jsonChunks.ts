@@ -1,4 +1,5 @@
 import { escapeJsonText } from '../redact/jsonText.js';
+import { jsonAtDepth } from './jsonAtDepth.js';
 import type { Report } from './schema.js';
 import { spilledListsOf } from './spilledReport.js';
 
@@ -8,52 +9,39 @@ import { spilledListsOf } from './spilledReport.js';
  * characters: a run over a gigabyte of traces has a report of tens of megabytes, and one string of
  * it (plus the one JSON.stringify builds on the way) would double the run's peak memory for the
  * last moment of the run. The large arrays (traces, signals, errors) are written element by element,
- * and a report whose traces and signals were spilled to temporary files (spilledReport.ts) has them
- * read back from there, one at a time, in their place.
+ * and a report whose lists were spilled to temporary files (spilledReport.ts) has them read back
+ * from there, one at a time, in their place.
  */
-const CHUNK = 1 << 20;
-
-/** The text JSON.stringify(…, null, 2) writes around a value wrapped in `depth` objects `{ "a": … }`. */
-const wrappers: { prefix: number; suffix: number }[] = [];
-function wrapperAt(depth: number): { prefix: number; suffix: number } {
-  let w = wrappers[depth];
-  if (!w) {
-    let prefix = 0;
-    let suffix = 0;
-    for (let level = 0; level < depth; level++) {
-      prefix += '{\n'.length + 2 * (level + 1) + '"a": '.length;
-      suffix += '\n'.length + 2 * level + '}'.length;
-    }
-    wrappers[depth] = w = { prefix, suffix };
-  }
-  return w;
-}
+/**
+ * 32 K characters: a string over 128 KB (64 K characters of a two-byte string) goes to V8's
+ * large-object space, which only a full collection frees; a gigabyte's report of 465 MB written in
+ * 1 MB pieces left hundreds of them waiting, and the run's peak RSS was its last seconds, 60–90 MB
+ * over the rest of the run. Pieces this size die young, in a scavenge.
+ */
+const CHUNK = 1 << 15;
 
 /**
- * `value` as JSON.stringify(value, null, 2) writes it at nesting `depth` (0 for the top; the value
- * is neither undefined nor a function). Wrapped in `depth` one-key objects, the value comes out
- * indented for its place, and the wrapper's own text is cut off: the same characters as indenting
- * every line afterwards, without copying the text again.
+ * An array, given the text of each element as JSON.stringify writes it at `depth + 1`: a held
+ * array's elements stringified one at a time, or a spilled list's texts as its file holds them
+ * (topLevelElementJson), copied rather than parsed and written again.
  */
-function nested(value: unknown, depth: number): string {
-  if (depth === 0) return JSON.stringify(value, null, 2);
-  let wrapped = value;
-  for (let level = 0; level < depth; level++) wrapped = { a: wrapped };
-  const text = JSON.stringify(wrapped, null, 2);
-  const { prefix, suffix } = wrapperAt(depth);
-  return text.slice(prefix, text.length - suffix);
-}
-
-/** An array's elements (a held array or one read back from a file), as JSON.stringify writes them. */
-function* arrayPieces(values: Iterable<unknown>, depth: number): Generator<string> {
+function* arrayPieces(elementTexts: Iterable<string>, depth: number): Generator<string> {
   const pad = '  '.repeat(depth + 1);
   let i = 0;
-  for (const value of values) {
-    const v = value === undefined || typeof value === 'function' ? null : value;
-    yield `${i === 0 ? '[' : ','}\n${pad}${nested(v, depth + 1)}`;
+  for (const text of elementTexts) {
+    yield `${i === 0 ? '[' : ','}\n${pad}${text}`;
     i++;
   }
   yield i === 0 ? '[]' : `\n${'  '.repeat(depth)}]`;
+}
+
+/** A held array's elements as JSON.stringify writes them at `depth` (a hole or undefined as null). */
+function* heldElementTexts(array: readonly unknown[], depth: number): Generator<string> {
+  // A sparse array's holes are undefined, written as null: read by index, not by iterator.
+  for (let i = 0; i < array.length; i++) {
+    const value = array[i];
+    yield jsonAtDepth(value === undefined || typeof value === 'function' ? null : value, depth);
+  }
 }
 
 function* pieces(
@@ -63,13 +51,7 @@ function* pieces(
 ): Generator<string> {
   const pad = '  '.repeat(depth + 1);
   if (Array.isArray(value)) {
-    // A sparse array's holes are undefined, written as null: read by index, not by iterator.
-    yield* arrayPieces(
-      (function* () {
-        for (let i = 0; i < value.length; i++) yield value[i];
-      })(),
-      depth,
-    );
+    yield* arrayPieces(heldElementTexts(value, depth + 1), depth);
     return;
   }
   if (typeof value === 'object' && value !== null && !('toJSON' in value)) {
@@ -82,15 +64,20 @@ function* pieces(
     for (const [i, [key, v]] of entries.entries()) {
       yield `${i === 0 ? '' : ','}\n${pad}${JSON.stringify(key)}: `;
       // Only the top level and its arrays are split; anything deeper is small.
-      if (depth === 0 && spilled && (key === 'traces' || key === 'signals' || key === 'review'))
-        yield* arrayPieces(spilled[key].values(), depth + 1);
+      if (
+        depth === 0 &&
+        spilled &&
+        (key === 'traces' || key === 'signals' || key === 'review' || key === 'sessions')
+      )
+        // Their files hold each element as its text at this depth (topLevelElementJson).
+        yield* arrayPieces(spilled[key].texts(), depth + 1);
       else if (depth === 0) yield* pieces(v, depth + 1);
-      else yield nested(v, depth + 1);
+      else yield jsonAtDepth(v, depth + 1);
     }
     yield `\n${'  '.repeat(depth)}}`;
     return;
   }
-  yield nested(value, depth);
+  yield jsonAtDepth(value, depth);
 }
 
 /** The report's JSON (with a final newline) in pieces of about a megabyte. */

@@ -1,8 +1,10 @@
 /**
- * A list of JSON values kept in a temporary file rather than in memory: one compact JSON text a
- * line (JSON.stringify escapes every control character, so a value never spans lines), appended as
- * values come and read back one at a time, as often as needed. A report over a gigabyte of small
- * traces lists hundreds of thousands of them; as objects they would be most of the run's memory.
+ * A list of JSON values kept in a temporary file rather than in memory: each value's JSON text as
+ * the caller's `toJson` writes it (the report's own text of it, so writing the report copies it),
+ * ended by a NUL (JSON.stringify escapes every control character, so no text holds one), appended
+ * as values come and read back one at a time, as often as needed. A report over a gigabyte of
+ * small traces lists hundreds of thousands of them; as objects they would be most of the run's
+ * memory.
  *
  * The file lives in its own directory under os.tmpdir(); `remove()` deletes it (idempotent), and a
  * process that exits before that (an uncaught error) deletes it on the way out.
@@ -11,24 +13,32 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 
-/** Appends are written in pieces of about this many characters. */
-const WRITE_CHUNK = 1 << 20;
-/** Reads take this many bytes at a time. */
-const READ_CHUNK = 1 << 20;
+/**
+ * Appends are written in pieces of about this many characters, and reads take this many bytes at
+ * a time: small enough that the strings they make stay out of V8's large-object space, which only
+ * a full collection frees (jsonChunks.ts, CHUNK).
+ */
+const WRITE_CHUNK = 1 << 15;
+const READ_CHUNK = 1 << 15;
 
 export interface SpillFile<T> {
   append(value: T): void;
   /** The values appended so far. */
   readonly length: number;
+  /** The values' JSON texts in the order they were appended, one at a time (the file stays). */
+  texts(): Generator<string>;
   /** The values in the order they were appended, parsed one at a time (the file stays). */
   values(): Generator<T>;
   /** Deletes the file and its directory; reading after it is an error. */
   remove(): void;
 }
 
-export function createSpillFile<T>(name: string): SpillFile<T> {
+/** The byte that ends each value's text. */
+const END = '\u0000';
+
+export function createSpillFile<T>(name: string, toJson: (value: T) => string): SpillFile<T> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tracejury-report-'));
-  const file = path.join(dir, `${name}.jsonl`);
+  const file = path.join(dir, `${name}.spill`);
   const fd = openSync(file, 'w+');
   let pending = '';
   let length = 0;
@@ -57,17 +67,17 @@ export function createSpillFile<T>(name: string): SpillFile<T> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return {
+  const list: SpillFile<T> = {
     append(value) {
       if (removed) throw new Error(`the spill file ${file} was removed`);
-      pending += `${JSON.stringify(value)}\n`;
+      pending += toJson(value) + END;
       length++;
       if (pending.length >= WRITE_CHUNK) flush();
     },
     get length() {
       return length;
     },
-    *values() {
+    *texts() {
       if (removed) throw new Error(`the spill file ${file} was removed`);
       flush();
       const buffer = (readBuffer ??= Buffer.allocUnsafe(READ_CHUNK));
@@ -80,15 +90,19 @@ export function createSpillFile<T>(name: string): SpillFile<T> {
         position += n;
         const text = rest + decoder.decode(buffer.subarray(0, n), { stream: true });
         let start = 0;
-        for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-          yield JSON.parse(text.slice(start, nl)) as T;
-          start = nl + 1;
+        for (let end = text.indexOf(END); end !== -1; end = text.indexOf(END, start)) {
+          yield text.slice(start, end);
+          start = end + 1;
         }
         rest = text.slice(start);
       }
       rest += decoder.decode();
-      if (rest.length > 0) yield JSON.parse(rest) as T;
+      if (rest.length > 0) throw new Error(`the spill file ${file} ends inside a value`);
+    },
+    *values() {
+      for (const text of list.texts()) yield JSON.parse(text) as T;
     },
     remove,
   };
+  return list;
 }

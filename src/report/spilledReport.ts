@@ -1,5 +1,5 @@
 /**
- * A report whose `traces[]`, `signals[]` and `review[]` were written to temporary files as the run went
+ * A report whose `traces[]`, `signals[]`, `review[]` and `sessions[]` were written to temporary files as the run went
  * (createReportAccumulator({ spill: true }), the CLI's JSON report): the Report object holds them
  * empty, and what writes the report reads them back from here, one element at a time. Kept beside
  * the object rather than in it, so the Report stays the plain data of its schema.
@@ -11,6 +11,7 @@ export interface SpilledLists {
   traces: SpillFile<TraceSummary>;
   signals: SpillFile<ReportSignal>;
   review: SpillFile<Report['review'][number]>;
+  sessions: SpillFile<Report['sessions'][number]>;
   /** Signals by status, counted as they came (the CLI's one-line summary). */
   findings: number;
   forReview: number;
@@ -35,31 +36,21 @@ export function removeSpilledLists(report: Report): void {
   removeLists(lists);
 }
 
-/** Deletes the lists' files (each tried, whatever the others do); idempotent. */
+/** Deletes the lists' files (each tried, whatever the others do; the first failure thrown); idempotent. */
 export function removeLists(lists: SpilledLists): void {
-  try {
-    lists.traces.remove();
-  } finally {
+  let failure: unknown;
+  for (const file of [lists.traces, lists.signals, lists.review, lists.sessions]) {
     try {
-      lists.signals.remove();
-    } finally {
-      lists.review.remove();
+      file.remove();
+    } catch (err) {
+      failure ??= err;
     }
   }
+  if (failure !== undefined) throw failure;
 }
 
 /** The report with its review list in memory (a spilled report's, read back), for the review webhook. */
 export function withReviewList(report: Report): Report {
   const lists = spilled.get(report);
   return lists ? { ...report, review: [...lists.review.values()] } : report;
-}
-
-/** The report's signals, from its array or its spilled file. */
-export function signalsOf(report: Report): Iterable<ReportSignal> {
-  return spilled.get(report)?.signals.values() ?? report.signals;
-}
-
-/** The report's trace summaries, from its array or its spilled file. */
-export function tracesOf(report: Report): Iterable<TraceSummary> {
-  return spilled.get(report)?.traces.values() ?? report.traces;
 }

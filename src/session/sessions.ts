@@ -67,6 +67,8 @@ export interface SessionAccumulator {
   /** Adds a trace; returns its per-trace signals. */
   add(input: SessionTraceInput): TraceSignals;
   finish(settings: SessionSettings): SessionScoreEntry[];
+  /** finish's scores one at a time, each made as it is asked for (a run's report can spill them). */
+  scores(settings: SessionSettings): Generator<SessionScoreEntry>;
   coverage(): SessionCoverage;
 }
 
@@ -148,45 +150,46 @@ export function createSessionAccumulator(options: { maxTracked?: number } = {}):
 
     coverage: () => ({ sessions: recorded.size, grouped, withoutSession }),
 
-    finish(settings) {
-      const out: SessionScoreEntry[] = [];
-      for (const [sessionId, group] of recorded) {
-        const traces = groupTraces(group);
-        const context = {
-          grouped_by: 'sessionId',
-          agent_ids: [...group.agents].sort().slice(0, 10),
-        };
-        const metrics: [SessionMetricName, SessionMetricResult, number][] = [
-          [
-            'agent_reliability',
-            agentReliability(traces, {
-              threshold: settings.reliabilityThreshold,
-              weights: settings.weights,
-              maxListed: MAX_PER_TRACE_LISTED,
-            }),
-            settings.reliabilityThreshold,
-          ],
-          [
-            'agent_consistency',
-            agentConsistency(traces, {
-              threshold: settings.consistencyThreshold,
-              weights: settings.weights,
-              maxListed: MAX_PER_TRACE_LISTED,
-            }),
-            settings.consistencyThreshold,
-          ],
-        ];
-        for (const [metric, result, threshold] of metrics)
-          out.push({
-            sessionId,
-            metric,
-            ...result,
-            metadata: { ...bounded(result.metadata), threshold, ...context },
-          });
-      }
-      return out;
-    },
+    finish: (settings) => [...scores(settings)],
+    scores,
   };
+
+  function* scores(settings: SessionSettings): Generator<SessionScoreEntry> {
+    for (const [sessionId, group] of recorded) {
+      const traces = groupTraces(group);
+      const context = {
+        grouped_by: 'sessionId',
+        agent_ids: [...group.agents].sort().slice(0, 10),
+      };
+      const metrics: [SessionMetricName, SessionMetricResult, number][] = [
+        [
+          'agent_reliability',
+          agentReliability(traces, {
+            threshold: settings.reliabilityThreshold,
+            weights: settings.weights,
+            maxListed: MAX_PER_TRACE_LISTED,
+          }),
+          settings.reliabilityThreshold,
+        ],
+        [
+          'agent_consistency',
+          agentConsistency(traces, {
+            threshold: settings.consistencyThreshold,
+            weights: settings.weights,
+            maxListed: MAX_PER_TRACE_LISTED,
+          }),
+          settings.consistencyThreshold,
+        ],
+      ];
+      for (const [metric, result, threshold] of metrics)
+        yield {
+          sessionId,
+          metric,
+          ...result,
+          metadata: { ...bounded(result.metadata), threshold, ...context },
+        };
+    }
+  }
 }
 
 /**

@@ -46,7 +46,8 @@ describe('the spilled report', () => {
   it('writes the same JSON as the report held in memory, on bench inputs with findings and sessions', async () => {
     const files = ['native', 'records', 'otel'].map((f) => `${f}.jsonl`);
     const { held, spilled, lists, heldJson, spilledJson } = await bothWays(files, {
-      config: parseConfig(''),
+      // Sessions gate too: their reason is read from the scores as they are spilled.
+      config: parseConfig('sessions:\n  failGate: true\n'),
       baselines: false,
       cwd: inputs.dir,
       stateDir: mkdtempSync(path.join(tmpdir(), 'tj-spill-')),
@@ -60,6 +61,9 @@ describe('the spilled report', () => {
     expect(lists.review.length).toBe(held.review.length);
     expect(held.review.length).toBeGreaterThan(0);
     expect(lists.findings).toBe(held.signals.filter((s) => s.status === 'finding').length);
+    expect(spilled.sessions).toEqual([]);
+    expect(lists.sessions.length).toBe(held.sessions.length);
+    expect(held.gate.reasons.some((r) => r.includes('(sessions.failGate)'))).toBe(true);
     expect(spilledJson).toBe(heldJson);
   });
 
@@ -88,7 +92,7 @@ describe('the spilled report', () => {
     const traces = [makeTrace([llm()], { id: 'a' }), makeTrace([llm()], { id: 'b' })];
     const report = await analyze(traces, { baselines: false, spillReport: true });
     const made = spillDirs().filter((d) => !before.has(d));
-    expect(made).toHaveLength(3);
+    expect(made).toHaveLength(4);
     expect(jsonOf(report)).toContain('"id": "b"');
     removeSpilledLists(report);
     expect(made.filter((d) => existsSync(path.join(tmpdir(), d)))).toEqual([]);

@@ -123,7 +123,7 @@ export function finishReport(given: ReportStageInput): Report {
     ...(escalation.judgesNotRun ? { judgesNotRun: escalation.judgesNotRun } : {}),
     tribunalRequired: config.tribunal?.required ?? false,
     detectorFailures: loaded.failures,
-    sessions: collector.sessions.finish(config.sessions),
+    sessions: collector.sessions.scores(config.sessions),
     failOnSessions: config.sessions.failGate,
     sessionCoverage: collector.sessions.coverage(),
     baselines: baselineUse,
