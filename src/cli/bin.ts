@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 import { safeWriter } from '../redact/safeText.js';
+import { boundHeapGrowth } from './heapGrowth.js';
 import { runCli } from './main.js';
+
+// Before any work: the heap's growth is read at each collection (heapGrowth.ts).
+boundHeapGrowth();
 
 /**
  * A reader that stops early (`tracejury analyze … --format json | head -c 100`) closes stdout: the
