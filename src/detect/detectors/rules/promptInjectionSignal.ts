@@ -43,6 +43,7 @@ import {
   strongestRequest,
   type ReaderRequest,
   type RequestBoost,
+  type RequestContext,
 } from '../../injection/readerRequests.js';
 import {
   scanCapped,
@@ -196,6 +197,36 @@ interface FoundRequest extends ReaderRequest {
   source: Source;
 }
 
+/**
+ * What a request in a trace's data is read against (strongestRequest). The user's task is built
+ * only when a sentence reads as a request and needs it (most data fields hold none: building it for
+ * every trace with data was 4 % of a run of small traces). One per trace, its getters on the
+ * class: an object literal with getters made for every field cost more than the task it saved.
+ */
+class TaskRequestContext implements RequestContext {
+  /** Whether the field being read is a message from another agent; set before each read. */
+  fromAgent = false;
+  private task: UserTask | undefined;
+
+  constructor(
+    private readonly trace: Trace,
+    private readonly userSenders: ReadonlySet<string>,
+    readonly noOverrides: boolean,
+  ) {}
+
+  get taskStems(): ReadonlySet<string> {
+    return this.userTask().stems;
+  }
+
+  get taskVerbs(): ReadonlySet<string> {
+    return this.userTask().verbs;
+  }
+
+  private userTask(): UserTask {
+    return (this.task ??= userTask(this.trace, this.userSenders));
+  }
+}
+
 /** The state of one trace's scan, created when its first field passes the prefilter. */
 class TraceScan {
   readonly signals: SignalDraft[] = [];
@@ -204,8 +235,8 @@ class TraceScan {
   /** pattern + excerpt of everything reported so far: replayed chat history is not reported again. */
   private readonly reported = new Set<string>();
   private current: Pending | undefined;
-  /** The user's task, read when a request first needs it. */
-  private task: UserTask | undefined;
+  /** What a request in data is read against, made for the trace's first data field. */
+  private requestContext: TaskRequestContext | undefined;
 
   constructor(
     private readonly trace: Trace,
@@ -223,22 +254,16 @@ class TraceScan {
       : undefined;
     const passage = scan?.passage;
     const found = channel === 'data' ? (passage?.matches ?? []) : (scan?.matches ?? []);
-    // The user's task is read only when a sentence reads as a request and needs it (most data
-    // fields hold none): building it for every trace with data was 4 % of a run of small traces.
-    const task = () => (this.task ??= userTask(this.trace, this.prep.userSenders));
-    const request =
-      channel === 'data' && this.prep.readRequests
-        ? strongestRequest(f.capped, {
-            get taskStems() {
-              return task().stems;
-            },
-            get taskVerbs() {
-              return task().verbs;
-            },
-            fromAgent: field === FIELD_MESSAGE,
-            noOverrides: this.prep.opts.disabled?.has('io.ignore_previous') === true,
-          })
-        : undefined;
+    let request: ReaderRequest | undefined;
+    if (channel === 'data' && this.prep.readRequests) {
+      const context = (this.requestContext ??= new TaskRequestContext(
+        this.trace,
+        this.prep.userSenders,
+        this.prep.opts.disabled?.has('io.ignore_previous') === true,
+      ));
+      context.fromAgent = field === FIELD_MESSAGE;
+      request = strongestRequest(f.capped, context);
+    }
     const fresh = found.filter((m) => {
       const key = `${m.pattern}\u0000${m.excerpt}`;
       if (llmInput && this.reported.has(key)) return false;
