@@ -9,7 +9,8 @@
 //   node bench/analyze.mjs --guard [--jobs 1] [--reference REV | --reference-build DIR]
 //                             the regression guard CI runs (`.ci/run`): GUARD_MB of each shape of
 //                             GUARD_FORMATS, GUARD_ROUNDS rounds, this checkout's src/ against a
-//                             reference commit's (HEAD~1 unless named), both transpiled alike into
+//                             reference commit's (unless named, the parent of the newest commit that
+//                             changed src/; HEAD with src/ changes uncommitted), both transpiled alike into
 //                             bench/out/guard/ (bench/guardBuilds.mjs) and timed back to back; exits
 //                             1 when this build's CPU time is over the reference's by more than
 //                             GUARD_SLOWER (median of rounds), or its peak RSS over RSS_GUARD_MB,
@@ -41,7 +42,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { referenceSource, transpileBuild } from './guardBuilds.mjs';
+import { defaultReference, referenceSource, transpileBuild } from './guardBuilds.mjs';
 import { SHAPED_FORMATS, generate } from './traces.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -179,7 +180,7 @@ if (guard) {
       fail(`--reference-build: ${compareBin} does not exist (give a build directory)`);
     reference = referenceBuild;
   } else {
-    const rev = referenceRev ?? 'HEAD~1';
+    const rev = referenceRev ?? defaultReference(root);
     const source = referenceSource(root, rev, path.join(guardDir, 'reference-src'));
     if (source.reason)
       process.stdout.write(

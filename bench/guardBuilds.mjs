@@ -52,6 +52,24 @@ export async function transpileBuild(srcDir, outDir, viewerModule) {
 }
 
 /**
+ * The guard's reference when none is named: what this checkout's src/ last changed from. With
+ * uncommitted changes under src/, HEAD; otherwise the first parent of the newest commit that changed
+ * src/ (a merge's first parent: main before the merge). HEAD~1 alone compared nothing when the
+ * newest commits touched only docs, and let a slowdown under them land unseen.
+ */
+export function defaultReference(root) {
+  const git = (args) =>
+    execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    if (git(['status', '--porcelain', '--', 'src']) !== '') return 'HEAD';
+    const changed = git(['log', '-1', '--format=%H', 'HEAD', '--', 'src']);
+    return changed ? `${changed}~1` : 'HEAD~1';
+  } catch {
+    return 'HEAD~1';
+  }
+}
+
+/**
  * The src/ tree of commit `rev`, written under `dir`, or a reason it cannot be had (no git, a
  * shallow clone without that commit): the guard then falls back to its limits against the floor.
  */
