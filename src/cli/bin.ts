@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { safeWriter } from '../redact/safeText.js';
-import { boundHeapGrowth } from './heapGrowth.js';
+import { boundHeapGrowth } from '../util/heapGrowth.js';
 import { runCli } from './main.js';
 
 // Before any work: the heap's growth is read at each collection (heapGrowth.ts).

@@ -8,7 +8,7 @@
  * at a gigabyte (docs/performance.md, "What memory holds").
  *
  * The flag is V8's `--heap-growing-percent`, read at each collection, so setting it when the CLI
- * starts takes effect for the whole run. A user who chose V8's heap settings themselves (the flag
+ * (or the Action) starts takes effect for the whole run. A user who chose V8's heap settings themselves (the flag
  * or `--max-old-space-size`, on node's command line or in NODE_OPTIONS) keeps them.
  */
 import v8 from 'node:v8';

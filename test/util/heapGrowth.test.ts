@@ -3,7 +3,7 @@
  * unless the user chose V8's heap settings themselves.
  */
 import { describe, expect, it } from 'vitest';
-import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../src/cli/heapGrowth.js';
+import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../src/util/heapGrowth.js';
 
 describe('heapGrowthFlag', () => {
   it('bounds the growth when nothing else was asked', () => {
