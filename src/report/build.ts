@@ -639,20 +639,38 @@ function redactInputError(e: InputError): InputError {
  * seen are the one thing per trace it holds (about 60 bytes each).
  */
 function createRepeatedIdTally() {
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
+  /**
+   * The ids seen, by file and test: the one per-trace thing a run keeps to the end. A Set of ids
+   * per file holds the id strings the traces had (about 20 bytes an entry), where one key joining
+   * file, id and test for each trace held that joined string too (about 80 bytes more a trace).
+   */
+  const seen = new Map<string, Set<string>>();
+  /** The ids seen more than once, likewise. */
+  const repeated = new Map<string, Set<string>>();
+  let repeatedIds = 0;
   let example: { id: string; file: string } | undefined;
+  const idsOf = (sets: Map<string, Set<string>>, scope: string) => {
+    let ids = sets.get(scope);
+    if (!ids) sets.set(scope, (ids = new Set()));
+    return ids;
+  };
   return {
     add(t: Pick<TraceSummary, 'file' | 'id' | 'test'>) {
       // In a Vitest report one recording read by several tests is one trace per test, not a repeat.
-      const key = `${t.file}\u0000${t.id}\u0000${t.test ?? ''}`;
-      if (!seen.has(key)) seen.add(key);
-      else if (!repeated.has(key)) {
-        repeated.add(key);
-        example ??= { id: t.id, file: t.file };
+      // (A file name holds no NUL.)
+      const scope = t.test ? `${t.file}\u0000${t.test}` : t.file;
+      const ids = idsOf(seen, scope);
+      if (!ids.has(t.id)) {
+        ids.add(t.id);
+        return;
       }
+      const again = idsOf(repeated, scope);
+      if (again.has(t.id)) return;
+      again.add(t.id);
+      repeatedIds++;
+      example ??= { id: t.id, file: t.file };
     },
     finish: (): { ids: number; example: { id: string; file: string } } | undefined =>
-      example ? { ids: repeated.size, example } : undefined,
+      example ? { ids: repeatedIds, example } : undefined,
   };
 }

@@ -158,13 +158,14 @@ describe('tracejury analyze', () => {
   it('notes trace ids that repeat within one file', async () => {
     const t = (id: string) => JSON.stringify({ id, status: 'ok', output: 'done', steps: [] });
     const d = tmp({
-      'a.jsonl': [t('r1'), t('r2'), t('r1'), t('r2'), t('r3')].join('\n'),
+      'a.jsonl': [t('r1'), t('r2'), t('r1'), t('r2'), t('r3'), t('r1')].join('\n'),
       'b.jsonl': t('r3'),
     });
     const { stdout } = await cli(['analyze', '.', '--format', 'json'], d);
     const report = ReportSchema.parse(JSON.parse(stdout));
-    expect(report.inputs.traces).toBe(6);
-    // r3 in two files is two traces, as documented; r1 and r2 repeat inside a.jsonl.
+    expect(report.inputs.traces).toBe(7);
+    // r3 in two files is two traces, as documented; r1 (three times) and r2 repeat inside a.jsonl:
+    // two ids, not three repeats.
     expect(report.notes).toEqual([
       '2 trace ids appear more than once in the same file (e.g. "r1" in a.jsonl): each is analysed as a separate trace; were files concatenated, or runs logged under one id?',
     ]);
