@@ -115,10 +115,10 @@ export interface AnalyzeOptions {
   /** The fetch the review webhook uses (default globalThis.fetch). */
   fetch?: typeof globalThis.fetch;
   /**
-   * Keep the report's `traces[]` and `signals[]` in temporary files rather than in memory, as the
-   * CLI's JSON report does (default false): the returned Report holds them empty, `reportJsonChunks`
-   * writes them from the files, and the caller removes the files with `removeSpilledLists(report)`
-   * (or the process does at exit). On an error the files are removed before it is thrown.
+   * Keep the report's `traces[]`, `signals[]`, `review[]` and `sessions[]` in temporary files rather
+   * than in memory, as the CLI's JSON report does (default false): the returned Report holds them
+   * empty, `reportJsonChunks` writes them from the files, and the caller removes the files with
+   * `removeSpilledLists(report)` (or the process does at exit). On an error the files are removed before it is thrown.
    */
   spillReport?: boolean;
 }

@@ -65,10 +65,10 @@ export interface ReportAccumulator {
 
 export interface ReportAccumulatorOptions {
   /**
-   * Write each `traces[]`, `signals[]`, `review[]` and `sessions[]` entry to a temporary file as it comes, not to memory:
-   * the finished Report holds those arrays empty, and `spilledListsOf(report)` reads them back
-   * (the CLI's JSON report streams them). Whoever gets the report removes the files
-   * (`removeSpilledLists`), or the process does at exit.
+   * Write each `traces[]`, `signals[]`, `review[]` and `sessions[]` entry to a temporary file as it
+   * comes, not to memory: the finished Report holds those arrays empty, and `spilledListsOf(report)`
+   * reads them back (the CLI's JSON report copies them in). Whoever gets the report removes the
+   * files (`removeSpilledLists`), or the process does at exit.
    */
   spill?: boolean;
 }
@@ -405,7 +405,7 @@ export function createReportAccumulator(options: ReportAccumulatorOptions = {}):
   };
 }
 
-/** Two temporary files, the report's `traces[]` and `signals[]` (the second removed if the first fails). */
+/** The report's four temporary files, one a spilled list (those opened removed if one cannot be). */
 function openSpilledLists(): SpilledLists {
   const opened: SpillFile<never>[] = [];
   const open = <T>(name: string): SpillFile<T> => {
