@@ -158,8 +158,6 @@ export function countedSignals(traceSignals: readonly Signal[]): number {
 interface EntryList<T> {
   push(value: T): void;
   readonly length: number;
-  /** Every entry, in order; each call reads them again. */
-  values(): Iterable<T>;
 }
 
 function arrayList<T>(array: T[]): EntryList<T> {
@@ -168,7 +166,6 @@ function arrayList<T>(array: T[]): EntryList<T> {
     get length() {
       return array.length;
     },
-    values: () => array,
   };
 }
 
@@ -178,7 +175,6 @@ function spillList<T>(file: SpillFile<T>): EntryList<T> {
     get length() {
       return file.length;
     },
-    values: () => file.values(),
   };
 }
 
@@ -635,8 +631,7 @@ function redactInputError(e: InputError): InputError {
 
 /**
  * How many trace ids occur more than once within one file, and the first of them: two runs logged
- * under one id count twice in baselines and sessions, which a reader should hear about. The keys
- * seen are the one thing per trace it holds (about 60 bytes each).
+ * under one id count twice in baselines and sessions, which a reader should hear about.
  */
 function createRepeatedIdTally() {
   /**
